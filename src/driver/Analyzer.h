@@ -1,0 +1,58 @@
+//===--- Analyzer.h - Runs the kernel-tidy checks on files ----------------===//
+
+#ifndef KERNEL_TIDY_SRC_DRIVER_ANALYZER_H
+#define KERNEL_TIDY_SRC_DRIVER_ANALYZER_H
+
+#include "src/driver/Findings.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tooling {
+class CompilationDatabase;
+}
+
+namespace kernel_tidy {
+
+/// How files are parsed and which checks run on them.
+struct AnalysisOptions {
+  std::optional<std::string> Checks;     ///< clang-tidy glob; adds to config.
+  std::optional<std::string> ConfigFile; ///< Instead of .clang-tidy lookup.
+  std::optional<unsigned> WarpSize;      ///< Overrides the WarpSize option.
+  std::string BuildPath;                 ///< -p: where compile_commands.json is.
+  std::vector<std::string> ExtraArgs;    ///< After `--` on the command line.
+  bool ForceBundledModel = false; ///< Ignore compile databases.
+  std::string ModelDir;    ///< The bundled DSL model's include directory.
+  std::string ResourceDir; ///< Clang's resource directory.
+};
+
+/// Parses files as their compile database says (or with the bundled DSL
+/// model when there is none) and runs the enabled checks on them.
+class Analyzer {
+public:
+  /// Fails with a message when the options cannot work (bad config file...).
+  static std::unique_ptr<Analyzer> create(AnalysisOptions Options,
+                                          std::string &Error);
+  ~Analyzer();
+
+  /// Analyses \p File; with \p Contents, analyses that text in its place
+  /// (used to verify fixes before anything is written).
+  FileResult analyze(const std::string &File,
+                     const std::optional<std::string> &Contents = std::nullopt);
+
+  /// The names of the checks enabled for \p File.
+  std::vector<std::string> enabledChecks(const std::string &File);
+
+private:
+  explicit Analyzer(AnalysisOptions Options);
+  struct Impl;
+  std::unique_ptr<Impl> State;
+};
+
+/// The line and column of byte \p Offset in \p Text.
+Position positionAt(const std::string &Text, unsigned Offset);
+
+} // namespace kernel_tidy
+
+#endif // KERNEL_TIDY_SRC_DRIVER_ANALYZER_H

@@ -1,0 +1,67 @@
+//===--- Findings.h - What an analysis of one file produced ---------------===//
+
+#ifndef KERNEL_TIDY_SRC_DRIVER_FINDINGS_H
+#define KERNEL_TIDY_SRC_DRIVER_FINDINGS_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kernel_tidy {
+
+/// A position in a file: byte offset plus 1-based line and byte column.
+struct Position {
+  unsigned Offset = 0;
+  unsigned Line = 1;
+  unsigned Column = 1;
+};
+
+/// One replacement of a byte range of a file.
+struct Edit {
+  std::string File;
+  Position Begin;
+  Position End; ///< Begin + Length.
+  std::string Replacement;
+};
+
+/// Whether a fix keeps the program's results exactly.
+enum class Applicability { Safe, Unsafe };
+
+struct Fix {
+  Applicability Kind = Applicability::Safe;
+  std::vector<Edit> Edits;
+};
+
+/// A rule's finding, with its fix if the rule offers one.
+struct Finding {
+  std::string Rule;
+  std::string Message;
+  std::string File;
+  Position Begin;
+  Position End;
+  std::optional<Fix> FixIt;
+  std::vector<std::string> Notes; ///< Notes without a fix (why no fix...).
+};
+
+/// A compiler error that stopped the analysis of a file.
+struct ParseError {
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  std::string Message;
+};
+
+/// Everything known about one input file after analysis and fixing.
+struct FileResult {
+  std::string File;                 ///< As given on the command line.
+  std::string Original;             ///< Contents that were analysed.
+  std::vector<Finding> Findings;
+  std::vector<ParseError> Errors;
+  std::optional<std::string> Fixed; ///< Contents with the applied fixes.
+  unsigned FixedCount = 0;          ///< Findings whose fix was applied.
+  std::vector<std::string> FixNotes; ///< Fixes dropped, with the reason.
+};
+
+} // namespace kernel_tidy
+
+#endif // KERNEL_TIDY_SRC_DRIVER_FINDINGS_H

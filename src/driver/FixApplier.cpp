@@ -1,0 +1,293 @@
+//===--- FixApplier.cpp - Verified, atomic application of fixes -----------===//
+
+#include "src/driver/FixApplier.h"
+
+#include "src/driver/Analyzer.h"
+#include "clang/Format/Format.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/Support/Errc.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace clang;
+
+namespace kernel_tidy {
+
+namespace {
+
+/// Adds the edits of \p F to \p Set; false (and \p Set unchanged) if they
+/// overlap edits already there.
+bool addFix(tooling::Replacements &Set, const Fix &F, const std::string &Path) {
+  tooling::Replacements Extended = Set;
+  for (const Edit &E : F.Edits) {
+    if (auto Err = Extended.add(tooling::Replacement(
+            Path, E.Begin.Offset, E.End.Offset - E.Begin.Offset, E.Replacement))) {
+      llvm::consumeError(std::move(Err));
+      return false;
+    }
+  }
+  Set = std::move(Extended);
+  return true;
+}
+
+/// The fixed text, formatted by the file's .clang-format if it has one.
+std::optional<std::string> render(const std::string &Path,
+                                  const std::string &Original,
+                                  const tooling::Replacements &Set) {
+  tooling::Replacements Final = Set;
+  auto Style = format::getStyle("file", Path, "none");
+  if (Style && !Style->DisableFormat) {
+    auto Formatted = format::formatReplacements(Original, Set, *Style);
+    if (Formatted)
+      Final = std::move(*Formatted);
+    else
+      llvm::consumeError(Formatted.takeError());
+  } else if (!Style) {
+    llvm::consumeError(Style.takeError());
+  }
+  auto Text = tooling::applyAllReplacements(Original, Final);
+  if (!Text) {
+    llvm::consumeError(Text.takeError());
+    return std::nullopt;
+  }
+  return *Text;
+}
+
+bool compiles(Analyzer &Reparser, const std::string &Path,
+              const std::string &Text) {
+  return Reparser.analyze(Path, Text).Errors.empty();
+}
+
+} // namespace
+
+void applyFixes(FileResult &Result, Analyzer &Reparser, bool IncludeUnsafe) {
+  if (!Result.Errors.empty())
+    return;
+  std::vector<const Finding *> Selected;
+  tooling::Replacements All;
+  for (const Finding &F : Result.Findings) {
+    if (!F.FixIt || (F.FixIt->Kind == Applicability::Unsafe && !IncludeUnsafe))
+      continue;
+    bool InThisFile = llvm::all_of(
+        F.FixIt->Edits, [&](const Edit &E) { return E.File == Result.File; });
+    if (!InThisFile) {
+      Result.FixNotes.push_back(F.File + ":" + std::to_string(F.Begin.Line) +
+                                ": fix not applied: it edits another file");
+      continue;
+    }
+    if (!addFix(All, *F.FixIt, Result.File)) {
+      Result.FixNotes.push_back(F.File + ":" + std::to_string(F.Begin.Line) +
+                                ": fix not applied: it overlaps another fix");
+      continue;
+    }
+    Selected.push_back(&F);
+  }
+  if (Selected.empty())
+    return;
+  auto Candidate = render(Result.File, Result.Original, All);
+  if (Candidate && compiles(Reparser, Result.File, *Candidate)) {
+    Result.Fixed = *Candidate;
+    Result.FixedCount = Selected.size();
+    return;
+  }
+  // Some fix breaks the build: keep the fixes that compile, one at a time.
+  tooling::Replacements Accepted;
+  unsigned Count = 0;
+  for (const Finding *F : Selected) {
+    tooling::Replacements Trial = Accepted;
+    addFix(Trial, *F->FixIt, Result.File);
+    auto Text = render(Result.File, Result.Original, Trial);
+    if (Text && compiles(Reparser, Result.File, *Text)) {
+      Accepted = std::move(Trial);
+      ++Count;
+      continue;
+    }
+    Result.FixNotes.push_back(F->File + ":" + std::to_string(F->Begin.Line) +
+                              ": fix dropped: the rewritten file does not compile");
+  }
+  if (Count == 0)
+    return;
+  Result.Fixed = render(Result.File, Result.Original, Accepted);
+  Result.FixedCount = Count;
+}
+
+std::string writeFileAtomically(const std::string &Path,
+                                const std::string &Contents,
+                                const std::string &Expected) {
+  // Write through symbolic links to the file they name.
+  llvm::SmallString<256> Target;
+  if (std::error_code EC = llvm::sys::fs::real_path(Path, Target))
+    return Path + ": cannot resolve path: " + EC.message();
+  auto Current = llvm::MemoryBuffer::getFile(Target, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+  if (!Current)
+    return Path + ": cannot read file: " + Current.getError().message();
+  if ((*Current)->getBuffer() != Expected)
+    return Path + ": file changed on disk since it was analysed; not overwritten";
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Target, Status))
+    return Path + ": " + EC.message();
+
+  llvm::SmallString<256> Model(llvm::sys::path::parent_path(Target));
+  llvm::sys::path::append(Model, ".kernel-tidy-%%%%%%%%.tmp");
+  int FD = -1;
+  llvm::SmallString<256> Temp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp))
+    return Path + ": cannot create a temporary file next to it: " + EC.message();
+  auto Fail = [&](const std::string &Why) {
+    if (FD >= 0)
+      ::close(FD);
+    llvm::sys::fs::remove(Temp);
+    return Path + ": " + Why;
+  };
+  const char *Data = Contents.data();
+  size_t Left = Contents.size();
+  while (Left > 0) {
+    ssize_t Written = ::write(FD, Data, Left);
+    if (Written < 0) {
+      if (errno == EINTR)
+        continue;
+      return Fail(std::string("cannot write: ") + std::strerror(errno));
+    }
+    Data += Written;
+    Left -= static_cast<size_t>(Written);
+  }
+  if (::fsync(FD) != 0)
+    return Fail(std::string("cannot sync: ") + std::strerror(errno));
+  if (::fchmod(FD, Status.permissions()) != 0)
+    return Fail(std::string("cannot set permissions: ") + std::strerror(errno));
+  if (::close(FD) != 0) {
+    FD = -1;
+    return Fail(std::string("cannot close: ") + std::strerror(errno));
+  }
+  FD = -1;
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Target))
+    return Fail("cannot replace the file: " + EC.message());
+  return "";
+}
+
+namespace {
+
+std::vector<llvm::StringRef> splitLines(llvm::StringRef Text) {
+  std::vector<llvm::StringRef> Lines;
+  while (!Text.empty()) {
+    size_t End = Text.find('\n');
+    if (End == llvm::StringRef::npos) {
+      Lines.push_back(Text);
+      break;
+    }
+    Lines.push_back(Text.substr(0, End + 1));
+    Text = Text.substr(End + 1);
+  }
+  return Lines;
+}
+
+/// One line of a diff: ' ', '-' or '+' and the line.
+struct DiffLine {
+  char Kind;
+  llvm::StringRef Text;
+  size_t OldLine, NewLine; ///< 0-based positions before this line.
+};
+
+std::vector<DiffLine> diffLines(const std::vector<llvm::StringRef> &A,
+                                const std::vector<llvm::StringRef> &B) {
+  size_t Prefix = 0;
+  while (Prefix < A.size() && Prefix < B.size() && A[Prefix] == B[Prefix])
+    ++Prefix;
+  size_t Suffix = 0;
+  while (Suffix + Prefix < A.size() && Suffix + Prefix < B.size() &&
+         A[A.size() - 1 - Suffix] == B[B.size() - 1 - Suffix])
+    ++Suffix;
+  size_t N = A.size() - Prefix - Suffix, M = B.size() - Prefix - Suffix;
+  std::vector<DiffLine> Out;
+  for (size_t I = 0; I < Prefix; ++I)
+    Out.push_back({' ', A[I], I, I});
+  if (N * M <= 4000000) {
+    // Longest common subsequence of the changed middle.
+    std::vector<std::vector<uint32_t>> L(N + 1, std::vector<uint32_t>(M + 1));
+    for (size_t I = N; I-- > 0;)
+      for (size_t J = M; J-- > 0;)
+        L[I][J] = A[Prefix + I] == B[Prefix + J]
+                      ? L[I + 1][J + 1] + 1
+                      : std::max(L[I + 1][J], L[I][J + 1]);
+    size_t I = 0, J = 0;
+    while (I < N || J < M) {
+      if (I < N && J < M && A[Prefix + I] == B[Prefix + J]) {
+        Out.push_back({' ', A[Prefix + I], Prefix + I, Prefix + J});
+        ++I, ++J;
+      } else if (J < M && (I == N || L[I][J + 1] >= L[I + 1][J])) {
+        Out.push_back({'+', B[Prefix + J], Prefix + I, Prefix + J});
+        ++J;
+      } else {
+        Out.push_back({'-', A[Prefix + I], Prefix + I, Prefix + J});
+        ++I;
+      }
+    }
+  } else {
+    for (size_t I = 0; I < N; ++I)
+      Out.push_back({'-', A[Prefix + I], Prefix + I, Prefix});
+    for (size_t J = 0; J < M; ++J)
+      Out.push_back({'+', B[Prefix + J], Prefix + N, Prefix + J});
+  }
+  for (size_t K = 0; K < Suffix; ++K)
+    Out.push_back({' ', A[Prefix + N + K], Prefix + N + K, Prefix + M + K});
+  return Out;
+}
+
+} // namespace
+
+std::string unifiedDiff(const std::string &Path, const std::string &Before,
+                        const std::string &After) {
+  if (Before == After)
+    return "";
+  auto A = splitLines(Before), B = splitLines(After);
+  std::vector<DiffLine> Lines = diffLines(A, B);
+  const size_t Context = 3;
+  std::string Out = "--- " + Path + "\n+++ " + Path + "\n";
+  size_t I = 0;
+  while (I < Lines.size()) {
+    if (Lines[I].Kind == ' ') {
+      ++I;
+      continue;
+    }
+    // A hunk: from Context lines before this change to Context lines after
+    // the last change that is no more than 2 * Context lines away.
+    size_t Begin = I >= Context ? I - Context : 0;
+    size_t End = I;
+    for (size_t Gap = 0; End < Lines.size(); ++End) {
+      Gap = Lines[End].Kind == ' ' ? Gap + 1 : 0;
+      if (Gap > 2 * Context)
+        break;
+    }
+    while (End > I && Lines[End - 1].Kind == ' ')
+      --End;
+    End = std::min(Lines.size(), End + Context);
+    size_t OldCount = 0, NewCount = 0;
+    for (size_t K = Begin; K < End; ++K) {
+      OldCount += Lines[K].Kind != '+';
+      NewCount += Lines[K].Kind != '-';
+    }
+    size_t OldStart = Lines[Begin].OldLine + (OldCount ? 1 : 0);
+    size_t NewStart = Lines[Begin].NewLine + (NewCount ? 1 : 0);
+    Out += "@@ -" + std::to_string(OldStart) + "," + std::to_string(OldCount) +
+           " +" + std::to_string(NewStart) + "," + std::to_string(NewCount) +
+           " @@\n";
+    for (size_t K = Begin; K < End; ++K) {
+      Out += Lines[K].Kind;
+      Out += Lines[K].Text.str();
+      if (!Lines[K].Text.ends_with("\n"))
+        Out += "\n\\ No newline at end of file\n";
+    }
+    I = End;
+  }
+  return Out;
+}
+
+} // namespace kernel_tidy

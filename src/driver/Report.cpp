@@ -1,0 +1,139 @@
+//===--- Report.cpp - Text and JSON reports -------------------------------===//
+
+#include "src/driver/Report.h"
+
+#include <nlohmann/json.hpp>
+
+namespace kernel_tidy {
+
+RunSummary summarize(const std::vector<FileResult> &Results) {
+  RunSummary Summary;
+  for (const FileResult &R : Results) {
+    ++Summary.Files;
+    Summary.Diagnostics += R.Findings.size();
+    for (const Finding &F : R.Findings)
+      Summary.Fixable += F.FixIt.has_value();
+    Summary.Fixed += R.FixedCount;
+  }
+  return Summary;
+}
+
+static std::string lineOf(const std::string &Text, unsigned Line) {
+  size_t Begin = 0;
+  for (unsigned L = 1; L < Line && Begin != std::string::npos; ++L) {
+    Begin = Text.find('\n', Begin);
+    if (Begin != std::string::npos)
+      ++Begin;
+  }
+  if (Begin == std::string::npos || Begin > Text.size())
+    return "";
+  size_t End = Text.find('\n', Begin);
+  std::string Result = Text.substr(Begin, End == std::string::npos ? End : End - Begin);
+  if (!Result.empty() && Result.back() == '\r')
+    Result.pop_back();
+  return Result;
+}
+
+static const char *applicabilityName(Applicability Kind) {
+  return Kind == Applicability::Safe ? "safe" : "unsafe";
+}
+
+std::string formatText(const std::vector<FileResult> &Results) {
+  std::string Out;
+  for (const FileResult &R : Results) {
+    for (const ParseError &E : R.Errors) {
+      Out += E.File;
+      if (E.Line)
+        Out += ":" + std::to_string(E.Line) + ":" + std::to_string(E.Column);
+      Out += ": error: " + E.Message + "\n";
+    }
+    for (const Finding &F : R.Findings) {
+      std::string Where = F.File + ":" + std::to_string(F.Begin.Line) + ":" +
+                          std::to_string(F.Begin.Column);
+      Out += Where + ": warning: " + F.Message + " [" + F.Rule + "]\n";
+      if (F.File == R.File) {
+        std::string Gutter = std::to_string(F.Begin.Line);
+        Gutter = std::string(Gutter.size() < 5 ? 5 - Gutter.size() : 0, ' ') + Gutter;
+        std::string Source = lineOf(R.Original, F.Begin.Line);
+        Out += Gutter + " | " + Source + "\n";
+        std::string Caret(F.Begin.Column > 0 ? F.Begin.Column - 1 : 0, ' ');
+        for (size_t I = 0; I < Caret.size() && I < Source.size(); ++I)
+          if (Source[I] == '\t')
+            Caret[I] = '\t';
+        Out += std::string(Gutter.size(), ' ') + " | " + Caret + "^\n";
+      }
+      if (!F.FixIt)
+        continue;
+      for (const Edit &E : F.FixIt->Edits) {
+        Out += Where + ": note: " +
+               (F.FixIt->Kind == Applicability::Safe
+                    ? std::string("fix")
+                    : std::string("unsafe fix (applied with --unsafe-fixes)")) +
+               ": replace " + std::to_string(E.Begin.Line) + ":" +
+               std::to_string(E.Begin.Column) + "-" + std::to_string(E.End.Line) +
+               ":" + std::to_string(E.End.Column) + " with:\n";
+        Out += "      " + E.Replacement + "\n";
+      }
+    }
+    for (const std::string &Note : R.FixNotes)
+      Out += Note + "\n";
+  }
+  return Out;
+}
+
+static nlohmann::json positionJson(const Edit &E) {
+  return {{"file", E.File},
+          {"offset", E.Begin.Offset},
+          {"length", E.End.Offset - E.Begin.Offset},
+          {"replacement", E.Replacement},
+          {"line", E.Begin.Line},
+          {"column", E.Begin.Column},
+          {"end_line", E.End.Line},
+          {"end_column", E.End.Column}};
+}
+
+std::string formatJson(const std::vector<FileResult> &Results,
+                       const std::string &ToolVersion) {
+  nlohmann::json Diagnostics = nlohmann::json::array();
+  nlohmann::json Errors = nlohmann::json::array();
+  for (const FileResult &R : Results) {
+    for (const ParseError &E : R.Errors)
+      Errors.push_back({{"file", E.File},
+                        {"line", E.Line},
+                        {"column", E.Column},
+                        {"message", E.Message}});
+    for (const Finding &F : R.Findings) {
+      nlohmann::json Fix = nullptr;
+      if (F.FixIt) {
+        nlohmann::json Edits = nlohmann::json::array();
+        for (const Edit &E : F.FixIt->Edits)
+          Edits.push_back(positionJson(E));
+        Fix = {{"applicability", applicabilityName(F.FixIt->Kind)},
+               {"edits", Edits}};
+      }
+      Diagnostics.push_back({{"rule", F.Rule},
+                             {"severity", "warning"},
+                             {"message", F.Message},
+                             {"file", F.File},
+                             {"line", F.Begin.Line},
+                             {"column", F.Begin.Column},
+                             {"end_line", F.End.Line},
+                             {"end_column", F.End.Column},
+                             {"fix", Fix}});
+    }
+  }
+  RunSummary S = summarize(Results);
+  nlohmann::json Report = {
+      {"version", 1},
+      {"tool", {{"name", "kernel-tidy"}, {"version", ToolVersion}}},
+      {"diagnostics", Diagnostics},
+      {"summary",
+       {{"files", S.Files},
+        {"diagnostics", S.Diagnostics},
+        {"fixable", S.Fixable},
+        {"fixed", S.Fixed},
+        {"errors", Errors}}}};
+  return Report.dump(2) + "\n";
+}
+
+} // namespace kernel_tidy

@@ -1,0 +1,2 @@
+#pragma once
+#include <luisa/ast/function_builder.h>

@@ -1,0 +1,11 @@
+#pragma once
+// kernel-tidy API model of luisa/core/stl.h: light containers (see README).
+#include <luisa/core/stl/memory.h>
+#include <luisa/core/stl/string.h>
+#include <luisa/core/stl/vector.h>
+#include <luisa/core/stl/span.h>
+#include <luisa/core/stl/functional.h>
+#include <luisa/core/stl/optional.h>
+#include <luisa/core/stl/format.h>
+#include <luisa/core/stl/hash.h>
+#include <luisa/core/stl/unordered_map.h>

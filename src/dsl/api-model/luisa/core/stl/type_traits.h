@@ -1,0 +1,3 @@
+#pragma once
+#include <type_traits>
+#include <utility>

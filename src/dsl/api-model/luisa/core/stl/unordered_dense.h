@@ -1,0 +1,2 @@
+#pragma once
+#include <luisa/core/stl/unordered_map.h>

@@ -1,0 +1,44 @@
+#pragma once
+// kernel-tidy API model: light luisa::unordered_map / unordered_set.
+#include <cstddef>
+#include <utility>
+#include <luisa/core/stl/hash.h>
+namespace luisa {
+template<typename K, typename V, typename H = hash<K>, typename Eq = void>
+class unordered_map {
+    std::pair<const K, V> *_p{nullptr};
+public:
+    using value_type = std::pair<const K, V>;
+    V &operator[](const K &) noexcept { return _p->second; }
+    [[nodiscard]] value_type *find(const K &) noexcept { return _p; }
+    [[nodiscard]] const value_type *find(const K &) const noexcept { return _p; }
+    [[nodiscard]] value_type *begin() noexcept { return _p; }
+    [[nodiscard]] value_type *end() noexcept { return _p; }
+    [[nodiscard]] const value_type *begin() const noexcept { return _p; }
+    [[nodiscard]] const value_type *end() const noexcept { return _p; }
+    template<typename... Args>
+    std::pair<value_type *, bool> emplace(Args &&...) noexcept { return {_p, true}; }
+    template<typename... Args>
+    std::pair<value_type *, bool> try_emplace(const K &, Args &&...) noexcept { return {_p, true}; }
+    [[nodiscard]] size_t size() const noexcept { return 0u; }
+    [[nodiscard]] bool empty() const noexcept { return true; }
+    [[nodiscard]] bool contains(const K &) const noexcept { return false; }
+    size_t erase(const K &) noexcept { return 0u; }
+    void clear() noexcept {}
+    void reserve(size_t) noexcept {}
+};
+template<typename K, typename H = hash<K>, typename Eq = void>
+class unordered_set {
+    const K *_p{nullptr};
+public:
+    [[nodiscard]] const K *find(const K &) const noexcept { return _p; }
+    [[nodiscard]] const K *begin() const noexcept { return _p; }
+    [[nodiscard]] const K *end() const noexcept { return _p; }
+    template<typename... Args>
+    std::pair<const K *, bool> emplace(Args &&...) noexcept { return {_p, true}; }
+    std::pair<const K *, bool> insert(const K &) noexcept { return {_p, true}; }
+    [[nodiscard]] size_t size() const noexcept { return 0u; }
+    [[nodiscard]] bool contains(const K &) const noexcept { return false; }
+    void clear() noexcept {}
+};
+}// namespace luisa

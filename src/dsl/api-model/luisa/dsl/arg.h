@@ -1,0 +1,5 @@
+#pragma once
+namespace luisa::compute::detail {
+struct ArgumentCreation {};
+struct ReferenceArgumentCreation {};
+}// namespace luisa::compute::detail

@@ -1,0 +1,28 @@
+#pragma once
+// kernel-tidy API model of luisa/runtime/bindless_array.h
+#include <luisa/runtime/buffer.h>
+#include <luisa/runtime/image.h>
+#include <luisa/runtime/volume.h>
+namespace luisa::compute {
+enum struct BindlessSlotType : uint8_t { BUFFER_ONLY, TEXTURE_ONLY, MULTIPLE };
+class BindlessArray final : public Resource {
+public:
+    BindlessArray() noexcept = default;
+    BindlessArray(BindlessArray &&) noexcept = default;
+    BindlessArray &operator=(BindlessArray &&) noexcept = default;
+    [[nodiscard]] size_t size() const noexcept { return 0u; }
+    template<typename... Args>
+    void emplace_on_update(Args &&...) noexcept {}
+    template<typename... Args>
+    BindlessArray &emplace_buffer_on_update(Args &&...) noexcept { return *this; }
+    template<typename... Args>
+    BindlessArray &emplace_tex2d_on_update(Args &&...) noexcept { return *this; }
+    template<typename... Args>
+    BindlessArray &emplace_tex3d_on_update(Args &&...) noexcept { return *this; }
+    BindlessArray &remove_buffer_on_update(size_t) noexcept { return *this; }
+    BindlessArray &remove_tex2d_on_update(size_t) noexcept { return *this; }
+    BindlessArray &remove_tex3d_on_update(size_t) noexcept { return *this; }
+    [[nodiscard]] luisa::unique_ptr<Command> update() noexcept { return {}; }
+    [[nodiscard]] bool dirty() const noexcept { return false; }
+};
+}// namespace luisa::compute

@@ -1,0 +1,2 @@
+#pragma once
+#include <luisa/runtime/event.h>

@@ -1,0 +1,25 @@
+#pragma once
+// kernel-tidy API model of luisa/runtime/swapchain.h
+#include <luisa/runtime/rhi/resource.h>
+#include <luisa/runtime/image.h>
+#include <luisa/runtime/stream.h>
+namespace luisa::compute {
+struct SwapchainOption {
+    uint64_t display{};
+    uint64_t window{};
+    uint2 size{};
+    bool wants_hdr{false};
+    bool wants_vsync{true};
+    uint back_buffer_count{2u};
+};
+class Swapchain final : public Resource {
+public:
+    Swapchain() noexcept = default;
+    Swapchain(Swapchain &&) noexcept = default;
+    Swapchain &operator=(Swapchain &&) noexcept = default;
+    [[nodiscard]] PixelStorage backend_storage() const noexcept { return {}; }
+    template<typename T>
+    [[nodiscard]] luisa::unique_ptr<Command> present(ImageView<T> frame) const noexcept { return {}; }
+    [[nodiscard]] auto native_handle() const noexcept { return static_cast<void *>(nullptr); }
+};
+}// namespace luisa::compute

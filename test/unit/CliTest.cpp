@@ -1,0 +1,193 @@
+//===--- CliTest.cpp - The kernel-tidy command line -----------------------===//
+
+#include "test/unit/TestSupport.h"
+#include "llvm/Support/FileSystem.h"
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/stat.h>
+
+namespace kernel_tidy::test {
+namespace {
+
+const char *ButterflyCase = "/test/fixtures/luisa-butterfly-reduction/max-straight-line";
+const char *UnsafeCase = "/test/fixtures/luisa-butterfly-reduction/sum-float-explicit-add-unsafe";
+
+class Cli : public ::testing::Test {
+protected:
+  void SetUp() override { Dir = makeTempDir(); }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  /// Copies a fixture into the temp folder (no compile database above it).
+  std::string copyFixture(const std::string &Case, const std::string &Name = "k.cpp") {
+    std::string Path = Dir + "/" + Name;
+    writeFile(Path, readFile(sourceDir() + Case + ".cpp"));
+    return Path;
+  }
+  std::string Dir;
+};
+
+TEST_F(Cli, FindingsGiveExitCodeOneAndClangStyleText) {
+  std::string File = copyFixture(ButterflyCase);
+  ProcessResult R = runKernelTidy({"check", File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Out.find(File + ":12:9: warning: butterfly reduction of 'm' over all 32 "
+                              "lanes takes 5 warp_read_lane shuffles; a single "
+                              "warp_active_max(m) does the same [luisa-butterfly-reduction]\n"
+                              "   12 |         m = max(m, warp_read_lane(m, lane ^ 16u));\n"
+                              "      |         ^\n"))
+      << R.Out;
+  EXPECT_NE(std::string::npos, R.Out.find(": note: fix: replace 12:9-16:50 with:")) << R.Out;
+}
+
+TEST_F(Cli, CleanFileGivesExitCodeZero) {
+  std::string File = Dir + "/clean.cpp";
+  writeFile(File, "#include <luisa/luisa-compute.h>\nint main() { return 0; }\n");
+  ProcessResult R = runKernelTidy({"check", File});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ("", R.Out);
+}
+
+TEST_F(Cli, JsonReportHasTheDocumentedShape) {
+  std::string File = copyFixture(UnsafeCase);
+  ProcessResult R = runKernelTidy({"check", "--format", "json", File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  auto Report = nlohmann::json::parse(R.Out);
+  EXPECT_EQ(1, Report["version"]);
+  EXPECT_EQ("kernel-tidy", Report["tool"]["name"]);
+  ASSERT_EQ(1u, Report["diagnostics"].size());
+  const auto &D = Report["diagnostics"][0];
+  EXPECT_EQ("luisa-butterfly-reduction", D["rule"]);
+  EXPECT_EQ("warning", D["severity"]);
+  EXPECT_EQ(File, D["file"]);
+  for (const char *Key : {"line", "column", "end_line", "end_column"})
+    EXPECT_TRUE(D[Key].is_number_unsigned()) << Key;
+  EXPECT_EQ("unsafe", D["fix"]["applicability"]);
+  const auto &E = D["fix"]["edits"][0];
+  for (const char *Key : {"file", "offset", "length", "replacement", "line", "column",
+                          "end_line", "end_column"})
+    EXPECT_TRUE(E.contains(Key)) << Key;
+  std::string Source = readFile(File);
+  EXPECT_EQ(E["line"], D["line"]);
+  // The edit's offset and position agree with the source text.
+  unsigned Offset = E["offset"];
+  unsigned Line = 1 + std::count(Source.begin(), Source.begin() + Offset, '\n');
+  EXPECT_EQ(Line, E["line"]);
+  EXPECT_EQ(1u, Report["summary"]["files"]);
+  EXPECT_EQ(1u, Report["summary"]["diagnostics"]);
+  EXPECT_EQ(1u, Report["summary"]["fixable"]);
+  EXPECT_EQ(0u, Report["summary"]["fixed"]);
+  EXPECT_TRUE(Report["summary"]["errors"].empty());
+}
+
+TEST_F(Cli, DiffPrintsTheFixAndWritesNothing) {
+  std::string File = copyFixture(ButterflyCase);
+  std::string Before = readFile(File);
+  ProcessResult R = runKernelTidy({"check", "--diff", File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos, R.Out.find("--- " + File + "\n+++ " + File + "\n@@ -9,"))
+      << R.Out;
+  EXPECT_NE(std::string::npos, R.Out.find("+        m = warp_active_max(m);\n")) << R.Out;
+  EXPECT_EQ(Before, readFile(File));
+}
+
+TEST_F(Cli, FixWritesSafeFixesOnly) {
+  std::string Safe = copyFixture(ButterflyCase, "safe.cpp");
+  std::string Unsafe = copyFixture(UnsafeCase, "unsafe.cpp");
+  chmod(Safe.c_str(), 0600);
+  ProcessResult R = runKernelTidy({"check", "--fix", Safe, Unsafe});
+  EXPECT_EQ(1, R.ExitCode) << "the unsafe finding remains\n" << R.Out << R.Err;
+  EXPECT_EQ(readFile(sourceDir() + ButterflyCase + ".fixed.cpp"), readFile(Safe));
+  EXPECT_EQ(readFile(sourceDir() + UnsafeCase + ".cpp"), readFile(Unsafe));
+  struct stat Info;
+  ASSERT_EQ(0, stat(Safe.c_str(), &Info));
+  EXPECT_EQ(0600u, Info.st_mode & 0777);
+  EXPECT_EQ(2u, listFiles(Dir, "").size()) << "temporary files were left behind";
+
+  R = runKernelTidy({"check", "--fix", "--unsafe-fixes", Unsafe});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ(readFile(sourceDir() + UnsafeCase + ".fixed.cpp"), readFile(Unsafe));
+}
+
+TEST_F(Cli, ParseErrorIsReportedWithExitTwoAndNoFix) {
+  std::string File = copyFixture(ButterflyCase);
+  std::string Broken = readFile(File) + "\nint broken( {\n";
+  writeFile(File, Broken);
+  ProcessResult R = runKernelTidy({"check", "--fix", "--format", "json", File});
+  EXPECT_EQ(2, R.ExitCode);
+  auto Report = nlohmann::json::parse(R.Out);
+  ASSERT_FALSE(Report["summary"]["errors"].empty());
+  EXPECT_EQ(File, Report["summary"]["errors"][0]["file"]);
+  EXPECT_EQ(22u, Report["summary"]["errors"][0]["line"]);
+  EXPECT_EQ(Broken, readFile(File));
+}
+
+TEST_F(Cli, MissingFileAndBadOptionsExitTwo) {
+  ProcessResult R = runKernelTidy({"check", Dir + "/missing.cpp"});
+  EXPECT_EQ(2, R.ExitCode);
+  EXPECT_NE(std::string::npos, R.Out.find("missing.cpp: error: cannot read file")) << R.Out;
+  EXPECT_EQ(2, runKernelTidy({"check", "--format", "xml", Dir}).ExitCode);
+  EXPECT_EQ(2, runKernelTidy({"check", "--no-such-option", Dir}).ExitCode);
+  EXPECT_EQ(2, runKernelTidy({"check", Dir}).ExitCode) << "a directory is not a source";
+}
+
+TEST_F(Cli, ChecksGlobAndConfigFileSelectRules) {
+  std::string File = copyFixture(ButterflyCase);
+  EXPECT_EQ(0, runKernelTidy({"check", "--checks=-luisa-butterfly-reduction", File}).ExitCode);
+  std::string Config = Dir + "/config.yaml";
+  writeFile(Config, "Checks: '-*,luisa-shared-atomic-counter'\n");
+  EXPECT_EQ(0, runKernelTidy({"check", "--config-file", Config, File}).ExitCode);
+  writeFile(Dir + "/.clang-tidy", "Checks: '-*'\n");
+  EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode) << ".clang-tidy is looked up";
+  writeFile(Config, "Checks: [unclosed\n");
+  EXPECT_EQ(2, runKernelTidy({"check", "--config-file", Config, File}).ExitCode);
+}
+
+TEST_F(Cli, WarpSizeOptionAndConfigOption) {
+  std::string File = copyFixture(ButterflyCase);
+  // Five steps cover 32 lanes, not 64.
+  EXPECT_EQ(0, runKernelTidy({"check", "--warp-size", "64", File}).ExitCode);
+  writeFile(Dir + "/.clang-tidy", "CheckOptions:\n  WarpSize: 64\n");
+  EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode);
+}
+
+TEST_F(Cli, CompilerArgumentsAfterDoubleDash) {
+  std::string File = Dir + "/k.cpp";
+  std::string Source = readFile(sourceDir() + ButterflyCase + ".cpp");
+  writeFile(File, "#ifndef KERNEL_TIDY_TEST_DEFINE\n#error needs the define\n#endif\n" + Source);
+  EXPECT_EQ(2, runKernelTidy({"check", File}).ExitCode);
+  EXPECT_EQ(1, runKernelTidy({"check", File, "--", "-DKERNEL_TIDY_TEST_DEFINE"}).ExitCode);
+}
+
+TEST_F(Cli, CompileDatabaseFlagsAreUsed) {
+  std::string File = Dir + "/k.cpp";
+  std::string Source = readFile(sourceDir() + ButterflyCase + ".cpp");
+  writeFile(File, "#ifndef FROM_DATABASE\n#error needs the database\n#endif\n" + Source);
+  nlohmann::json DB = nlohmann::json::array();
+  DB.push_back({{"directory", Dir},
+                {"file", File},
+                {"arguments", {"clang++", "-std=c++20", "-DFROM_DATABASE", "-isystem",
+                               modelDir(), "-c", File}}});
+  llvm::sys::fs::create_directory(Dir + "/build");
+  writeFile(Dir + "/build/compile_commands.json", DB.dump());
+  EXPECT_EQ(2, runKernelTidy({"check", File}).ExitCode);
+  EXPECT_EQ(1, runKernelTidy({"check", "-p", Dir + "/build", File}).ExitCode);
+  writeFile(Dir + "/compile_commands.json", DB.dump());
+  EXPECT_EQ(1, runKernelTidy({"check", File}).ExitCode) << "found upward from the file";
+  EXPECT_EQ(2, runKernelTidy({"check", "-p", Dir + "/nowhere", File}).ExitCode);
+}
+
+TEST_F(Cli, RulesListsAndDocuments) {
+  ProcessResult R = runKernelTidy({"rules"});
+  EXPECT_EQ(0, R.ExitCode);
+  for (const char *Id : {"luisa-butterfly-reduction", "luisa-sequential-lane-reads",
+                         "luisa-shared-atomic-counter"})
+    EXPECT_NE(std::string::npos, R.Out.find(Id)) << R.Out;
+  R = runKernelTidy({"rules", "luisa-sequential-lane-reads"});
+  EXPECT_EQ(0, R.ExitCode);
+  EXPECT_EQ(readFile(sourceDir() + "/docs/rules/luisa-sequential-lane-reads.md"), R.Out);
+  EXPECT_EQ(2, runKernelTidy({"rules", "luisa-no-such-rule"}).ExitCode);
+}
+
+} // namespace
+} // namespace kernel_tidy::test

@@ -1,0 +1,43 @@
+//===--- CorpusTest.cpp - Realistic DSL sources: every instance, no more --===//
+//
+// test/corpus/*.cpp are larger kernels written against the real LuisaCompute
+// API, mixing the patterns with code that must not be reported. The findings
+// must equal <name>.expected exactly, and every offered fix must compile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "src/driver/FixApplier.h"
+#include "test/unit/TestSupport.h"
+#include "llvm/Support/Path.h"
+#include <gtest/gtest.h>
+
+namespace kernel_tidy::test {
+namespace {
+
+class CorpusTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CorpusTest, FindsEveryInstanceAndNothingElse) {
+  const std::string Input = GetParam();
+  const std::string Base = Input.substr(0, Input.size() - 4);
+  auto Analyzer = modelAnalyzer();
+  ASSERT_TRUE(Analyzer);
+  FileResult Result = Analyzer->analyze(Input);
+  EXPECT_EQ(readFile(Base + ".expected"), describeFindings(Result));
+  applyFixes(Result, *Analyzer, /*IncludeUnsafe=*/true);
+  EXPECT_TRUE(Result.FixNotes.empty()) << Result.FixNotes.front();
+}
+
+std::string caseName(const ::testing::TestParamInfo<std::string> &Info) {
+  std::string Name = llvm::sys::path::stem(Info.param).str();
+  for (char &C : Name)
+    if (!isalnum(static_cast<unsigned char>(C)))
+      C = '_';
+  return Name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusTest,
+                         ::testing::ValuesIn(listFiles(sourceDir() + "/test/corpus", ".cpp")),
+                         caseName);
+
+} // namespace
+} // namespace kernel_tidy::test

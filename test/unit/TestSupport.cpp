@@ -1,0 +1,105 @@
+//===--- TestSupport.cpp - Shared helpers of the kernel-tidy tests --------===//
+
+#include "test/unit/TestSupport.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace kernel_tidy::test {
+
+std::string sourceDir() { return KERNEL_TIDY_SOURCE_DIR; }
+std::string modelDir() { return sourceDir() + "/src/dsl/api-model"; }
+
+std::string readFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream Buffer;
+  Buffer << In.rdbuf();
+  return Buffer.str();
+}
+
+void writeFile(const std::string &Path, const std::string &Contents) {
+  std::ofstream Out(Path, std::ios::binary);
+  Out << Contents;
+}
+
+bool fileExists(const std::string &Path) { return llvm::sys::fs::exists(Path); }
+
+std::vector<std::string> listFiles(const std::string &Dir,
+                                   const std::string &Suffix) {
+  std::vector<std::string> Files;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(Suffix))
+      Files.push_back(It->path());
+  std::sort(Files.begin(), Files.end());
+  return Files;
+}
+
+std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options) {
+  Options.ForceBundledModel = true;
+  Options.ModelDir = modelDir();
+  Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
+  std::string Error;
+  return Analyzer::create(Options, Error);
+}
+
+AnalysisOptions fixtureOptions(const std::string &Source) {
+  AnalysisOptions Options;
+  const std::string Marker = "// kernel-tidy-args:";
+  if (Source.compare(0, Marker.size(), Marker) != 0)
+    return Options;
+  std::istringstream Args(Source.substr(Marker.size(), Source.find('\n') - Marker.size()));
+  std::string Arg;
+  while (Args >> Arg) {
+    if (Arg.rfind("--warp-size=", 0) == 0)
+      Options.WarpSize = std::stoul(Arg.substr(12));
+    else if (Arg.rfind("--checks=", 0) == 0)
+      Options.Checks = Arg.substr(9);
+  }
+  return Options;
+}
+
+std::string describeFindings(const FileResult &Result) {
+  std::string Out;
+  for (const Finding &F : Result.Findings) {
+    const char *Kind = !F.FixIt ? "none"
+                       : F.FixIt->Kind == Applicability::Safe ? "safe"
+                                                              : "unsafe";
+    Out += std::to_string(F.Begin.Line) + ":" + std::to_string(F.Begin.Column) +
+           ": warning: " + F.Message + " [" + F.Rule + "] (fix: " + Kind + ")\n";
+  }
+  for (const ParseError &E : Result.Errors)
+    Out += "error: " + E.File + ":" + std::to_string(E.Line) + ":" +
+           std::to_string(E.Column) + ": " + E.Message + "\n";
+  return Out;
+}
+
+std::string makeTempDir() {
+  llvm::SmallString<128> Dir;
+  llvm::sys::fs::createUniqueDirectory("kernel-tidy-test", Dir);
+  return Dir.str().str();
+}
+
+ProcessResult runKernelTidy(const std::vector<std::string> &Args) {
+  std::string Dir = makeTempDir();
+  std::string OutPath = Dir + "/stdout", ErrPath = Dir + "/stderr";
+  std::vector<llvm::StringRef> Argv{KERNEL_TIDY_BINARY};
+  for (const std::string &A : Args)
+    Argv.push_back(A);
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(OutPath),
+                                                llvm::StringRef(ErrPath)};
+  ProcessResult Result;
+  Result.ExitCode = llvm::sys::ExecuteAndWait(KERNEL_TIDY_BINARY, Argv, std::nullopt,
+                                              Redirects, /*SecondsToWait=*/300);
+  Result.Out = readFile(OutPath);
+  Result.Err = readFile(ErrPath);
+  llvm::sys::fs::remove_directories(Dir);
+  return Result;
+}
+
+} // namespace kernel_tidy::test

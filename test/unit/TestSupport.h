@@ -1,0 +1,45 @@
+//===--- TestSupport.h - Shared helpers of the kernel-tidy tests ----------===//
+
+#ifndef KERNEL_TIDY_TEST_UNIT_TESTSUPPORT_H
+#define KERNEL_TIDY_TEST_UNIT_TESTSUPPORT_H
+
+#include "src/driver/Analyzer.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kernel_tidy::test {
+
+std::string sourceDir();
+std::string modelDir();
+std::string readFile(const std::string &Path);
+void writeFile(const std::string &Path, const std::string &Contents);
+bool fileExists(const std::string &Path);
+
+/// Files in \p Dir whose names end with \p Suffix, sorted.
+std::vector<std::string> listFiles(const std::string &Dir,
+                                   const std::string &Suffix);
+
+/// An analyzer that parses with the bundled DSL model.
+std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options = {});
+
+/// Options from a fixture's `// kernel-tidy-args: --warp-size=64` line.
+AnalysisOptions fixtureOptions(const std::string &Source);
+
+/// Findings as `LINE:COL: warning: MESSAGE [RULE] (fix: KIND)` lines.
+std::string describeFindings(const FileResult &Result);
+
+/// A fresh empty folder under the system temp folder.
+std::string makeTempDir();
+
+/// Runs the kernel-tidy binary; returns its exit code, stdout and stderr.
+struct ProcessResult {
+  int ExitCode = -1;
+  std::string Out;
+  std::string Err;
+};
+ProcessResult runKernelTidy(const std::vector<std::string> &Args);
+
+} // namespace kernel_tidy::test
+
+#endif // KERNEL_TIDY_TEST_UNIT_TESTSUPPORT_H

@@ -114,8 +114,7 @@ std::optional<Butterfly> hostLoopChain(const ButterflyStep &Step,
     const auto *Block = dyn_cast<CompoundStmt>(Container);
     if (!Block || Block->size() != 1)
       return std::nullopt;
-    auto Parents = Ctx.getParents(*Block);
-    Loop = Parents.empty() ? nullptr : Parents[0].get<ForStmt>();
+    Loop = dyn_cast_or_null<ForStmt>(parentStmt(Block, Ctx));
     if (!Loop || Loop->getBody() != Block)
       return std::nullopt;
   }

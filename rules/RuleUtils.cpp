@@ -29,8 +29,14 @@ std::string sourceText(SourceRange Range, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange Chars = Lexer::makeFileCharRange(
       CharSourceRange::getTokenRange(Range), SM, Ctx.getLangOpts());
-  if (Chars.isInvalid())
-    return "";
+  if (Chars.isInvalid()) {
+    // A user macro's argument: the text where the user spelled it.
+    SourceLocation Begin = SM.getSpellingLoc(Range.getBegin());
+    SourceLocation End = SM.getSpellingLoc(Range.getEnd());
+    if (SM.getFileID(Begin) != SM.getFileID(End) || End < Begin)
+      return "";
+    Chars = CharSourceRange::getTokenRange(Begin, End);
+  }
   return Lexer::getSourceText(Chars, SM, Ctx.getLangOpts()).str();
 }
 

@@ -105,20 +105,12 @@ std::optional<Prefix> deviceLoopPrefix(const CXXForRangeStmt *Loop,
 const CXXForRangeStmt *deviceLoopOf(const CompoundStmt *Block,
                                     ASTContext &Ctx) {
   const Stmt *Node = Block;
-  for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    auto Parents = Ctx.getParents(*Node);
-    if (Parents.empty())
-      return nullptr;
-    if (const auto *Loop = Parents[0].get<CXXForRangeStmt>())
+  for (const Stmt *Parent = parentStmt(Node, Ctx); Parent;
+       Node = Parent, Parent = parentStmt(Node, Ctx)) {
+    if (const auto *Loop = dyn_cast<CXXForRangeStmt>(Parent))
       return Loop->getBody() == Node ? Loop : nullptr;
-    if (const auto *Lambda = Parents[0].get<LambdaExpr>()) {
-      Node = Lambda;
-      continue;
-    }
-    const auto *E = Parents[0].get<Expr>();
-    if (!E)
+    if (!isa<Expr>(Parent))
       return nullptr;
-    Node = E;
   }
   return nullptr;
 }
@@ -153,21 +145,11 @@ std::optional<PrefixLoop> hostLoop(const LaneReadStep &Step,
                                    const CompoundStmt *Then, unsigned Width,
                                    ASTContext &Ctx) {
   // Then -> lambda -> ... -> the `$if` statement -> loop body.
-  const Stmt *Node = Then;
-  const Stmt *IfStatement = nullptr;
-  const Stmt *Holder = nullptr;
-  for (unsigned Depth = 0; Depth < 12 && !Holder; ++Depth) {
-    auto Parents = Ctx.getParents(*Node);
-    if (Parents.empty())
-      return std::nullopt;
-    if (const auto *Lambda = Parents[0].get<LambdaExpr>()) {
-      Node = Lambda;
-    } else if (const auto *E = Parents[0].get<Expr>()) {
-      Node = E;
-    } else {
-      IfStatement = Node;
-      Holder = Parents[0].get<Stmt>();
-    }
+  const Stmt *IfStatement = Then;
+  const Stmt *Holder = parentStmt(IfStatement, Ctx);
+  while (Holder && isa<Expr>(Holder)) {
+    IfStatement = Holder;
+    Holder = parentStmt(IfStatement, Ctx);
   }
   auto If = IfStatement ? matchDslIf(IfStatement) : std::nullopt;
   if (!If || If->Then != Then || !Holder)
@@ -176,8 +158,7 @@ std::optional<PrefixLoop> hostLoop(const LaneReadStep &Step,
   if (const auto *Block = dyn_cast<CompoundStmt>(Holder)) {
     if (Block->size() != 1)
       return std::nullopt;
-    auto Parents = Ctx.getParents(*Block);
-    Loop = Parents.empty() ? nullptr : Parents[0].get<ForStmt>();
+    Loop = dyn_cast_or_null<ForStmt>(parentStmt(Block, Ctx));
   }
   if (!Loop)
     return std::nullopt;

@@ -119,12 +119,7 @@ std::string operandText(const Expr *Operand, QualType Element,
 /// True if \p E runs under `$if (warp_is_first_active_lane())` or a guard on
 /// the lane id, i.e. the atomic is already done by one lane per warp.
 bool isOneLanePerWarp(const Expr *E, ASTContext &Ctx) {
-  const Stmt *Node = E;
-  for (auto Parents = Ctx.getParents(*Node); !Parents.empty();
-       Parents = Ctx.getParents(Parents[0])) {
-    const auto *S = Parents[0].get<Stmt>();
-    if (!S)
-      continue;
+  for (const Stmt *S = parentStmt(E, Ctx); S; S = parentStmt(S, Ctx)) {
     auto If = matchDslIf(S);
     if (!If)
       continue;

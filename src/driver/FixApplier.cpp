@@ -222,12 +222,12 @@ std::vector<DiffLine> diffLines(const std::vector<llvm::StringRef> &A,
       if (I < N && J < M && A[Prefix + I] == B[Prefix + J]) {
         Out.push_back({' ', A[Prefix + I], Prefix + I, Prefix + J});
         ++I, ++J;
-      } else if (J < M && (I == N || L[I][J + 1] >= L[I + 1][J])) {
-        Out.push_back({'+', B[Prefix + J], Prefix + I, Prefix + J});
-        ++J;
-      } else {
+      } else if (I < N && (J == M || L[I + 1][J] >= L[I][J + 1])) {
         Out.push_back({'-', A[Prefix + I], Prefix + I, Prefix + J});
         ++I;
+      } else {
+        Out.push_back({'+', B[Prefix + J], Prefix + I, Prefix + J});
+        ++J;
       }
     }
   } else {

@@ -71,7 +71,12 @@ StringRef dslCallName(const Expr *E) {
 }
 
 static bool isDslWrapperRecord(const CXXRecordDecl *RD) {
-  if (!RD || !RD->getIdentifier() || !isInLuisaCompute(RD))
+  if (!RD || !RD->getIdentifier())
+    return false;
+  // Ref<T> lives in luisa::compute::detail.
+  const auto *Detail = dyn_cast<NamespaceDecl>(RD->getDeclContext());
+  bool InDetail = Detail && Detail->getName() == "detail" && isInLuisaCompute(Detail);
+  if (!InDetail && !isInLuisaCompute(RD))
     return false;
   return llvm::StringSwitch<bool>(RD->getName())
       .Cases("Var", "Expr", "Ref", "RefBase", true)
@@ -150,6 +155,11 @@ const Expr *stripDslWrappers(const Expr *E) {
       // Copies, moves and conversions between DSL wrappers keep the value.
       if (Construct->getNumArgs() == 1 && isDslValueType(Construct->getType()))
         Next = Construct->getArg(0);
+    } else if (const auto *Conversion = dyn_cast<CXXMemberCallExpr>(Next)) {
+      // Var<T> -> Expr<T> goes through Ref<T>::operator Expr<T>().
+      if (isa_and_nonnull<CXXConversionDecl>(Conversion->getMethodDecl()) &&
+          isDslValueType(Conversion->getType()))
+        Next = Conversion->getImplicitObjectArgument();
     } else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Next)) {
       Next = Cast->getSubExpr();
     } else if (const auto *List = dyn_cast<InitListExpr>(Next)) {
@@ -192,6 +202,23 @@ bool isSameVariable(const Expr *A, const Expr *B) {
     return isSameVariable(BaseA, BaseB);
   }
   return false;
+}
+
+const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  if (Parents.empty())
+    return nullptr;
+  if (const auto *Parent = Parents[0].get<Stmt>())
+    return Parent;
+  // A lambda body hangs off the closure's call operator, not the LambdaExpr.
+  const auto *Method = Parents[0].get<CXXMethodDecl>();
+  if (!Method || !Method->getParent()->isLambda() || Method->getBody() != S)
+    return nullptr;
+  for (DynTypedNodeList Up = Ctx.getParents(*Method->getParent()); !Up.empty();
+       Up = Ctx.getParents(Up[0]))
+    if (const auto *Lambda = Up[0].get<LambdaExpr>())
+      return Lambda;
+  return nullptr;
 }
 
 const Stmt *enclosingFunctionBody(const Stmt *S, ASTContext &Ctx) {

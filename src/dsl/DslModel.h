@@ -67,6 +67,10 @@ clang::QualType sharedElementType(clang::QualType T);
 /// True if \p A and \p B denote the same variable or member access.
 bool isSameVariable(const clang::Expr *A, const clang::Expr *B);
 
+/// The statement that holds \p S; for the body of a lambda, the LambdaExpr.
+/// nullptr at the top of a function.
+const clang::Stmt *parentStmt(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 /// The function body (lambda or function) that contains \p S, innermost first.
 const clang::Stmt *enclosingFunctionBody(const clang::Stmt *S,
                                          clang::ASTContext &Ctx);

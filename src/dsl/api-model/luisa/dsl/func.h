@@ -235,6 +235,22 @@ public:
     }
 };
 
+/// A callable of type T(T) implemented via host closures of type void(T &arg)
+template<class T>
+class CpuCallable {
+public:
+    using Func = luisa::function<void(T &)>;
+private:
+    luisa::shared_ptr<Func> _func;
+public:
+    template<class F>
+        requires std::is_invocable_v<F, T &> && std::is_same_v<std::invoke_result_t<F, T &>, void>
+    explicit CpuCallable(F func) noexcept {}
+    template<class A>
+        requires std::is_same_v<expr_value_t<A>, T>
+    [[nodiscard]] Var<T> operator()(A arg) const noexcept { return Var<T>{detail::model_expression()}; }
+};
+
 template<typename T>
 class ExternalCallable {
     static_assert(always_false_v<T>);

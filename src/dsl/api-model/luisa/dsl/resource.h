@@ -234,15 +234,33 @@ public:
     [[nodiscard]] auto expression() const noexcept { return _expression; }
     template<typename I>
         requires is_integral_expr_v<I>
-    [[nodiscard]] auto tex2d(I &&index) const noexcept { return detail::BindlessTexture2D{}; }
+    [[nodiscard]] auto tex2d(I &&index, bool is_typed = false, bool is_uniform_index = false) const noexcept { return detail::BindlessTexture2D{}; }
     template<typename I>
         requires is_integral_expr_v<I>
-    [[nodiscard]] auto tex3d(I &&index) const noexcept { return detail::BindlessTexture3D{}; }
+    [[nodiscard]] auto tex3d(I &&index, bool is_typed = false, bool is_uniform_index = false) const noexcept { return detail::BindlessTexture3D{}; }
     template<typename T, typename I>
         requires is_integral_expr_v<I>
-    [[nodiscard]] auto buffer(I &&index) const noexcept { return detail::BindlessBuffer<T>{}; }
+    [[nodiscard]] auto buffer(I &&index, bool is_typed = false, bool is_uniform_index = false) const noexcept { return detail::BindlessBuffer<T>{}; }
     [[nodiscard]] auto operator->() const noexcept { return this; }
 };
+
+namespace detail {
+class BindlessArrayExprProxy {
+private:
+    BindlessArray _array;
+public:
+    LUISA_RESOURCE_PROXY_AVOID_CONSTRUCTION(BindlessArrayExprProxy)
+    template<typename I>
+        requires is_integral_expr_v<I>
+    [[nodiscard]] auto tex2d(I &&index, bool is_typed = false, bool is_uniform_index = false) const noexcept { return BindlessTexture2D{}; }
+    template<typename I>
+        requires is_integral_expr_v<I>
+    [[nodiscard]] auto tex3d(I &&index, bool is_typed = false, bool is_uniform_index = false) const noexcept { return BindlessTexture3D{}; }
+    template<typename T, typename I>
+        requires is_integral_expr_v<I>
+    [[nodiscard]] auto buffer(I &&index, bool is_typed = false, bool is_uniform_index = false) const noexcept { return BindlessBuffer<T>{}; }
+};
+}// namespace detail
 
 template<typename T>
 struct Var<Buffer<T>> : public Expr<Buffer<T>> {

@@ -4,6 +4,9 @@
 #include <luisa/runtime/image.h>
 #include <luisa/runtime/volume.h>
 namespace luisa::compute {
+namespace detail {
+class BindlessArrayExprProxy;
+}// namespace detail
 enum struct BindlessSlotType : uint8_t { BUFFER_ONLY, TEXTURE_ONLY, MULTIPLE };
 class BindlessArray final : public Resource {
 public:
@@ -24,5 +27,8 @@ public:
     BindlessArray &remove_tex3d_on_update(size_t) noexcept { return *this; }
     [[nodiscard]] luisa::unique_ptr<Command> update() noexcept { return {}; }
     [[nodiscard]] bool dirty() const noexcept { return false; }
+    [[nodiscard]] auto operator->() const noexcept {
+        return reinterpret_cast<const detail::BindlessArrayExprProxy *>(this);
+    }
 };
 }// namespace luisa::compute

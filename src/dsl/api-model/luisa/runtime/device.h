@@ -2,6 +2,7 @@
 // kernel-tidy API model of luisa/runtime/device.h
 #include <luisa/core/concepts.h>
 #include <luisa/core/stl.h>
+#include <luisa/core/logging.h>
 #include <luisa/ast/type.h>
 #include <luisa/runtime/rhi/resource.h>
 #include <luisa/runtime/rhi/pixel.h>
@@ -15,6 +16,7 @@
 #include <luisa/runtime/stream.h>
 #include <luisa/runtime/shader.h>
 #include <luisa/runtime/swapchain.h>
+#include <luisa/runtime/dispatch_buffer.h>
 
 namespace luisa::compute {
 
@@ -73,6 +75,7 @@ public:
     [[nodiscard]] Event create_event() noexcept { return {}; }
     [[nodiscard]] TimelineEvent create_timeline_event() noexcept { return {}; }
     [[nodiscard]] Swapchain create_swapchain(const Stream &stream, const SwapchainOption &option) noexcept { return {}; }
+    [[nodiscard]] IndirectDispatchBuffer create_indirect_dispatch_buffer(size_t capacity) noexcept { return {}; }
     [[nodiscard]] BindlessArray create_bindless_array(size_t slot_count = 65536u, BindlessSlotType type = BindlessSlotType::MULTIPLE) noexcept { return {}; }
     template<typename T>
     [[nodiscard]] auto create_image(PixelStorage pixel, uint width, uint height, uint mip_levels = 1u, bool simultaneous_access = false, bool allow_raster_target = false) noexcept { return Image<T>{}; }

@@ -33,6 +33,9 @@ public:
         Stream &operator<<(CommandList::Commit &&commit) && noexcept { return *_stream; }
         Stream &operator<<(Synchronize &&) && noexcept { return *_stream; }
         Stream &operator<<(Commit &&) && noexcept { return *_stream; }
+        template<typename P>
+            requires requires(P p) { p.chain; p.frame; }
+        Stream &operator<<(P p) && noexcept { return *_stream; }// Swapchain::Present
         template<typename... T>
         decltype(auto) operator<<(std::tuple<T...> args) && noexcept { return std::move(*this); }
     };
@@ -56,6 +59,9 @@ public:
     Stream &operator<<(T &&t) noexcept { return *this; }
     Stream &operator<<(CommandList::Commit &&commit) noexcept { return *this; }
     Stream &operator<<(Synchronize &&) noexcept { return *this; }
+    template<typename P>
+        requires requires(P p) { p.chain; p.frame; }
+    Stream &operator<<(P p) noexcept { return *this; }// Swapchain::Present
     void synchronize() noexcept {}
     [[nodiscard]] auto stream_tag() const noexcept { return _stream_tag; }
     template<typename... T>

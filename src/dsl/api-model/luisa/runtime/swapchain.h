@@ -18,8 +18,12 @@ public:
     Swapchain(Swapchain &&) noexcept = default;
     Swapchain &operator=(Swapchain &&) noexcept = default;
     [[nodiscard]] PixelStorage backend_storage() const noexcept { return {}; }
-    template<typename T>
-    [[nodiscard]] luisa::unique_ptr<Command> present(ImageView<T> frame) const noexcept { return {}; }
+    class Present {
+    public:
+        const Swapchain *chain{nullptr};
+        ImageView<float> frame;
+    };
+    [[nodiscard]] Present present(ImageView<float> frame) const noexcept { return {this, frame}; }
     [[nodiscard]] auto native_handle() const noexcept { return static_cast<void *>(nullptr); }
 };
 }// namespace luisa::compute

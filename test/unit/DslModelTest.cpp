@@ -49,14 +49,16 @@ public:
     std::vector<const CallExpr *> Sorted;
     for (const auto &Node : Calls)
       Sorted.push_back(Node.getNodeAs<CallExpr>("call"));
+    // Lambda bodies are reachable twice (expression and closure class).
     std::sort(Sorted.begin(), Sorted.end(), [](const CallExpr *A, const CallExpr *B) {
       return A->getBeginLoc() < B->getBeginLoc();
     });
+    Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
     return Index < Sorted.size() ? Sorted[Index]->getArg(0) : nullptr;
   }
 
   const ForStmt *firstHostFor() {
-    auto Loops = match(findAll(forStmt().bind("for")), context());
+    auto Loops = match(findAll(forStmt(isExpansionInMainFile()).bind("for")), context());
     return Loops.empty() ? nullptr : Loops[0].getNodeAs<ForStmt>("for");
   }
 

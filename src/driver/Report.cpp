@@ -2,6 +2,7 @@
 
 #include "src/driver/Report.h"
 
+#include "llvm/ADT/StringRef.h"
 #include <nlohmann/json.hpp>
 
 namespace kernel_tidy {
@@ -72,7 +73,13 @@ std::string formatText(const std::vector<FileResult> &Results) {
                ": replace " + std::to_string(E.Begin.Line) + ":" +
                std::to_string(E.Begin.Column) + "-" + std::to_string(E.End.Line) +
                ":" + std::to_string(E.End.Column) + " with:\n";
-        Out += "      " + E.Replacement + "\n";
+        // Show the replacement as a block, each line under the note.
+        llvm::StringRef Rest(E.Replacement);
+        while (!Rest.empty()) {
+          auto [Line, Tail] = Rest.split('\n');
+          Out += "      " + Line.ltrim(" \t").rtrim('\r').str() + "\n";
+          Rest = Tail;
+        }
       }
     }
     for (const std::string &Note : R.FixNotes)

@@ -88,7 +88,7 @@ bool isWarpLaneId(const clang::Expr *E, clang::ASTContext &Ctx);
 /// bound values. std::nullopt when \p E is not a host constant.
 std::optional<int64_t> evaluateHostInt(const clang::Expr *E,
                                        const clang::ASTContext &Ctx,
-                                       const HostBindings &Bindings = {});
+                                       const HostBindings &Bindings = HostBindings());
 
 /// A host `for` loop over an integer variable with constant bounds.
 struct HostLoop {

@@ -30,6 +30,16 @@
 #include <luisa/dsl/sugar.h>
 #include <luisa/dsl/syntax.h>
 #include <luisa/dsl/var.h>
+#include <luisa/dsl/rtx/aabb.h>
+#include <luisa/dsl/rtx/accel.h>
+#include <luisa/dsl/rtx/hit.h>
+#include <luisa/dsl/rtx/ray.h>
+#include <luisa/dsl/rtx/triangle.h>
+#include <luisa/runtime/rtx/accel.h>
+#include <luisa/runtime/rtx/mesh.h>
+#include <luisa/runtime/swapchain.h>
+#include <luisa/runtime/byte_buffer.h>
+#include <luisa/runtime/dispatch_buffer.h>
 #include <luisa/runtime/bindless_array.h>
 #include <luisa/runtime/buffer.h>
 #include <luisa/runtime/command_list.h>

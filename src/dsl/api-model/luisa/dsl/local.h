@@ -27,5 +27,6 @@ public:
     void backward(const Local<T> &grad) const noexcept;
     [[nodiscard]] Local<T> grad() const noexcept;
     [[nodiscard]] Local<T> detach() const noexcept;
+    [[nodiscard]] auto address() const noexcept { return def<uint64_t>(detail::model_expression()); }
 };
 }// namespace luisa::compute

@@ -10,3 +10,8 @@
 #include <luisa/dsl/resource.h>
 #include <luisa/dsl/atomic.h>
 #include <luisa/dsl/polymorphic.h>
+#include <luisa/dsl/rtx/aabb.h>
+#include <luisa/dsl/rtx/accel.h>
+#include <luisa/dsl/rtx/hit.h>
+#include <luisa/dsl/rtx/ray.h>
+#include <luisa/dsl/rtx/triangle.h>

@@ -14,8 +14,11 @@ public:
     BindlessArray(BindlessArray &&) noexcept = default;
     BindlessArray &operator=(BindlessArray &&) noexcept = default;
     [[nodiscard]] size_t size() const noexcept { return 0u; }
-    template<typename... Args>
-    void emplace_on_update(Args &&...) noexcept {}
+    template<typename T>
+        requires is_buffer_or_view_v<std::remove_cvref_t<T>>
+    auto &emplace_on_update(size_t index, T &&buffer) noexcept { return *this; }
+    auto &emplace_on_update(size_t index, const Image<float> &image, Sampler sampler) noexcept { return *this; }
+    auto &emplace_on_update(size_t index, const Volume<float> &volume, Sampler sampler) noexcept { return *this; }
     template<typename... Args>
     BindlessArray &emplace_buffer_on_update(Args &&...) noexcept { return *this; }
     template<typename... Args>

@@ -17,6 +17,8 @@
 #include <luisa/runtime/shader.h>
 #include <luisa/runtime/swapchain.h>
 #include <luisa/runtime/dispatch_buffer.h>
+#include <luisa/runtime/rtx/mesh.h>
+#include <luisa/runtime/rtx/accel.h>
 
 namespace luisa::compute {
 
@@ -75,6 +77,13 @@ public:
     [[nodiscard]] Event create_event() noexcept { return {}; }
     [[nodiscard]] TimelineEvent create_timeline_event() noexcept { return {}; }
     [[nodiscard]] Swapchain create_swapchain(const Stream &stream, const SwapchainOption &option) noexcept { return {}; }
+    template<typename VBuffer, typename TBuffer>
+    [[nodiscard]] Mesh create_mesh(VBuffer &&vertices, TBuffer &&triangles, const AccelOption &option = {}) noexcept { return {}; }
+    template<typename VBuffer, typename TBuffer>
+    [[nodiscard]] Mesh create_mesh(VBuffer &&vertices, size_t vertex_stride, TBuffer &&triangles, const AccelOption &option = {}) noexcept { return {}; }
+    template<typename AABBBuffer>
+    [[nodiscard]] ProceduralPrimitive create_procedural_primitive(AABBBuffer &&aabb_buffer, const AccelOption &option = {}) noexcept { return {}; }
+    [[nodiscard]] Accel create_accel(const AccelOption &option = {}) noexcept { return {}; }
     [[nodiscard]] IndirectDispatchBuffer create_indirect_dispatch_buffer(size_t capacity) noexcept { return {}; }
     [[nodiscard]] BindlessArray create_bindless_array(size_t slot_count = 65536u, BindlessSlotType type = BindlessSlotType::MULTIPLE) noexcept { return {}; }
     template<typename T>

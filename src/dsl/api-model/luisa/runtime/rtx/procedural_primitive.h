@@ -1,0 +1,3 @@
+#pragma once
+#include <luisa/runtime/rtx/mesh.h>
+#include <luisa/runtime/rtx/aabb.h>

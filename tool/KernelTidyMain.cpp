@@ -7,6 +7,7 @@
 
 #include "rules/RuleRegistry.h"
 #include "src/driver/Analyzer.h"
+#include "src/driver/ExportFixes.h"
 #include "src/driver/FixApplier.h"
 #include "src/driver/Report.h"
 
@@ -15,6 +16,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -47,6 +50,7 @@ struct CheckCommand {
   bool UnsafeFixes = false;
   bool Diff = false;
   bool BundledModel = false;
+  std::string ExportFixes;
 };
 
 int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
@@ -95,6 +99,18 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     Results.push_back(std::move(Result));
   }
 
+  if (!Cmd.ExportFixes.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(Cmd.ExportFixes, EC);
+    if (!EC)
+      Out << kernel_tidy::exportFixesYaml(Results, Cmd.UnsafeFixes);
+    if (EC || Out.has_error()) {
+      std::cerr << "kernel-tidy: error: cannot write '" << Cmd.ExportFixes
+                << "': " << (EC ? EC : Out.error()).message() << "\n";
+      Out.clear_error();
+      Failed = true;
+    }
+  }
   if (Cmd.Format == "json")
     std::cout << kernel_tidy::formatJson(Results, KERNEL_TIDY_VERSION);
   else if (Cmd.Diff)
@@ -134,6 +150,9 @@ int runRules(const std::string &Id, const std::string &Share) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // Past a file-size limit (ulimit -f), fail the write with EFBIG and report
+  // it instead of being killed halfway.
+  std::signal(SIGXFSZ, SIG_IGN);
   // Everything after `--` goes to the compiler, as with clang-tidy.
   std::vector<std::string> CompilerArgs;
   int ToolArgc = argc;
@@ -169,6 +188,9 @@ int main(int argc, char **argv) {
   Check->add_flag("--unsafe-fixes", Cmd.UnsafeFixes,
                   "With --fix or --diff, also apply fixes that may change rounding");
   Check->add_flag("--diff", Cmd.Diff, "Print the fixes as a unified diff; write nothing");
+  Check->add_option("--export-fixes", Cmd.ExportFixes,
+                    "Write the fixes --fix would apply to this YAML file "
+                    "(clang-tidy's format, for clang-apply-replacements)");
 
   std::string RuleId;
   CLI::App *Rules = App.add_subcommand("rules", "List the rules, or print one rule's documentation");

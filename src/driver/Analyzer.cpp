@@ -38,7 +38,8 @@ struct Analyzer::Impl {
   std::optional<ClangTidyOptions> ConfigOptions;
 
   std::unique_ptr<ClangTidyOptionsProvider>
-  makeOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) const {
+  makeOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                      std::optional<std::string> HeaderFilter = std::nullopt) const {
     ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
     Defaults.Checks = "-*,luisa-*";
     ClangTidyOptions Overrides;
@@ -54,6 +55,7 @@ struct Analyzer::Impl {
       Before.push_back("-resource-dir=" + Options.ResourceDir);
     Overrides.ExtraArgsBefore = Before;
     Overrides.UseColor = false;
+    Overrides.HeaderFilterRegex = std::move(HeaderFilter);
     if (ConfigOptions)
       return std::make_unique<ConfigOptionsProvider>(
           ClangTidyGlobalOptions(), Defaults, *ConfigOptions, Overrides, FS);
@@ -190,7 +192,11 @@ FileResult Analyzer::analyze(const std::string &File,
   Memory->addFile(AbsFile, 0, llvm::MemoryBuffer::getMemBufferCopy(Result.Original));
   FS->pushOverlay(Memory);
 
-  ClangTidyContext Context(State->makeOptionsProvider(FS));
+  // clang-tidy reads HeaderFilterRegex once, from the configuration of the
+  // working directory; take it from the file's own configuration instead.
+  std::optional<std::string> HeaderFilter =
+      State->makeOptionsProvider(FS)->getOptions(AbsFile).HeaderFilterRegex;
+  ClangTidyContext Context(State->makeOptionsProvider(FS, HeaderFilter));
   std::vector<ClangTidyError> Errors =
       runClangTidy(Context, *DB, {AbsFile}, FS, /*ApplyAnyFix=*/true);
 

@@ -134,6 +134,10 @@ std::string writeFileAtomically(const std::string &Path,
   llvm::sys::fs::file_status Status;
   if (std::error_code EC = llvm::sys::fs::status(Target, Status))
     return Path + ": " + EC.message();
+  // A rename would replace a read-only file (and root may write anything):
+  // respect the user's intent that the file must not change.
+  if ((Status.permissions() & llvm::sys::fs::all_write) == 0)
+    return Path + ": file is read-only; not modified";
 
   llvm::SmallString<256> Model(llvm::sys::path::parent_path(Target));
   llvm::sys::path::append(Model, ".kernel-tidy-%%%%%%%%.tmp");

@@ -50,3 +50,6 @@
 #include <luisa/runtime/shader.h>
 #include <luisa/runtime/stream.h>
 #include <luisa/runtime/volume.h>
+#include <luisa/gui/framerate.h>
+#include <luisa/gui/input.h>
+#include <luisa/gui/window.h>

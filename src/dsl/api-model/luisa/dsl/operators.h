@@ -33,7 +33,7 @@ struct dsl_binary_op_types {
 template<typename R, typename L, typename Rh>
 constexpr auto make_dsl_binary_op_types(R, L, Rh) noexcept { return dsl_binary_op_types<R, L, Rh>{}; }
 
-/// (ret, lhs_cast, rhs_cast) as in the real header (static_asserts on operand kinds omitted)
+/// (ret, lhs_cast, rhs_cast) as in the real header (same static_asserts on operand kinds)
 template<BinaryOp op, typename Lhs, typename Rhs>
 constexpr auto dsl_binary_op_return_type_helper() noexcept {
     constexpr auto lhs_is_scalar = luisa::is_scalar_v<Lhs>;
@@ -42,7 +42,39 @@ constexpr auto dsl_binary_op_return_type_helper() noexcept {
     constexpr auto rhs_is_integral = luisa::is_integral_or_vector_v<Rhs>;
     constexpr auto lhs_is_fp = luisa::is_floating_point_or_vector_v<Lhs> || luisa::is_matrix_v<Lhs>;
     constexpr auto rhs_is_fp = luisa::is_floating_point_or_vector_v<Rhs> || luisa::is_matrix_v<Rhs>;
+    constexpr auto lhs_is_vector = luisa::is_vector_v<Lhs>;
+    constexpr auto rhs_is_vector = luisa::is_vector_v<Rhs>;
+    constexpr auto lhs_is_boolean = luisa::is_boolean_or_vector_v<Lhs>;
+    constexpr auto rhs_is_boolean = luisa::is_boolean_or_vector_v<Rhs>;
     using lhs_elem = std::conditional_t<luisa::is_matrix_v<Lhs>, float, vector_element_t<Lhs>>;
+    using rhs_elem = std::conditional_t<luisa::is_matrix_v<Rhs>, float, vector_element_t<Rhs>>;
+    // same operand rules as the real header
+    static_assert(
+        std::is_same_v<lhs_elem, rhs_elem> ||
+            (lhs_is_scalar && rhs_is_scalar &&
+                 ((lhs_is_integral && rhs_is_fp) ||
+                  (lhs_is_fp && rhs_is_integral) ||
+                  (lhs_is_integral && rhs_is_integral && sizeof(lhs_elem) == sizeof(rhs_elem))) ||
+             ((op == BinaryOp::SHL || op == BinaryOp::SHR) &&
+              lhs_is_integral && rhs_is_scalar && rhs_is_integral)),
+        "Binary operator requires operands of the same element type.");
+    if constexpr (op == BinaryOp::ADD || op == BinaryOp::SUB || op == BinaryOp::MUL || op == BinaryOp::DIV) {
+        static_assert((lhs_is_integral || lhs_is_fp) && (rhs_is_integral || rhs_is_fp),
+                      "Arithmetic operator requires integral or floating-point operands.");
+    } else if constexpr (op == BinaryOp::MOD) {
+        static_assert(lhs_is_integral && rhs_is_integral, "Modulo operator requires integral operands.");
+    } else if constexpr (op == BinaryOp::BIT_AND || op == BinaryOp::BIT_OR || op == BinaryOp::BIT_XOR) {
+        static_assert((lhs_is_integral && rhs_is_integral) ||
+                          (lhs_is_scalar && lhs_is_boolean && rhs_is_scalar && rhs_is_boolean),
+                      "Bitwise operator requires integral or boolean operands.");
+    } else if constexpr (op == BinaryOp::AND || op == BinaryOp::OR) {
+        static_assert(lhs_is_vector && rhs_is_vector && lhs_is_boolean && rhs_is_boolean,
+                      "Logical operator requires boolean vector operands. To perform "
+                      "logical operations on scalars, please use the bitwise operators "
+                      "and note that the short-circuit evaluation is not supported.");
+    } else if constexpr (op == BinaryOp::SHL || op == BinaryOp::SHR) {
+        static_assert(lhs_is_integral && rhs_is_integral, "Shift operator requires integral operands.");
+    }
     constexpr auto lhs = expr_value_t<Lhs>{};
     constexpr auto rhs = expr_value_t<Rhs>{};
     if constexpr (op == BinaryOp::ADD || op == BinaryOp::SUB ||

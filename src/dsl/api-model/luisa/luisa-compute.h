@@ -16,6 +16,7 @@
 #include <luisa/dsl/atomic.h>
 #include <luisa/dsl/builtin.h>
 #include <luisa/dsl/constant.h>
+#include <luisa/dsl/dispatch_indirect.h>
 #include <luisa/dsl/expr.h>
 #include <luisa/dsl/expr_traits.h>
 #include <luisa/dsl/func.h>

@@ -10,6 +10,7 @@
 #include <luisa/dsl/resource.h>
 #include <luisa/dsl/atomic.h>
 #include <luisa/dsl/polymorphic.h>
+#include <luisa/dsl/dispatch_indirect.h>
 #include <luisa/dsl/rtx/aabb.h>
 #include <luisa/dsl/rtx/accel.h>
 #include <luisa/dsl/rtx/hit.h>

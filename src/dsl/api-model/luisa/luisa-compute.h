@@ -1,5 +1,6 @@
 #pragma once
 // kernel-tidy API model of luisa/luisa-compute.h (includes the whole model)
+
 #include <luisa/core/basic_traits.h>
 #include <luisa/core/basic_types.h>
 #include <luisa/core/clock.h>

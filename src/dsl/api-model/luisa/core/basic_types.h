@@ -1,4 +1,5 @@
 #pragma once
+#include <luisa/core/stl/std_prelude.h>
 // kernel-tidy API model of luisa/core/basic_types.h (declarations, stub bodies).
 #include <cstddef>
 #include <array>

@@ -6,7 +6,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES=(
   build-essential cmake ninja-build git
   llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 clang-tidy-19 clang-tools-19 llvm-19-tools
-  nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev
+  nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libclang-rt-19-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

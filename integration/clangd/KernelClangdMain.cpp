@@ -1,0 +1,220 @@
+//===--- KernelClangdMain.cpp - clangd with the kernel-tidy checks --------===//
+//
+// kernel-clangd is Debian's clangd 19 (clang::clangd::clangdMain) with the
+// kernel-tidy clang-tidy module linked in. Everything is clangd's: options,
+// configuration, the LSP server. kernel-clangd adds two defaults and nothing
+// else:
+//
+//  - `--resource-dir` names Clang 19's resource directory unless given, since
+//    kernel-clangd is not installed next to Clang's builtin headers;
+//  - the `initialize` request gets `initializationOptions.fallbackFlags`
+//    (clangd's flags for files without a compile database) set to
+//    `-std=c++20 -isystem <share>/api-model`, the bundled model of the
+//    LuisaCompute DSL API, unless the client sends its own fallbackFlags.
+//    `--kernel-tidy-model=DIR` names another model folder; an empty value
+//    turns this off.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cerrno>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace clang::clangd {
+int clangdMain(int argc, char *argv[]);
+} // namespace clang::clangd
+
+namespace kernel_tidy::rules {
+extern volatile int LuisaModuleAnchorSource;
+} // namespace kernel_tidy::rules
+
+namespace {
+
+/// The bundled DSL model, laid out next to the executable by both the build
+/// tree and `cmake --install`.
+std::string defaultModelDir(const char *Argv0) {
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
+  llvm::SmallString<256> Dir(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Dir, KERNEL_TIDY_SHARE_SUBDIR, "api-model");
+  return Dir.str().str();
+}
+
+bool writeAll(int FD, llvm::StringRef Data) {
+  while (!Data.empty()) {
+    ssize_t N = ::write(FD, Data.data(), Data.size());
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    Data = Data.drop_front(N);
+  }
+  return true;
+}
+
+/// Reads one LSP message from \p FD: \p Raw receives every byte read, \p Body
+/// the content if the header was well formed.
+bool readMessage(int FD, std::string &Raw, std::string &Body) {
+  auto ReadByte = [&](char &C) {
+    for (;;) {
+      ssize_t N = ::read(FD, &C, 1);
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N != 1)
+        return false;
+      Raw += C;
+      return true;
+    }
+  };
+  size_t Length = 0;
+  bool HaveLength = false;
+  std::string Line;
+  for (char C; ReadByte(C);) {
+    if (C != '\n') {
+      Line += C;
+      continue;
+    }
+    llvm::StringRef Header = llvm::StringRef(Line).rtrim('\r');
+    if (Header.empty())
+      break;
+    if (Header.consume_front_insensitive("content-length:"))
+      HaveLength = !Header.trim().getAsInteger(10, Length);
+    Line.clear();
+  }
+  if (!HaveLength)
+    return false;
+  Body.resize(Length);
+  size_t Done = 0;
+  while (Done < Length) {
+    ssize_t N = ::read(FD, Body.data() + Done, Length - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    Done += N;
+  }
+  Raw += Body;
+  return true;
+}
+
+/// The initialize request with the bundled-model fallback flags added, or
+/// nothing if \p Body is not one or already carries fallbackFlags.
+std::optional<std::string> withFallbackFlags(llvm::StringRef Body,
+                                             const std::string &ModelDir) {
+  llvm::Expected<llvm::json::Value> Message = llvm::json::parse(Body);
+  if (!Message) {
+    llvm::consumeError(Message.takeError());
+    return std::nullopt;
+  }
+  llvm::json::Object *Object = Message->getAsObject();
+  if (!Object || Object->getString("method") != "initialize")
+    return std::nullopt;
+  llvm::json::Object *Params = Object->getObject("params");
+  if (!Params)
+    return std::nullopt;
+  llvm::json::Object *InitOptions = Params->getObject("initializationOptions");
+  if (!InitOptions) {
+    (*Params)["initializationOptions"] = llvm::json::Object();
+    InitOptions = Params->getObject("initializationOptions");
+  }
+  if (InitOptions->get("fallbackFlags"))
+    return std::nullopt; // The client's choice.
+  (*InitOptions)["fallbackFlags"] =
+      llvm::json::Array{"-std=c++20", "-isystem", ModelDir};
+  std::string Patched;
+  llvm::raw_string_ostream(Patched) << llvm::json::Value(std::move(*Message));
+  return "Content-Length: " + std::to_string(Patched.size()) + "\r\n\r\n" +
+         Patched;
+}
+
+/// Serves clangd a standard input whose initialize request carries the
+/// bundled-model fallback flags; every other byte passes through unchanged.
+bool installFallbackFlags(const std::string &ModelDir) {
+  int Pipe[2];
+  if (::pipe(Pipe) != 0)
+    return false;
+  int Client = ::dup(STDIN_FILENO);
+  if (Client < 0 || ::dup2(Pipe[0], STDIN_FILENO) < 0)
+    return false;
+  ::close(Pipe[0]);
+  std::thread([Client, Out = Pipe[1], ModelDir] {
+    std::string Raw, Body;
+    if (readMessage(Client, Raw, Body))
+      if (auto Patched = withFallbackFlags(Body, ModelDir))
+        Raw = std::move(*Patched);
+    bool Open = writeAll(Out, Raw);
+    char Buffer[1 << 16];
+    while (Open) {
+      ssize_t N = ::read(Client, Buffer, sizeof(Buffer));
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0)
+        break;
+      Open = writeAll(Out, llvm::StringRef(Buffer, N));
+    }
+    ::close(Out); // clangd sees end of input, as it would have.
+  }).detach();
+  return true;
+}
+
+bool mentionsOption(llvm::ArrayRef<std::string> Args, llvm::StringRef Name) {
+  for (llvm::StringRef Arg : Args) {
+    Arg = Arg.ltrim('-');
+    if (Arg == Name || Arg.starts_with((Name + "=").str()))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+int main(int argc, char *argv[]) {
+  // The checks are linked as objects; keep their registration referenced.
+  (void)kernel_tidy::rules::LuisaModuleAnchorSource;
+
+  std::vector<std::string> Args;
+  std::string ModelDir = defaultModelDir(argv[0]);
+  for (int I = 1; I < argc; ++I) {
+    llvm::StringRef Arg = argv[I];
+    if (Arg.consume_front("--kernel-tidy-model=")) {
+      ModelDir = Arg.str();
+      continue;
+    }
+    Args.push_back(argv[I]);
+  }
+  std::vector<std::string> FromEnv;
+  if (auto Flags = llvm::sys::Process::GetEnv("CLANGD_FLAGS"))
+    FromEnv.push_back(*Flags);
+  if (!mentionsOption(Args, "resource-dir") &&
+      !(FromEnv.size() && llvm::StringRef(FromEnv[0]).contains("resource-dir")))
+    Args.insert(Args.begin(),
+                std::string("--resource-dir=") + KERNEL_TIDY_CLANG_RESOURCE_DIR);
+
+  bool Serving = !mentionsOption(Args, "check") && !mentionsOption(Args, "help") &&
+                 !mentionsOption(Args, "version");
+  if (Serving && !ModelDir.empty()) {
+    if (!llvm::sys::fs::is_directory(ModelDir))
+      llvm::errs() << "kernel-clangd: bundled DSL model not found at '" << ModelDir
+                   << "'; files without a compile database use clangd's defaults\n";
+    else if (!installFallbackFlags(ModelDir))
+      llvm::errs() << "kernel-clangd: cannot wrap standard input; files without a "
+                      "compile database use clangd's defaults\n";
+  }
+
+  std::vector<char *> Argv{argv[0]};
+  for (std::string &Arg : Args)
+    Argv.push_back(Arg.data());
+  Argv.push_back(nullptr);
+  return clang::clangd::clangdMain(static_cast<int>(Argv.size()) - 1, Argv.data());
+}

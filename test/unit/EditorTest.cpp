@@ -1,0 +1,293 @@
+//===--- EditorTest.cpp - kernel-clangd and the clang-tidy plugin ---------===//
+//
+// Real clients: an LSP conversation with kernel-clangd over stdio, and
+// Debian's clang-tidy-19 loading libKernelTidyPlugin.so. Both must give the
+// fixes of the kernel-tidy CLI.
+//
+//===----------------------------------------------------------------------===//
+
+#include "test/unit/LspClient.h"
+#include "test/unit/TestSupport.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include <gtest/gtest.h>
+
+namespace kernel_tidy::test {
+namespace {
+
+using Json = nlohmann::json;
+using std::chrono::seconds;
+
+const char *SafeCase = "/test/fixtures/luisa-butterfly-reduction/max-straight-line";
+const char *UnsafeCase = "/test/fixtures/luisa-butterfly-reduction/sum-float-explicit-add-unsafe";
+
+/// clangd configuration that runs the kernel-tidy checks (docs/editors.md).
+const char *ClangdConfig = "Diagnostics:\n"
+                           "  ClangTidy:\n"
+                           "    Add: [luisa-*]\n"
+                           "    FastCheckFilter: Loose\n";
+
+class KernelClangd : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Dir = makeTempDir();
+    // The user's clangd config must not leak in: XDG_CONFIG_HOME is ours.
+    llvm::sys::fs::create_directories(Dir + "/xdg/clangd");
+    llvm::sys::fs::create_directories(Dir + "/project");
+    writeFile(Dir + "/project/.clangd", ClangdConfig);
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  std::unique_ptr<LspClient> start() {
+    return std::make_unique<LspClient>(
+        std::vector<std::string>{KERNEL_CLANGD_BINARY, "--background-index=false",
+                                 "--log=verbose", "-j=2"},
+        std::vector<std::string>{"XDG_CONFIG_HOME=" + Dir + "/xdg"}, Dir + "/clangd.log");
+  }
+  std::string log() { return readFile(Dir + "/clangd.log"); }
+
+  /// The initialize handshake; the client sends no fallbackFlags, so the
+  /// file is parsed with kernel-clangd's bundled model.
+  void initialize(LspClient &Client) {
+    Json Caps;
+    Caps["textDocument"]["publishDiagnostics"]["versionSupport"] = true;
+    Caps["textDocument"]["codeAction"]["codeActionLiteralSupport"]["codeActionKind"]
+        ["valueSet"] = {"quickfix"};
+    int Id = Client.request("initialize", {{"processId", nullptr},
+                                           {"rootUri", fileUri(Dir + "/project")},
+                                           {"capabilities", Caps}});
+    auto Reply = Client.response(Id, seconds(60));
+    ASSERT_TRUE(Reply) << log();
+    ASSERT_TRUE((*Reply).contains("result")) << Reply->dump();
+    Client.notify("initialized", Json::object());
+  }
+
+  /// The publishDiagnostics for \p Uri at \p Version.
+  std::optional<Json> diagnostics(LspClient &Client, const std::string &Uri, int Version) {
+    return Client.waitFor(
+        [&](const Json &M) {
+          return M.value("method", "") == "textDocument/publishDiagnostics" &&
+                 M["params"]["uri"] == Uri && M["params"].value("version", -1) == Version;
+        },
+        seconds(120));
+  }
+
+  static std::vector<Json> ruleDiagnostics(const Json &Publish, const std::string &Rule) {
+    std::vector<Json> Found;
+    for (const Json &D : Publish["params"]["diagnostics"])
+      if (D.value("code", "") == Rule)
+        Found.push_back(D);
+    return Found;
+  }
+
+  std::string Dir;
+};
+
+TEST_F(KernelClangd, QuickFixEqualsCliFixWithoutCompileDatabase) {
+  std::string File = Dir + "/project/k.cpp";
+  std::string Source = readFile(sourceDir() + SafeCase + ".cpp");
+  writeFile(File, Source);
+  // What the CLI's --fix makes of the same file.
+  std::string CliCopy = Dir + "/cli.cpp";
+  writeFile(CliCopy, Source);
+  ProcessResult Cli = runKernelTidy({"check", "--fix", CliCopy});
+  ASSERT_EQ(0, Cli.ExitCode) << Cli.Out << Cli.Err;
+  std::string CliFixed = readFile(CliCopy);
+  ASSERT_NE(Source, CliFixed);
+
+  auto Client = start();
+  ASSERT_TRUE(Client->running());
+  initialize(*Client);
+  std::string Uri = fileUri(File);
+  Client->notify("textDocument/didOpen",
+                 {{"textDocument",
+                   {{"uri", Uri}, {"languageId", "cpp"}, {"version", 1}, {"text", Source}}}});
+  auto Published = diagnostics(*Client, Uri, 1);
+  ASSERT_TRUE(Published) << log();
+  for (const Json &D : (*Published)["params"]["diagnostics"])
+    EXPECT_NE(1, D.value("severity", 0)) << "an error: the model was not used\n" << D.dump();
+  std::vector<Json> Found = ruleDiagnostics(*Published, "luisa-butterfly-reduction");
+  ASSERT_EQ(1u, Found.size()) << Published->dump() << "\n" << log();
+  EXPECT_EQ(11, Found[0]["range"]["start"]["line"]) << "line 12, 0-based";
+  EXPECT_EQ("clang-tidy", Found[0].value("source", ""));
+  EXPECT_NE(std::string::npos,
+            Found[0]["message"].get<std::string>().find("a single warp_active_max(m)"))
+      << Found[0].dump();
+
+  int Id = Client->request(
+      "textDocument/codeAction",
+      {{"textDocument", {{"uri", Uri}}},
+       {"range", Found[0]["range"]},
+       {"context", {{"diagnostics", Json::array({Found[0]})}, {"only", {"quickfix"}}}}});
+  auto Actions = Client->response(Id, seconds(60));
+  ASSERT_TRUE(Actions) << log();
+  const Json *QuickFix = nullptr;
+  for (const Json &A : (*Actions)["result"])
+    if (A.value("kind", "") == "quickfix" && A.contains("edit"))
+      QuickFix = &A;
+  ASSERT_TRUE(QuickFix) << Actions->dump();
+  std::string Fixed = applyWorkspaceEdit(Source, (*QuickFix)["edit"], Uri);
+  EXPECT_EQ(CliFixed, Fixed);
+  EXPECT_EQ(readFile(sourceDir() + SafeCase + ".fixed.cpp"), Fixed);
+
+  Client->notify("textDocument/didChange",
+                 {{"textDocument", {{"uri", Uri}, {"version", 2}}},
+                  {"contentChanges", Json::array({{{"text", Fixed}}})}});
+  auto After = diagnostics(*Client, Uri, 2);
+  ASSERT_TRUE(After) << log();
+  EXPECT_TRUE(ruleDiagnostics(*After, "luisa-butterfly-reduction").empty()) << After->dump();
+  for (const Json &D : (*After)["params"]["diagnostics"])
+    EXPECT_NE(1, D.value("severity", 0)) << D.dump();
+
+  auto Shutdown = Client->response(Client->request("shutdown", nullptr), seconds(60));
+  ASSERT_TRUE(Shutdown) << log();
+  EXPECT_TRUE(Shutdown->contains("result")) << Shutdown->dump();
+  Client->notify("exit", nullptr);
+  EXPECT_EQ(0, Client->waitExit(seconds(60))) << log();
+}
+
+TEST_F(KernelClangd, UnsafeNoteFixIsOfferedAsCodeActionOfTheWarning) {
+  std::string File = Dir + "/project/k.cpp";
+  std::string Source = readFile(sourceDir() + UnsafeCase + ".cpp");
+  writeFile(File, Source);
+  auto Client = start();
+  initialize(*Client);
+  std::string Uri = fileUri(File);
+  Client->notify("textDocument/didOpen",
+                 {{"textDocument",
+                   {{"uri", Uri}, {"languageId", "cpp"}, {"version", 1}, {"text", Source}}}});
+  auto Published = diagnostics(*Client, Uri, 1);
+  ASSERT_TRUE(Published) << log();
+  std::vector<Json> Found = ruleDiagnostics(*Published, "luisa-butterfly-reduction");
+  ASSERT_EQ(1u, Found.size()) << Published->dump();
+  int Id = Client->request(
+      "textDocument/codeAction",
+      {{"textDocument", {{"uri", Uri}}},
+       {"range", Found[0]["range"]},
+       {"context", {{"diagnostics", Json::array({Found[0]})}}}});
+  auto Actions = Client->response(Id, seconds(60));
+  ASSERT_TRUE(Actions) << log();
+  std::vector<std::string> Results;
+  for (const Json &A : (*Actions)["result"])
+    if (A.contains("edit"))
+      Results.push_back(applyWorkspaceEdit(Source, A["edit"], Uri));
+  // clangd surfaces the fix of the note as the warning's quick fix; it is the
+  // CLI's --fix --unsafe-fixes result.
+  ASSERT_EQ(1u, Results.size()) << Actions->dump();
+  EXPECT_EQ(readFile(sourceDir() + UnsafeCase + ".fixed.cpp"), Results[0]);
+  Client->request("shutdown", nullptr);
+  Client->notify("exit", nullptr);
+  EXPECT_EQ(0, Client->waitExit(seconds(60))) << log();
+}
+
+/// Runs Debian's clang-tidy-19 with the plugin; returns its exit code.
+int runClangTidy(std::vector<std::string> Args, std::string *Out = nullptr) {
+  std::string Dir = makeTempDir();
+  std::string OutPath = Dir + "/out";
+  std::vector<llvm::StringRef> Argv{KERNEL_TIDY_CLANG_TIDY, "--load", KERNEL_TIDY_PLUGIN};
+  for (const std::string &A : Args)
+    Argv.push_back(A);
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(OutPath),
+                                                llvm::StringRef(OutPath)};
+  int Code = llvm::sys::ExecuteAndWait(KERNEL_TIDY_CLANG_TIDY, Argv, std::nullopt, Redirects,
+                                       /*SecondsToWait=*/300);
+  if (Out)
+    *Out = readFile(OutPath);
+  llvm::sys::fs::remove_directories(Dir);
+  return Code;
+}
+
+std::vector<std::string> modelArgs() {
+  return {"--", "-std=c++20", "-isystem", modelDir(),
+          "-resource-dir=" KERNEL_TIDY_CLANG_RESOURCE_DIR};
+}
+
+TEST(ClangTidyPlugin, ListsTheChecks) {
+  std::string Out;
+  ASSERT_EQ(0, runClangTidy({"--checks=-*,luisa-*", "--list-checks"}, &Out)) << Out;
+  for (const char *Id : {"luisa-butterfly-reduction", "luisa-sequential-lane-reads",
+                         "luisa-shared-atomic-counter"})
+    EXPECT_NE(std::string::npos, Out.find(Id)) << Out;
+}
+
+/// Fixtures through `clang-tidy --fix` and the CLI's `--fix`, each on
+/// its own copy; the texts must be equal. With --fix-notes (clang-tidy) and
+/// --unsafe-fixes (CLI), the result is the fixture's .fixed.cpp.
+TEST(ClangTidyPlugin, FixGivesTheCliFix) {
+  std::string Dir = makeTempDir();
+  llvm::sys::fs::create_directories(Dir + "/tidy");
+  llvm::sys::fs::create_directories(Dir + "/cli");
+  llvm::sys::fs::create_directories(Dir + "/notes");
+  std::vector<std::pair<std::string, std::string>> Cases; // name, fixture base
+  // Per rule: its first case with a safe fix, with an unsafe fix, and without
+  // a fix (FixtureTest runs every fixture through the CLI's engine).
+  for (const std::string &RuleDir : listFiles(sourceDir() + "/test/fixtures", "")) {
+    bool HaveSafe = false, HaveUnsafe = false, HaveNone = false;
+    for (const std::string &File : listFiles(RuleDir, ".cpp")) {
+      llvm::StringRef Path(File);
+      if (Path.ends_with(".fixed.cpp"))
+        continue;
+      std::string Base = File.substr(0, File.size() - 4);
+      std::string Source = readFile(File);
+      if (Source.rfind("// kernel-tidy-args:", 0) == 0)
+        continue; // Options: below.
+      bool &Have = !fileExists(Base + ".fixed.cpp") ? HaveNone
+                   : Path.contains("unsafe")        ? HaveUnsafe
+                                                    : HaveSafe;
+      if (Have)
+        continue;
+      Have = true;
+      std::string Name = (llvm::sys::path::filename(RuleDir) + "__" +
+                          llvm::sys::path::filename(File))
+                             .str();
+      for (const char *Sub : {"/tidy/", "/cli/", "/notes/"})
+        writeFile(Dir + Sub + Name, Source);
+      Cases.push_back({Name, Base});
+    }
+  }
+  ASSERT_GE(Cases.size(), 6u);
+  std::vector<std::string> Tidy{"--checks=-*,luisa-*", "--fix", "--quiet"};
+  std::vector<std::string> Notes{"--checks=-*,luisa-*", "--fix", "--fix-notes", "--quiet"};
+  std::vector<std::string> Cli{"check", "--fix"};
+  for (const auto &[Name, Base] : Cases) {
+    Tidy.push_back(Dir + "/tidy/" + Name);
+    Notes.push_back(Dir + "/notes/" + Name);
+    Cli.push_back(Dir + "/cli/" + Name);
+  }
+  for (const std::string &A : modelArgs()) {
+    Tidy.push_back(A);
+    Notes.push_back(A);
+  }
+  std::string Out;
+  EXPECT_NE(-1, runClangTidy(Tidy, &Out)) << Out;
+  EXPECT_NE(-1, runClangTidy(Notes, &Out)) << Out;
+  ProcessResult R = runKernelTidy(Cli);
+  EXPECT_NE(2, R.ExitCode) << R.Out << R.Err;
+  for (const auto &[Name, Base] : Cases) {
+    EXPECT_EQ(readFile(Dir + "/cli/" + Name), readFile(Dir + "/tidy/" + Name)) << Name;
+    std::string Expected = fileExists(Base + ".fixed.cpp") ? readFile(Base + ".fixed.cpp")
+                                                           : readFile(Base + ".cpp");
+    EXPECT_EQ(Expected, readFile(Dir + "/notes/" + Name)) << Name;
+  }
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(ClangTidyPlugin, CheckOptionsReachTheChecks) {
+  std::string Dir = makeTempDir();
+  std::string Case = sourceDir() + "/test/fixtures/luisa-butterfly-reduction/"
+                                   "cli-warp-size-64-six-steps";
+  std::string File = Dir + "/k.cpp";
+  writeFile(File, readFile(Case + ".cpp"));
+  std::vector<std::string> Args{"--config={Checks: '-*,luisa-*', CheckOptions: {WarpSize: 64}}",
+                                "--fix", "--fix-notes", File};
+  for (const std::string &A : modelArgs())
+    Args.push_back(A);
+  std::string Out;
+  EXPECT_EQ(0, runClangTidy(Args, &Out)) << Out;
+  EXPECT_EQ(readFile(Case + ".fixed.cpp"), readFile(File)) << Out;
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+} // namespace
+} // namespace kernel_tidy::test

@@ -333,7 +333,8 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
                    "Source files and folders (searched recursively for .cpp .cc .cxx .h "
                    ".hpp .inl); none with -p: every file of the compile database");
   Check.add_option("--exclude", Cmd.Excludes,
-                   "Leave out files and folders whose path matches this glob (repeatable)");
+                   "Leave out files and folders whose path matches this glob (repeatable)")
+      ->allow_extra_args(false); // One glob per --exclude: files may follow.
   Check.add_option("--format", Cmd.Format, "Report format")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
   Check.add_option("--sarif-root", Cmd.SarifRoot,

@@ -33,8 +33,8 @@ function(kernel_tidy_lint target)
   set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
   set(standard "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
   set(flags
-    "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
-    "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
+    "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
+    "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>"
     "$<$<BOOL:${standard}>:-std=c++${standard}>")
 
   add_custom_target(${target}_kernel_tidy

@@ -8,24 +8,37 @@
 #include "rules/RuleRegistry.h"
 #include "src/driver/Analyzer.h"
 #include "src/driver/ExportFixes.h"
+#include "src/driver/Baseline.h"
+#include "src/driver/FileList.h"
 #include "src/driver/FixApplier.h"
+#include "src/driver/ParallelRun.h"
+#include "src/driver/Paths.h"
 #include "src/driver/Report.h"
+#include "src/driver/ReportMerge.h"
+#include "src/driver/Sarif.h"
 
 #include <CLI/CLI.hpp>
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include <csignal>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <thread>
 
 namespace {
 
 constexpr int ExitClean = 0;
 constexpr int ExitFindings = 1;
 constexpr int ExitError = 2;
+/// Findings whose rule matches --warnings-as-errors (or the configuration's
+/// WarningsAsErrors) remain.
+constexpr int ExitFindingsAsErrors = 3;
 
 /// Where the bundled DSL model and rule docs are: next to the executable, as
 /// laid out by both the build tree and `cmake --install`.
@@ -41,20 +54,33 @@ std::string shareDir(const char *Argv0) {
 
 struct CheckCommand {
   std::vector<std::string> Files;
+  std::vector<std::string> Excludes;
   std::string Format = "text";
   std::string Checks;
   std::string ConfigFile;
   std::string BuildPath;
+  std::string WarningsAsErrors;
+  std::string Shard;
+  std::string SarifRoot;
+  std::string Baseline;
+  std::string WriteBaseline;
   unsigned WarpSize = 0;
+  unsigned Jobs = 0;
   bool Fix = false;
   bool UnsafeFixes = false;
   bool Diff = false;
   bool BundledModel = false;
   std::string ExportFixes;
+  bool Statistics = false;
+  bool Quiet = false;
 };
 
-int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
-             const std::string &Share) {
+/// Progress is shown only to a person watching a run of some length.
+constexpr size_t MinFilesForProgress = 4;
+
+kernel_tidy::AnalysisOptions analysisOptions(const CheckCommand &Cmd,
+                                             std::vector<std::string> CompilerArgs,
+                                             const std::string &Share) {
   kernel_tidy::AnalysisOptions Options;
   if (!Cmd.Checks.empty())
     Options.Checks = Cmd.Checks;
@@ -62,66 +88,258 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     Options.ConfigFile = Cmd.ConfigFile;
   if (Cmd.WarpSize)
     Options.WarpSize = Cmd.WarpSize;
+  if (!Cmd.WarningsAsErrors.empty())
+    Options.WarningsAsErrors = Cmd.WarningsAsErrors;
   Options.BuildPath = Cmd.BuildPath;
   Options.ForceBundledModel = Cmd.BundledModel;
   Options.ExtraArgs = std::move(CompilerArgs);
   Options.ModelDir = Share + "/api-model";
   Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
+  return Options;
+}
+
+/// "K/N" with 1 <= K <= N.
+bool parseShard(const std::string &Text, unsigned &K, unsigned &N) {
+  auto [KText, NText] = llvm::StringRef(Text).split('/');
+  return !KText.getAsInteger(10, K) && !NText.getAsInteger(10, N) && N >= 1 && K >= 1 &&
+         K <= N;
+}
+
+/// The files this run analyses: inputs expanded, excluded, and sharded.
+std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd,
+                                                    std::string &Error) {
+  if (Cmd.Files.empty() && Cmd.BuildPath.empty()) {
+    Error = "no files to check (give files or folders, or -p with a compile database)";
+    return std::nullopt;
+  }
+  auto Files = kernel_tidy::collectFiles(Cmd.Files, Cmd.Excludes, Cmd.BuildPath, Error);
+  if (!Files)
+    return std::nullopt;
+  if (Files->empty()) {
+    Error = "no source files to check (" + std::string(".cpp .cc .cxx .h .hpp .inl") + ")";
+    return std::nullopt;
+  }
+  unsigned K = 1, N = 1;
+  if (!Cmd.Shard.empty() && !parseShard(Cmd.Shard, K, N)) {
+    Error = "--shard wants K/N with 1 <= K <= N, not '" + Cmd.Shard + "'";
+    return std::nullopt;
+  }
+  return N == 1 ? *Files : kernel_tidy::selectShard(*Files, K, N);
+}
+
+std::optional<kernel_tidy::BaselineFilter> loadBaseline(const std::string &Path,
+                                                        std::string &Error) {
+  auto Text = llvm::MemoryBuffer::getFile(Path);
+  if (!Text) {
+    Error = "cannot read baseline '" + Path + "': " + Text.getError().message();
+    return std::nullopt;
+  }
+  auto Entries = kernel_tidy::parseBaseline((*Text)->getBuffer().str(), Error);
+  if (!Entries) {
+    Error = "'" + Path + "': " + Error;
+    return std::nullopt;
+  }
+  return kernel_tidy::BaselineFilter(*Entries);
+}
+
+/// "[done/total] elapsed" on one terminal line, redrawn after each file.
+class ProgressLine {
+public:
+  explicit ProgressLine(bool Enabled) : Enabled(Enabled) {}
+  void update(size_t Done, size_t Total) {
+    if (!Enabled)
+      return;
+    auto Elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start);
+    std::fprintf(stderr, "\r[%zu/%zu] %.1fs", Done, Total, Elapsed.count());
+    if (Done == Total)
+      std::fprintf(stderr, "\n");
+  }
+
+private:
+  bool Enabled;
+  std::chrono::steady_clock::time_point Start = std::chrono::steady_clock::now();
+};
+
+/// What the workers leave for the report, per file, in input order.
+struct RunState {
+  std::optional<kernel_tidy::BaselineFilter> Baseline;
+  std::string Root;
+  std::vector<std::vector<kernel_tidy::BaselineEntry>> Recorded;
+  std::vector<std::string> Diffs;
+  std::atomic<unsigned> Hidden{0};
+};
+
+/// Runs on a worker thread for each analysed file: record, filter, fix.
+void afterAnalysis(const CheckCommand &Cmd, RunState &State, size_t Index,
+                   kernel_tidy::FileResult &Result, kernel_tidy::Analyzer &Analyzer) {
+  if (!Cmd.WriteBaseline.empty())
+    State.Recorded[Index] = kernel_tidy::baselineEntries(Result, State.Root);
+  else if (State.Baseline)
+    State.Hidden += State.Baseline->removeKnown(Result, State.Root);
+  if (!Cmd.Fix && !Cmd.Diff)
+    return;
+  kernel_tidy::applyFixes(Result, Analyzer, Cmd.UnsafeFixes);
+  if (Result.Fixed && Cmd.Diff) {
+    State.Diffs[Index] = kernel_tidy::unifiedDiff(Result.File, Result.Original, *Result.Fixed);
+  } else if (Result.Fixed && Cmd.Fix) {
+    std::string WriteError =
+        kernel_tidy::writeFileAtomically(Result.File, *Result.Fixed, Result.Original);
+    if (!WriteError.empty()) {
+      Result.Errors.push_back({Result.File, 0, 0, WriteError});
+      Result.FixedCount = 0;
+    }
+  }
+}
+
+void printReport(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileResult> &Results,
+                 const RunState &State, const std::string &Share) {
+  for (const std::string &Diff : State.Diffs)
+    std::cout << Diff;
+  if (Cmd.Format == "json") {
+    std::cout << kernel_tidy::formatJson(Results, KERNEL_TIDY_VERSION);
+  } else if (Cmd.Format == "sarif") {
+    std::cout << kernel_tidy::formatSarif(
+        Results, {KERNEL_TIDY_VERSION, State.Root, Share + "/docs/rules"});
+  } else {
+    (Cmd.Diff ? std::cerr : std::cout) << kernel_tidy::formatText(Results);
+  }
+  if (Cmd.Statistics)
+    std::cerr << kernel_tidy::formatStatistics(Results, State.Hidden);
+  else if (State.Hidden && !Cmd.Quiet)
+    std::cerr << "kernel-tidy: " << State.Hidden << " finding(s) hidden by the baseline\n";
+}
+
+int exitCode(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileResult> &Results) {
+  bool Failed = llvm::any_of(
+      Results, [](const kernel_tidy::FileResult &R) { return !R.Errors.empty(); });
+  if (Failed)
+    return ExitError;
+  if (!Cmd.WriteBaseline.empty())
+    return ExitClean; // Recording is the point of the run.
+  kernel_tidy::RunSummary Summary = kernel_tidy::summarize(Results);
+  if (Summary.AsErrors && !Cmd.Fix)
+    return ExitFindingsAsErrors;
+  unsigned Remaining = Summary.Diagnostics - (Cmd.Fix && !Cmd.Diff ? Summary.Fixed : 0);
+  return Remaining ? ExitFindings : ExitClean;
+}
+
+bool writeBaselineFile(const CheckCommand &Cmd, const RunState &State) {
+  std::vector<kernel_tidy::BaselineEntry> All;
+  for (const auto &Entries : State.Recorded)
+    All.insert(All.end(), Entries.begin(), Entries.end());
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Cmd.WriteBaseline, EC);
+  if (!EC)
+    Out << kernel_tidy::formatBaseline(All);
+  if (EC || Out.has_error()) {
+    std::cerr << "kernel-tidy: error: cannot write baseline '" << Cmd.WriteBaseline
+              << "': " << (EC ? EC : Out.error()).message() << "\n";
+    return false;
+  }
+  if (!Cmd.Quiet)
+    std::cerr << "kernel-tidy: recorded " << All.size() << " finding(s) in "
+              << Cmd.WriteBaseline << "\n";
+  return true;
+}
+
+bool writeExportedFixes(const CheckCommand &Cmd,
+                        const std::vector<kernel_tidy::FileResult> &Results) {
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Cmd.ExportFixes, EC);
+  if (!EC)
+    Out << kernel_tidy::exportFixesYaml(Results, Cmd.UnsafeFixes);
+  if (EC || Out.has_error()) {
+    std::cerr << "kernel-tidy: error: cannot write '" << Cmd.ExportFixes
+              << "': " << (EC ? EC : Out.error()).message() << "\n";
+    Out.clear_error();
+    return false;
+  }
+  return true;
+}
+
+/// The files without repeats: one file named twice (or through a symlink)
+/// is analysed and fixed once.
+std::vector<std::string> withoutRepeats(std::vector<std::string> Files) {
+  llvm::StringSet<> Seen;
+  std::vector<std::string> Unique;
+  for (std::string &File : Files) {
+    llvm::SmallString<256> Real;
+    if (llvm::sys::fs::real_path(File, Real))
+      Real = File; // Missing files are reported by the analysis.
+    if (Seen.insert(Real).second)
+      Unique.push_back(std::move(File));
+  }
+  return Unique;
+}
+
+int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
+             const std::string &Share) {
+  kernel_tidy::AnalysisOptions Options = analysisOptions(Cmd, std::move(CompilerArgs), Share);
   if (!llvm::sys::fs::is_directory(Options.ModelDir)) {
     std::cerr << "kernel-tidy: error: bundled DSL model not found at '"
               << Options.ModelDir << "' (set KERNEL_TIDY_SHARE_DIR)\n";
     return ExitError;
   }
+  if (!Cmd.WriteBaseline.empty() && (Cmd.Fix || Cmd.Diff)) {
+    std::cerr << "kernel-tidy: error: --write-baseline records findings; "
+                 "it does not combine with --fix or --diff\n";
+    return ExitError;
+  }
   std::string Error;
-  auto Analyzer = kernel_tidy::Analyzer::create(Options, Error);
-  if (!Analyzer) {
+  auto Files = selectFiles(Cmd, Error);
+  RunState State;
+  State.Root = Cmd.SarifRoot.empty() ? kernel_tidy::repositoryRoot(".") : Cmd.SarifRoot;
+  if (Files && !Cmd.Baseline.empty())
+    State.Baseline = loadBaseline(Cmd.Baseline, Error);
+  if (!Files || (!Cmd.Baseline.empty() && !State.Baseline)) {
     std::cerr << "kernel-tidy: error: " << Error << "\n";
     return ExitError;
   }
+  *Files = withoutRepeats(std::move(*Files));
+  State.Recorded.resize(Files->size());
+  State.Diffs.resize(Files->size());
 
-  bool Failed = false;
-  std::vector<kernel_tidy::FileResult> Results;
-  for (const std::string &File : Cmd.Files) {
-    kernel_tidy::FileResult Result = Analyzer->analyze(File);
-    if (Cmd.Fix || Cmd.Diff)
-      kernel_tidy::applyFixes(Result, *Analyzer, Cmd.UnsafeFixes);
-    if (Result.Fixed && Cmd.Diff) {
-      std::cout << kernel_tidy::unifiedDiff(File, Result.Original, *Result.Fixed);
-    } else if (Result.Fixed && Cmd.Fix) {
-      std::string WriteError =
-          kernel_tidy::writeFileAtomically(File, *Result.Fixed, Result.Original);
-      if (!WriteError.empty()) {
-        Result.Errors.push_back({File, 0, 0, WriteError});
-        Result.FixedCount = 0;
-      }
-    }
-    Failed |= !Result.Errors.empty();
-    Results.push_back(std::move(Result));
-  }
-
-  if (!Cmd.ExportFixes.empty()) {
-    std::error_code EC;
-    llvm::raw_fd_ostream Out(Cmd.ExportFixes, EC);
-    if (!EC)
-      Out << kernel_tidy::exportFixesYaml(Results, Cmd.UnsafeFixes);
-    if (EC || Out.has_error()) {
-      std::cerr << "kernel-tidy: error: cannot write '" << Cmd.ExportFixes
-                << "': " << (EC ? EC : Out.error()).message() << "\n";
-      Out.clear_error();
-      Failed = true;
-    }
-  }
-  if (Cmd.Format == "json")
-    std::cout << kernel_tidy::formatJson(Results, KERNEL_TIDY_VERSION);
-  else if (Cmd.Diff)
-    std::cerr << kernel_tidy::formatText(Results);
-  else
-    std::cout << kernel_tidy::formatText(Results);
-  if (Failed)
+  ProgressLine Progress(!Cmd.Quiet && Files->size() >= MinFilesForProgress &&
+                        llvm::sys::Process::StandardErrIsDisplayed());
+  kernel_tidy::ParallelRunOptions Run;
+  Run.Jobs = Cmd.Jobs ? Cmd.Jobs : std::max(1u, std::thread::hardware_concurrency());
+  Run.AfterAnalysis = [&](size_t Index, kernel_tidy::FileResult &Result,
+                          kernel_tidy::Analyzer &Analyzer) {
+    afterAnalysis(Cmd, State, Index, Result, Analyzer);
+  };
+  Run.OnProgress = [&](size_t Done, size_t Total) { Progress.update(Done, Total); };
+  auto Results = kernel_tidy::analyzeFiles(*Files, Options, Run, Error);
+  if (!Results) {
+    std::cerr << "kernel-tidy: error: " << Error << "\n";
     return ExitError;
-  kernel_tidy::RunSummary Summary = kernel_tidy::summarize(Results);
-  unsigned Remaining = Summary.Diagnostics - (Cmd.Fix && !Cmd.Diff ? Summary.Fixed : 0);
-  return Remaining ? ExitFindings : ExitClean;
+  }
+  printReport(Cmd, *Results, State, Share);
+  if (!Cmd.WriteBaseline.empty() && !writeBaselineFile(Cmd, State))
+    return ExitError;
+  if (!Cmd.ExportFixes.empty() && !writeExportedFixes(Cmd, *Results))
+    return ExitError;
+  return exitCode(Cmd, *Results);
+}
+
+int runMerge(const std::vector<std::string> &Reports) {
+  std::vector<std::string> Texts;
+  for (const std::string &Path : Reports) {
+    auto Text = llvm::MemoryBuffer::getFile(Path);
+    if (!Text) {
+      std::cerr << "kernel-tidy: error: cannot read '" << Path
+                << "': " << Text.getError().message() << "\n";
+      return ExitError;
+    }
+    Texts.push_back((*Text)->getBuffer().str());
+  }
+  std::string Error;
+  auto Merged = kernel_tidy::mergeReports(Texts, Error);
+  if (!Merged) {
+    std::cerr << "kernel-tidy: error: " << Error << "\n";
+    return ExitError;
+  }
+  std::cout << *Merged;
+  return ExitClean;
 }
 
 int runRules(const std::string &Id, const std::string &Share) {
@@ -147,6 +365,52 @@ int runRules(const std::string &Id, const std::string &Share) {
   return ExitClean;
 }
 
+void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
+  Check.add_option("files", Cmd.Files,
+                   "Source files and folders (searched recursively for .cpp .cc .cxx .h "
+                   ".hpp .inl); none with -p: every file of the compile database");
+  Check.add_option("--exclude", Cmd.Excludes,
+                   "Leave out files and folders whose path matches this glob (repeatable)")
+      ->allow_extra_args(false); // One glob per --exclude: files may follow.
+  Check.add_option("--format", Cmd.Format, "Report format")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
+  Check.add_option("--sarif-root", Cmd.SarifRoot,
+                   "Folder that SARIF URIs and baseline paths are relative to "
+                   "(default: the git work tree holding the current folder)");
+  Check.add_option("--checks", Cmd.Checks,
+                   "Checks to enable or disable, clang-tidy glob syntax "
+                   "(added to the .clang-tidy configuration; default luisa-*)");
+  Check.add_option("--warnings-as-errors", Cmd.WarningsAsErrors,
+                   "Checks whose findings are errors (clang-tidy globs); exit code 3 "
+                   "when one remains");
+  Check.add_option("--config-file", Cmd.ConfigFile,
+                   "Read the configuration from this file instead of .clang-tidy lookup");
+  Check.add_option("-p", Cmd.BuildPath, "Build directory with compile_commands.json");
+  Check.add_option("--warp-size", Cmd.WarpSize,
+                   "Warp width when a kernel does not set it (default 32)")
+      ->check(CLI::Range(2u, 1024u));
+  Check.add_flag("--bundled-model", Cmd.BundledModel,
+                 "Parse with the bundled DSL API model even where a compile database exists");
+  Check.add_flag("--fix", Cmd.Fix, "Apply safe fixes in place");
+  Check.add_flag("--unsafe-fixes", Cmd.UnsafeFixes,
+                 "With --fix or --diff, also apply fixes that may change rounding");
+  Check.add_flag("--diff", Cmd.Diff, "Print the fixes as a unified diff; write nothing");
+  Check.add_option("--export-fixes", Cmd.ExportFixes,
+                   "Write the fixes --fix would apply to this YAML file "
+                   "(clang-tidy's format, for clang-apply-replacements)");
+  Check.add_option("-j,--jobs", Cmd.Jobs, "Files analysed in parallel (default: the cores)")
+      ->check(CLI::Range(1u, 1024u));
+  Check.add_option("--shard", Cmd.Shard,
+                   "K/N: analyse only the K-th of N balanced shards of the file list");
+  Check.add_option("--baseline", Cmd.Baseline,
+                   "Hide the findings recorded in this baseline file");
+  Check.add_option("--write-baseline", Cmd.WriteBaseline,
+                   "Record the current findings in this file (exit code 0 unless errors)");
+  Check.add_flag("--statistics", Cmd.Statistics,
+                 "Print the number of findings per rule on stderr");
+  Check.add_flag("--quiet", Cmd.Quiet, "No progress and no notes on stderr");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -170,27 +434,12 @@ int main(int argc, char **argv) {
 
   CheckCommand Cmd;
   CLI::App *Check = App.add_subcommand("check", "Lint DSL sources (and fix them)");
-  Check->add_option("files", Cmd.Files, "Source files to check")->required();
-  Check->add_option("--format", Cmd.Format, "Report format")
-      ->check(CLI::IsMember({"text", "json"}));
-  Check->add_option("--checks", Cmd.Checks,
-                    "Checks to enable or disable, clang-tidy glob syntax "
-                    "(added to the .clang-tidy configuration; default luisa-*)");
-  Check->add_option("--config-file", Cmd.ConfigFile,
-                    "Read the configuration from this file instead of .clang-tidy lookup");
-  Check->add_option("-p", Cmd.BuildPath, "Build directory with compile_commands.json");
-  Check->add_option("--warp-size", Cmd.WarpSize,
-                    "Warp width when a kernel does not set it (default 32)")
-      ->check(CLI::Range(2u, 1024u));
-  Check->add_flag("--bundled-model", Cmd.BundledModel,
-                  "Parse with the bundled DSL API model even where a compile database exists");
-  Check->add_flag("--fix", Cmd.Fix, "Apply safe fixes in place");
-  Check->add_flag("--unsafe-fixes", Cmd.UnsafeFixes,
-                  "With --fix or --diff, also apply fixes that may change rounding");
-  Check->add_flag("--diff", Cmd.Diff, "Print the fixes as a unified diff; write nothing");
-  Check->add_option("--export-fixes", Cmd.ExportFixes,
-                    "Write the fixes --fix would apply to this YAML file "
-                    "(clang-tidy's format, for clang-apply-replacements)");
+  addCheckOptions(*Check, Cmd);
+
+  std::vector<std::string> Reports;
+  CLI::App *Merge = App.add_subcommand(
+      "merge", "Merge the SARIF logs, JSON reports or baselines of --shard runs");
+  Merge->add_option("reports", Reports, "Report files of one kind")->required();
 
   std::string RuleId;
   CLI::App *Rules = App.add_subcommand("rules", "List the rules, or print one rule's documentation");
@@ -205,5 +454,7 @@ int main(int argc, char **argv) {
   std::string Share = shareDir(argv[0]);
   if (Check->parsed())
     return runCheck(Cmd, std::move(CompilerArgs), Share);
+  if (Merge->parsed())
+    return runMerge(Reports);
   return runRules(RuleId, Share);
 }

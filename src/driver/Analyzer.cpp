@@ -33,6 +33,11 @@ Position positionAt(const std::string &Text, unsigned Offset) {
   return Result;
 }
 
+static bool isHeaderLike(llvm::StringRef File) {
+  llvm::StringRef Ext = llvm::sys::path::extension(File);
+  return Ext == ".h" || Ext == ".hpp" || Ext == ".inl";
+}
+
 struct Analyzer::Impl {
   AnalysisOptions Options;
   std::optional<ClangTidyOptions> ConfigOptions;
@@ -48,6 +53,8 @@ struct Analyzer::Impl {
     if (Options.WarpSize)
       Overrides.CheckOptions["WarpSize"] =
           ClangTidyOptions::ClangTidyValue(std::to_string(*Options.WarpSize));
+    if (Options.WarningsAsErrors)
+      Overrides.WarningsAsErrors = *Options.WarningsAsErrors;
     Overrides.ExtraArgs = Options.ExtraArgs;
     // No "N warnings generated." on stderr: findings are reported by us.
     std::vector<std::string> Before{"-fno-caret-diagnostics"};
@@ -82,6 +89,10 @@ struct Analyzer::Impl {
       return tooling::inferMissingCompileCommands(std::move(DB));
     std::vector<std::string> ModelArgs{"-std=c++20", "-isystem",
                                        Options.ModelDir};
+    // Without a database, Clang would take a .h for C and an .inl for an
+    // object file.
+    if (isHeaderLike(File))
+      ModelArgs.insert(ModelArgs.begin(), {"-x", "c++-header"});
     return std::make_unique<tooling::FixedCompilationDatabase>(
         llvm::sys::path::parent_path(File), ModelArgs);
   }
@@ -183,8 +194,11 @@ FileResult Analyzer::analyze(const std::string &File,
     Result.Errors.push_back({File, 0, 0, "cannot load compilation database: " + DBError});
     return Result;
   }
+  // A physical file system with its own working directory: the shared real
+  // one would make Clang's per-command chdir process-wide, which races when
+  // several analyzers run in parallel threads.
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory(
       new llvm::vfs::InMemoryFileSystem);
   // Always parse the text that was read, so that what is fixed later is
@@ -225,6 +239,7 @@ FileResult Analyzer::analyze(const std::string &File,
     F.File = DisplayName(Message.FilePath);
     F.Begin = Begin;
     F.End = Begin;
+    F.AsError = Error.IsWarningAsError;
     if (!Message.Ranges.empty() && Message.Ranges[0].FilePath == Message.FilePath)
       F.End = positionAt(Text, Message.Ranges[0].FileOffset + Message.Ranges[0].Length);
     if (!Message.Fix.empty()) {

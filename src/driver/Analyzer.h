@@ -20,6 +20,9 @@ struct AnalysisOptions {
   std::optional<std::string> Checks;     ///< clang-tidy glob; adds to config.
   std::optional<std::string> ConfigFile; ///< Instead of .clang-tidy lookup.
   std::optional<unsigned> WarpSize;      ///< Overrides the WarpSize option.
+  /// Checks whose findings are errors (clang-tidy's WarningsAsErrors globs,
+  /// added to the configuration's).
+  std::optional<std::string> WarningsAsErrors;
   std::string BuildPath;                 ///< -p: where compile_commands.json is.
   std::vector<std::string> ExtraArgs;    ///< After `--` on the command line.
   bool ForceBundledModel = false; ///< Ignore compile databases.

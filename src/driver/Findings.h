@@ -41,6 +41,7 @@ struct Finding {
   Position End;
   std::optional<Fix> FixIt;
   std::vector<std::string> Notes; ///< Notes without a fix (why no fix...).
+  bool AsError = false; ///< Its rule matches the WarningsAsErrors globs.
 };
 
 /// A compiler error that stopped the analysis of a file.

@@ -3,6 +3,7 @@
 #include "src/driver/Report.h"
 
 #include "llvm/ADT/StringRef.h"
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace kernel_tidy {
@@ -12,11 +13,37 @@ RunSummary summarize(const std::vector<FileResult> &Results) {
   for (const FileResult &R : Results) {
     ++Summary.Files;
     Summary.Diagnostics += R.Findings.size();
-    for (const Finding &F : R.Findings)
+    for (const Finding &F : R.Findings) {
       Summary.Fixable += F.FixIt.has_value();
+      Summary.AsErrors += F.AsError;
+    }
     Summary.Fixed += R.FixedCount;
   }
   return Summary;
+}
+
+std::string formatStatistics(const std::vector<FileResult> &Results,
+                             unsigned HiddenByBaseline) {
+  std::map<std::string, std::pair<unsigned, unsigned>> PerRule; // All, fixable.
+  unsigned FilesWithFindings = 0;
+  for (const FileResult &R : Results) {
+    FilesWithFindings += !R.Findings.empty();
+    for (const Finding &F : R.Findings) {
+      ++PerRule[F.Rule].first;
+      PerRule[F.Rule].second += F.FixIt.has_value();
+    }
+  }
+  RunSummary S = summarize(Results);
+  std::string Out = std::to_string(S.Diagnostics) + " finding(s) in " +
+                    std::to_string(FilesWithFindings) + " of " + std::to_string(S.Files) +
+                    " file(s)";
+  if (HiddenByBaseline)
+    Out += "; " + std::to_string(HiddenByBaseline) + " more hidden by the baseline";
+  Out += "\n";
+  for (const auto &[Rule, Counts] : PerRule)
+    Out += "  " + std::to_string(Counts.first) + "  " + Rule + " (" +
+           std::to_string(Counts.second) + " fixable)\n";
+  return Out;
 }
 
 static std::string lineOf(const std::string &Text, unsigned Line) {
@@ -51,7 +78,9 @@ std::string formatText(const std::vector<FileResult> &Results) {
     for (const Finding &F : R.Findings) {
       std::string Where = F.File + ":" + std::to_string(F.Begin.Line) + ":" +
                           std::to_string(F.Begin.Column);
-      Out += Where + ": warning: " + F.Message + " [" + F.Rule + "]\n";
+      // As clang-tidy marks findings that --warnings-as-errors promotes.
+      Out += Where + (F.AsError ? ": error: " : ": warning: ") + F.Message + " [" +
+             F.Rule + (F.AsError ? ",-warnings-as-errors" : "") + "]\n";
       if (F.File == R.File) {
         std::string Gutter = std::to_string(F.Begin.Line);
         Gutter = std::string(Gutter.size() < 5 ? 5 - Gutter.size() : 0, ' ') + Gutter;
@@ -119,7 +148,7 @@ std::string formatJson(const std::vector<FileResult> &Results,
                {"edits", Edits}};
       }
       Diagnostics.push_back({{"rule", F.Rule},
-                             {"severity", "warning"},
+                             {"severity", F.AsError ? "error" : "warning"},
                              {"message", F.Message},
                              {"file", F.File},
                              {"line", F.Begin.Line},

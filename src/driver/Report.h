@@ -15,9 +15,14 @@ struct RunSummary {
   unsigned Diagnostics = 0;
   unsigned Fixable = 0;
   unsigned Fixed = 0;
+  unsigned AsErrors = 0; ///< Findings promoted by WarningsAsErrors.
 };
 
 RunSummary summarize(const std::vector<FileResult> &Results);
+
+/// `--statistics`: the total, then one line per rule with its count.
+std::string formatStatistics(const std::vector<FileResult> &Results,
+                             unsigned HiddenByBaseline);
 
 /// Findings as Clang prints diagnostics: location, message, source line,
 /// caret, and the fix as a note.

@@ -128,7 +128,7 @@ TEST_F(Cli, MissingFileAndBadOptionsExitTwo) {
   EXPECT_NE(std::string::npos, R.Out.find("missing.cpp: error: cannot read file")) << R.Out;
   EXPECT_EQ(2, runKernelTidy({"check", "--format", "xml", Dir}).ExitCode);
   EXPECT_EQ(2, runKernelTidy({"check", "--no-such-option", Dir}).ExitCode);
-  EXPECT_EQ(2, runKernelTidy({"check", Dir}).ExitCode) << "a directory is not a source";
+  EXPECT_EQ(2, runKernelTidy({"check", Dir}).ExitCode) << "a folder without sources";
 }
 
 TEST_F(Cli, ChecksGlobAndConfigFileSelectRules) {

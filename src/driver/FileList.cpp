@@ -1,0 +1,150 @@
+//===--- FileList.cpp - Which files a run analyses ------------------------===//
+
+#include "src/driver/FileList.h"
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <numeric>
+
+namespace kernel_tidy {
+namespace {
+
+class ExcludeList {
+public:
+  bool parse(const std::vector<std::string> &Globs, std::string &Error) {
+    for (const std::string &Glob : Globs) {
+      auto Pattern = llvm::GlobPattern::create(Glob);
+      if (!Pattern) {
+        Error = "invalid --exclude pattern '" + Glob + "': " +
+                llvm::toString(Pattern.takeError());
+        return false;
+      }
+      Patterns.push_back(std::move(*Pattern));
+    }
+    return true;
+  }
+  bool excludes(llvm::StringRef Path) const {
+    return llvm::any_of(Patterns, [&](const llvm::GlobPattern &P) { return P.match(Path); });
+  }
+
+private:
+  std::vector<llvm::GlobPattern> Patterns;
+};
+
+bool isHidden(llvm::StringRef Path) {
+  llvm::StringRef Name = llvm::sys::path::filename(Path);
+  return Name.size() > 1 && Name.starts_with(".") && Name != "..";
+}
+
+/// Source files under \p Dir, sorted, so that runs list them in the same
+/// order on every machine.
+std::vector<std::string> walk(const std::string &Dir, const ExcludeList &Excludes,
+                              std::string &Error) {
+  std::vector<std::string> Files;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    llvm::StringRef Path = It->path();
+    bool IsDir = It->type() == llvm::sys::fs::file_type::directory_file;
+    if (IsDir && (isHidden(Path) || Excludes.excludes(Path))) {
+      It.no_push();
+      continue;
+    }
+    if (!IsDir && isSourceFileName(Path.str()) && !Excludes.excludes(Path))
+      Files.push_back(Path.str());
+  }
+  if (EC)
+    Error = "cannot list '" + Dir + "': " + EC.message();
+  std::sort(Files.begin(), Files.end());
+  return Files;
+}
+
+std::optional<std::vector<std::string>> databaseFiles(const std::string &BuildPath,
+                                                      std::string &Error) {
+  std::string LoadError;
+  auto DB = clang::tooling::CompilationDatabase::loadFromDirectory(BuildPath, LoadError);
+  if (!DB) {
+    Error = "cannot load compilation database: " + LoadError;
+    return std::nullopt;
+  }
+  return DB->getAllFiles();
+}
+
+uint64_t sizeOnDisk(const std::string &File) {
+  uint64_t Size = 0;
+  if (llvm::sys::fs::file_size(File, Size))
+    return 0;
+  return Size;
+}
+
+} // namespace
+
+bool isSourceFileName(const std::string &Path) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  return llvm::is_contained({".cpp", ".cc", ".cxx", ".h", ".hpp", ".inl"}, Ext);
+}
+
+std::optional<std::vector<std::string>>
+collectFiles(const std::vector<std::string> &Inputs,
+             const std::vector<std::string> &Excludes,
+             const std::string &BuildPath, std::string &Error) {
+  ExcludeList Exclude;
+  if (!Exclude.parse(Excludes, Error))
+    return std::nullopt;
+  std::vector<std::string> Candidates;
+  if (Inputs.empty()) {
+    auto FromDatabase = databaseFiles(BuildPath, Error);
+    if (!FromDatabase)
+      return std::nullopt;
+    Candidates = std::move(*FromDatabase);
+  }
+  for (const std::string &Input : Inputs) {
+    if (!llvm::sys::fs::is_directory(Input)) {
+      Candidates.push_back(Input); // Missing files are reported by the analysis.
+      continue;
+    }
+    std::vector<std::string> Found = walk(Input, Exclude, Error);
+    if (!Error.empty())
+      return std::nullopt;
+    Candidates.insert(Candidates.end(), Found.begin(), Found.end());
+  }
+  std::vector<std::string> Files;
+  llvm::StringSet<> Seen;
+  for (std::string &File : Candidates)
+    if (!Exclude.excludes(File) && Seen.insert(File).second)
+      Files.push_back(std::move(File));
+  return Files;
+}
+
+std::vector<std::string> selectShard(const std::vector<std::string> &Files,
+                                     unsigned K, unsigned N) {
+  std::vector<size_t> Order(Files.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::vector<uint64_t> Sizes;
+  for (const std::string &File : Files)
+    Sizes.push_back(sizeOnDisk(File));
+  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    if (Sizes[A] != Sizes[B])
+      return Sizes[A] > Sizes[B];
+    return Files[A] < Files[B];
+  });
+  // Largest first to the lightest shard (ties: the lowest shard number).
+  std::vector<uint64_t> Load(N, 0);
+  std::vector<bool> Mine(Files.size(), false);
+  for (size_t Index : Order) {
+    unsigned Lightest = std::min_element(Load.begin(), Load.end()) - Load.begin();
+    Load[Lightest] += Sizes[Index] + 1; // +1: empty files count too.
+    Mine[Index] = Lightest + 1 == K;
+  }
+  std::vector<std::string> Shard;
+  for (size_t I = 0; I < Files.size(); ++I)
+    if (Mine[I])
+      Shard.push_back(Files[I]);
+  return Shard;
+}
+
+} // namespace kernel_tidy

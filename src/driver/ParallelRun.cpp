@@ -1,0 +1,47 @@
+//===--- ParallelRun.cpp - Analyses many files on worker threads ----------===//
+
+#include "src/driver/ParallelRun.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace kernel_tidy {
+
+std::optional<std::vector<FileResult>>
+analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analysis,
+             const ParallelRunOptions &Options, std::string &Error) {
+  unsigned Workers = std::max(1u, std::min<unsigned>(Options.Jobs, Files.size()));
+  std::vector<std::unique_ptr<Analyzer>> Analyzers;
+  for (unsigned I = 0; I < Workers; ++I) {
+    Analyzers.push_back(Analyzer::create(Analysis, Error));
+    if (!Analyzers.back())
+      return std::nullopt;
+  }
+
+  std::vector<FileResult> Results(Files.size());
+  std::atomic<size_t> Next{0};
+  std::mutex ProgressLock;
+  size_t Done = 0;
+  auto Work = [&](Analyzer &Mine) {
+    for (size_t I = Next++; I < Files.size(); I = Next++) {
+      Results[I] = Mine.analyze(Files[I]);
+      if (Options.AfterAnalysis)
+        Options.AfterAnalysis(I, Results[I], Mine);
+      std::lock_guard<std::mutex> Guard(ProgressLock);
+      ++Done;
+      if (Options.OnProgress)
+        Options.OnProgress(Done, Files.size());
+    }
+  };
+  std::vector<std::thread> Threads;
+  for (unsigned I = 1; I < Workers; ++I)
+    Threads.emplace_back(Work, std::ref(*Analyzers[I]));
+  Work(*Analyzers[0]); // The main thread works too.
+  for (std::thread &T : Threads)
+    T.join();
+  return Results;
+}
+
+} // namespace kernel_tidy

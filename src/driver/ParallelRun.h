@@ -1,0 +1,34 @@
+//===--- ParallelRun.h - Analyses many files on worker threads ------------===//
+
+#ifndef KERNEL_TIDY_SRC_DRIVER_PARALLELRUN_H
+#define KERNEL_TIDY_SRC_DRIVER_PARALLELRUN_H
+
+#include "src/driver/Analyzer.h"
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kernel_tidy {
+
+struct ParallelRunOptions {
+  unsigned Jobs = 1;
+  /// Runs on the worker right after a file is analysed, with the worker's
+  /// analyzer (to filter, fix and write the file). Called concurrently for
+  /// different files.
+  std::function<void(size_t Index, FileResult &, Analyzer &)> AfterAnalysis;
+  /// Called after each file, one call at a time, with files done so far.
+  std::function<void(size_t Done, size_t Total)> OnProgress;
+};
+
+/// Analyses \p Files with up to Options.Jobs threads, each with its own
+/// Analyzer (clang-tidy's context is per run and not shared). The results
+/// are in the order of \p Files, whatever order the threads finish in.
+/// std::nullopt with \p Error when an analyzer cannot be created.
+std::optional<std::vector<FileResult>>
+analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analysis,
+             const ParallelRunOptions &Options, std::string &Error);
+
+} // namespace kernel_tidy
+
+#endif // KERNEL_TIDY_SRC_DRIVER_PARALLELRUN_H

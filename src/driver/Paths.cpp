@@ -1,0 +1,41 @@
+//===--- Paths.cpp - File names as reports and baselines spell them -------===//
+
+#include "src/driver/Paths.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+namespace kernel_tidy {
+
+std::string absolutePath(const std::string &Path) {
+  llvm::SmallString<256> Absolute(Path);
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  return Absolute.str().str();
+}
+
+std::string repositoryRoot(const std::string &Dir) {
+  std::string Start = absolutePath(Dir);
+  for (llvm::StringRef Current = Start; !Current.empty();
+       Current = llvm::sys::path::parent_path(Current)) {
+    llvm::SmallString<256> Git(Current);
+    llvm::sys::path::append(Git, ".git");
+    if (llvm::sys::fs::exists(Git))
+      return Current.str();
+  }
+  return Start;
+}
+
+std::string relativeToRoot(const std::string &Path, const std::string &Root) {
+  std::string File = absolutePath(Path);
+  std::string Prefix = absolutePath(Root);
+  if (!llvm::StringRef(Prefix).ends_with("/"))
+    Prefix += '/';
+  llvm::StringRef Rest(File);
+  if (!Rest.consume_front(Prefix))
+    return llvm::sys::path::convert_to_slash(File);
+  return llvm::sys::path::convert_to_slash(Rest);
+}
+
+} // namespace kernel_tidy

@@ -1,0 +1,122 @@
+//===--- ReportMerge.cpp - One report from the reports of CI shards -------===//
+
+#include "src/driver/ReportMerge.h"
+
+#include <algorithm>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+namespace kernel_tidy {
+namespace {
+
+enum class ReportKind { Sarif, Json, Baseline, Unknown };
+
+ReportKind kindOf(const json &Report) {
+  if (!Report.is_object())
+    return ReportKind::Unknown;
+  if (Report.contains("runs") && Report.value("version", "") == "2.1.0")
+    return ReportKind::Sarif;
+  if (Report.contains("diagnostics") && Report.contains("summary"))
+    return ReportKind::Json;
+  if (Report.contains("kernel_tidy_baseline"))
+    return ReportKind::Baseline;
+  return ReportKind::Unknown;
+}
+
+/// Appends \p From to \p To and orders the whole by \p FileOf, stably.
+void appendByFile(json &To, const json &From,
+                  const std::function<std::string(const json &)> &FileOf) {
+  for (const json &Item : From)
+    To.push_back(Item);
+  std::stable_sort(To.begin(), To.end(), [&](const json &A, const json &B) {
+    return FileOf(A) < FileOf(B);
+  });
+}
+
+std::string sarifUri(const json &ResultOrNotification) {
+  return ResultOrNotification.at("locations")
+      .at(0)
+      .at("physicalLocation")
+      .at("artifactLocation")
+      .value("uri", "");
+}
+
+void mergeSarif(json &Into, const json &Log) {
+  json &Run = Into["runs"][0];
+  const json &Other = Log.at("runs").at(0);
+  appendByFile(Run["results"], Other.at("results"), sarifUri);
+  json &Invocation = Run["invocations"][0];
+  const json &OtherInvocation = Other.at("invocations").at(0);
+  Invocation["executionSuccessful"] = Invocation["executionSuccessful"].get<bool>() &&
+                                      OtherInvocation.at("executionSuccessful").get<bool>();
+  appendByFile(Invocation["toolExecutionNotifications"],
+               OtherInvocation.at("toolExecutionNotifications"), sarifUri);
+}
+
+void mergeJson(json &Into, const json &Report) {
+  auto FileOf = [](const json &Item) { return Item.value("file", ""); };
+  appendByFile(Into["diagnostics"], Report.at("diagnostics"), FileOf);
+  json &Summary = Into["summary"];
+  for (const char *Count : {"files", "diagnostics", "fixable", "fixed"})
+    Summary[Count] = Summary[Count].get<unsigned>() +
+                     Report.at("summary").at(Count).get<unsigned>();
+  appendByFile(Summary["errors"], Report.at("summary").at("errors"), FileOf);
+}
+
+void mergeBaseline(json &Into, const json &Baseline) {
+  appendByFile(Into["findings"], Baseline.at("findings"),
+               [](const json &Item) { return Item.value("file", ""); });
+}
+
+} // namespace
+
+std::optional<std::string> mergeReports(const std::vector<std::string> &Texts,
+                                        std::string &Error) {
+  std::optional<json> Merged;
+  ReportKind Kind = ReportKind::Unknown;
+  for (size_t I = 0; I < Texts.size(); ++I) {
+    json Report = json::parse(Texts[I], nullptr, /*allow_exceptions=*/false);
+    ReportKind ThisKind = kindOf(Report);
+    if (ThisKind == ReportKind::Unknown || (Merged && ThisKind != Kind)) {
+      Error = "report " + std::to_string(I + 1) +
+              " is not a kernel-tidy SARIF log, JSON report or baseline like the first";
+      return std::nullopt;
+    }
+    if (!Merged) {
+      Kind = ThisKind;
+      // An empty start, so that the first report is ordered like the others.
+      Merged = Report;
+      if (Kind == ReportKind::Sarif) {
+        (*Merged)["runs"][0]["results"] = json::array();
+        (*Merged)["runs"][0]["invocations"][0]["toolExecutionNotifications"] = json::array();
+        (*Merged)["runs"][0]["invocations"][0]["executionSuccessful"] = true;
+      } else if (Kind == ReportKind::Json) {
+        (*Merged)["diagnostics"] = json::array();
+        (*Merged)["summary"] = {{"files", 0}, {"diagnostics", 0}, {"fixable", 0},
+                                {"fixed", 0}, {"errors", json::array()}};
+      } else {
+        (*Merged)["findings"] = json::array();
+      }
+    }
+    try {
+      if (Kind == ReportKind::Sarif)
+        mergeSarif(*Merged, Report);
+      else if (Kind == ReportKind::Json)
+        mergeJson(*Merged, Report);
+      else
+        mergeBaseline(*Merged, Report);
+    } catch (const json::exception &E) {
+      Error = "report " + std::to_string(I + 1) + " is malformed: " + E.what();
+      return std::nullopt;
+    }
+  }
+  if (!Merged) {
+    Error = "no reports to merge";
+    return std::nullopt;
+  }
+  return Merged->dump(2) + "\n";
+}
+
+} // namespace kernel_tidy

@@ -167,7 +167,7 @@ void build_look_back_scan(Device &device) {
         sync_block();
 
         $if (index < n) { output.write(index, exclusive_slot[0u] + block_prefix + x); };
-        $if ((thread_x() == k_block_size - 1u) && (tile != 0u)) {
+        $if ((thread_x() == k_block_size - 1u) & (tile != 0u)) {
             tile_values.write(tile, exclusive_slot[0u] + block_total);
             tile_status.atomic(tile).exchange(k_status_inclusive);
         };

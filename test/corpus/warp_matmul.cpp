@@ -100,7 +100,7 @@ void build_quantized_matmul(Device &device) {
             UInt tile_begin = t * k_warp_size;
             // each of the first 8 lanes loads one packed word of this tile ...
             UInt word = 0u;
-            $if ((lane < k_warp_size / 4u) && (tile_begin / 4u + lane < words_per_column)) {
+            $if ((lane < k_warp_size / 4u) & (tile_begin / 4u + lane < words_per_column)) {
                 word = rhs_packed.read(col * words_per_column + tile_begin / 4u + lane);
             };
             // ... and every lane fetches the word holding its own byte

@@ -133,23 +133,6 @@ std::optional<Butterfly> hostLoopChain(const ButterflyStep &Step,
 
 } // namespace
 
-ButterflyReductionCheck::ButterflyReductionCheck(StringRef Name,
-                                                 tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
-      WarpSize(Options.getLocalOrGlobal("WarpSize", 32U)) {}
-
-void ButterflyReductionCheck::storeOptions(
-    tidy::ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "WarpSize", WarpSize);
-}
-
-void ButterflyReductionCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      callExpr(callee(functionDecl(hasName("::luisa::compute::warp_read_lane"))))
-          .bind("read"),
-      this);
-}
-
 void ButterflyReductionCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const auto *Read = Result.Nodes.getNodeAs<CallExpr>("read");
@@ -170,38 +153,30 @@ void ButterflyReductionCheck::check(const MatchFinder::MatchResult &Result) {
   if (!coversWholeWarp(Chain->Distances, Width))
     return;
 
-  const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation Loc = reportLocation(Chain->First->getBeginLoc(), SM);
-  if (!Reported.insert(Loc))
-    return;
+  SourceLocation Loc =
+      reportLocation(Chain->First->getBeginLoc(), Ctx.getSourceManager());
   std::string Target = sourceText(Step->Target->getSourceRange(), Ctx);
-  StringRef Suffix = collectiveSuffix(Step->Op);
+  std::string Collective = "warp_active_" + collectiveSuffix(Step->Op).str();
   auto Range = editableStatementRange(Chain->First, Chain->Last, Ctx);
   std::optional<FixItHint> Fix;
   if (Range && !Target.empty())
     Fix = FixItHint::CreateReplacement(
-        *Range, Target + " = " + calleeQualifier(Step->Read, Ctx) +
-                    "warp_active_" + Suffix.str() + "(" + Target + ");");
+        *Range, Target + " = " + calleeQualifier(Step->Read, Ctx) + Collective +
+                    "(" + Target + ");");
   // Reassociating a floating-point sum or product changes its rounding.
-  bool Unsafe = (Step->Op == CombineOp::Sum || Step->Op == CombineOp::Product) &&
-                isFloatingValue(Step->Target->getType());
-  {
-    auto Diag = diag(Loc, "butterfly reduction of '%0' over all %1 lanes takes "
-                          "%2 warp_read_lane shuffles; a single "
-                          "warp_active_%3(%0) does the same")
-                << Target << Width
-                << static_cast<unsigned>(Chain->Distances.size()) << Suffix;
-    if (Range)
-      Diag << *Range;
-    if (Fix && !Unsafe)
-      Diag << *Fix;
-  }
-  if (Fix && Unsafe)
-    diag(Loc,
-         "unsafe fix: warp_active_%0 combines the floating-point values in "
-         "another order, so the result can differ by rounding",
-         DiagnosticIDs::Note)
-        << Suffix << *Fix;
+  bool Reassociates = (Step->Op == CombineOp::Sum || Step->Op == CombineOp::Product) &&
+                      isFloatingValue(Step->Target->getType());
+  report(Loc,
+         (llvm::Twine("butterfly reduction of '") + Target + "' over all " +
+          llvm::Twine(Width) + " lanes takes " + llvm::Twine(Chain->Distances.size()) +
+          " warp_read_lane shuffles; a single " + Collective + "(" + Target +
+          ") does the same")
+             .str(),
+         Range, Fix,
+         Reassociates ? Collective + " combines the floating-point values in "
+                                     "another order, so the result can differ by "
+                                     "rounding"
+                      : "");
 }
 
 } // namespace kernel_tidy::rules

@@ -176,23 +176,6 @@ std::optional<PrefixLoop> hostLoop(const LaneReadStep &Step,
 
 } // namespace
 
-SequentialLaneReadsCheck::SequentialLaneReadsCheck(
-    StringRef Name, tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
-      WarpSize(Options.getLocalOrGlobal("WarpSize", 32U)) {}
-
-void SequentialLaneReadsCheck::storeOptions(
-    tidy::ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "WarpSize", WarpSize);
-}
-
-void SequentialLaneReadsCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      callExpr(callee(functionDecl(hasName("::luisa::compute::warp_read_lane"))))
-          .bind("read"),
-      this);
-}
-
 void SequentialLaneReadsCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const auto *Read = Result.Nodes.getNodeAs<CallExpr>("read");
@@ -214,42 +197,34 @@ void SequentialLaneReadsCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Found)
     return;
 
-  const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation Loc = reportLocation(Found->Loop->getBeginLoc(), SM);
-  if (!Reported.insert(Loc))
-    return;
+  SourceLocation Loc =
+      reportLocation(Found->Loop->getBeginLoc(), Ctx.getSourceManager());
   bool IsSum = Step->Op == CombineOp::Sum;
+  bool Inclusive = Found->Kind == Prefix::Inclusive;
   std::string Value = sourceText(Step->Value->getSourceRange(), Ctx);
   std::string Target = sourceText(Step->Target->getSourceRange(), Ctx);
-  std::string Scan = std::string(IsSum ? "warp_prefix_sum" : "warp_prefix_product");
+  std::string Scan = IsSum ? "warp_prefix_sum" : "warp_prefix_product";
   std::string Collective = Scan + "(" + Value + ")";
-  bool Inclusive = Found->Kind == Prefix::Inclusive;
   if (Inclusive)
-    Collective += std::string(IsSum ? " + " : " * ") + Value;
+    Collective += (IsSum ? " + " : " * ") + Value;
   auto Range = editableStatementRange(Found->Loop, Found->Loop, Ctx);
   std::optional<FixItHint> Fix;
   if (Range && !Value.empty() && !Target.empty())
     Fix = FixItHint::CreateReplacement(
         *Range, Target + (IsSum ? " += " : " *= ") +
                     calleeQualifier(Step->Read, Ctx) + Collective + ";");
-  // Reassociating a floating-point sum or product changes its rounding.
-  bool Unsafe = isFloatingValue(Step->Target->getType());
-  {
-    auto Diag = diag(Loc, "loop of warp_read_lane over the lanes %select{below|up "
-                          "to}0 the current one takes one shuffle per lane; %1 "
-                          "computes the same %select{exclusive|inclusive}0 prefix")
-                << Inclusive << Collective;
-    if (Range)
-      Diag << *Range;
-    if (Fix && !Unsafe)
-      Diag << *Fix;
-  }
-  if (Fix && Unsafe)
-    diag(Loc,
-         "unsafe fix: %0 combines the floating-point values in another order, "
-         "so the result can differ by rounding",
-         DiagnosticIDs::Note)
-        << Scan << *Fix;
+  report(Loc,
+         "loop of warp_read_lane over the lanes " +
+             std::string(Inclusive ? "up to" : "below") +
+             " the current one takes one shuffle per lane; " + Collective +
+             " computes the same " + (Inclusive ? "inclusive" : "exclusive") +
+             " prefix",
+         Range, Fix,
+         // Reassociating a floating-point sum or product changes its rounding.
+         isFloatingValue(Step->Target->getType())
+             ? Scan + " combines the floating-point values in another order, "
+                      "so the result can differ by rounding"
+             : "");
 }
 
 } // namespace kernel_tidy::rules

@@ -157,10 +157,6 @@ std::string withArgumentReplaced(const CallExpr *Call, StringRef NewArgument,
 
 } // namespace
 
-SharedAtomicCounterCheck::SharedAtomicCounterCheck(
-    StringRef Name, tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context) {}
-
 void SharedAtomicCounterCheck::registerMatchers(MatchFinder *Finder) {
   auto AtomicOnShared = cxxMemberCallExpr(callee(cxxMethodDecl(hasName("atomic"))))
                             .bind("atomic");
@@ -188,18 +184,17 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Loc = reportLocation(Fetch->getBeginLoc(), SM);
-  if (!Reported.insert(Loc))
-    return;
-
   StringRef Method = Fetch->getMethodDecl()->getName();
   CombineOp Op = *reductionOf(Method);
-  StringRef Suffix = collectiveSuffix(Op);
-  std::string Name = sharedName(Object);
+  std::string Collective = "warp_active_" + collectiveSuffix(Op).str();
+  std::string Site = ("every thread does a shared atomic " + Method +
+                      " on the same slot of '" + sharedName(Object) + "'; ")
+                         .str();
   if (!isResultUnused(Fetch, Ctx)) {
-    diag(Loc, "every thread does a shared atomic %0 on the same slot of '%1'; "
-              "its old value is used, so it cannot be aggregated per warp "
-              "automatically")
-        << Method << Name << Fetch->getSourceRange();
+    report(Loc,
+           Site + "its old value is used, so it cannot be aggregated per warp "
+                  "automatically",
+           CharSourceRange::getTokenRange(Fetch->getSourceRange()), std::nullopt);
     return;
   }
 
@@ -208,34 +203,25 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<FixItHint> Fix;
   // The rewrite spells the guard with `$if`, which needs the DSL sugar.
   if (Range && !Operand.empty() && PP && PP->isMacroDefined("$if")) {
-    std::string Partial = freshName(("warp_" + Suffix).str(), Fetch, Ctx, TakenNames);
+    std::string Partial =
+        freshName("warp_" + collectiveSuffix(Op).str(), Fetch, Ctx, TakenNames);
     std::string Atomic = withArgumentReplaced(Fetch, Partial, Ctx);
-    std::string Indent = lineIndentation(Fetch->getBeginLoc(), SM);
-    std::string NewLine = lineEnding(Fetch->getBeginLoc(), SM);
     if (!Atomic.empty())
       Fix = FixItHint::CreateReplacement(
-        *Range, "auto " + Partial + " = " + "warp_active_" + Suffix.str() + "(" +
-                    Operand + ");" + NewLine + Indent +
-                    "$if (warp_is_first_active_lane()) { " + Atomic + "; };");
+          *Range, "auto " + Partial + " = " + Collective + "(" + Operand + ");" +
+                      lineEnding(Fetch->getBeginLoc(), SM) +
+                      lineIndentation(Fetch->getBeginLoc(), SM) +
+                      "$if (warp_is_first_active_lane()) { " + Atomic + "; };");
   }
-  // Reassociating a floating-point sum changes its rounding.
-  bool Unsafe = Op == CombineOp::Sum && isFloatingValue(Element);
-  {
-    auto Diag = diag(Loc, "every thread does a shared atomic %0 on the same slot "
-                          "of '%1'; reduce with warp_active_%2 first and let one "
-                          "lane per warp do the atomic")
-                << Method << Name << Suffix;
-    if (Range)
-      Diag << *Range;
-    if (Fix && !Unsafe)
-      Diag << *Fix;
-  }
-  if (Fix && Unsafe)
-    diag(Loc,
-         "unsafe fix: warp_active_sum adds the floating-point values in another "
-         "order, so the result can differ by rounding",
-         DiagnosticIDs::Note)
-        << *Fix;
+  report(Loc,
+         Site + "reduce with " + Collective +
+             " first and let one lane per warp do the atomic",
+         Range, Fix,
+         // Reassociating a floating-point sum changes its rounding.
+         Op == CombineOp::Sum && isFloatingValue(Element)
+             ? "warp_active_sum adds the floating-point values in another "
+               "order, so the result can differ by rounding"
+             : "");
 }
 
 } // namespace kernel_tidy::rules

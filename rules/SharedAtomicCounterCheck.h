@@ -1,24 +1,18 @@
-//===--- SharedAtomicCounterCheck.h - luisa-shared-atomic-counter ------------===//
+//===--- SharedAtomicCounterCheck.h - luisa-shared-atomic-counter ---------===//
 
 #ifndef KERNEL_TIDY_RULES_SHAREDATOMICCOUNTERCHECK_H
 #define KERNEL_TIDY_RULES_SHAREDATOMICCOUNTERCHECK_H
 
-#include "rules/RuleUtils.h"
-#include "clang-tidy/ClangTidyCheck.h"
+#include "rules/RuleBase.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace kernel_tidy::rules {
 
 /// Finds per-thread shared atomics on one slot and aggregates them per warp
 /// so that one lane per warp does the atomic.
-class SharedAtomicCounterCheck : public clang::tidy::ClangTidyCheck {
+class SharedAtomicCounterCheck : public RuleBase {
 public:
-  SharedAtomicCounterCheck(llvm::StringRef Name,
-                          clang::tidy::ClangTidyContext *Context);
-  bool isLanguageVersionSupported(
-      const clang::LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus17;
-  }
+  using RuleBase::RuleBase;
   void registerPPCallbacks(const clang::SourceManager &SM,
                            clang::Preprocessor *PP,
                            clang::Preprocessor *ModuleExpanderPP) override {
@@ -27,14 +21,13 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override {
-    Reported.clear();
+    RuleBase::onEndOfTranslationUnit();
     TakenNames.clear();
   }
 
 private:
   clang::Preprocessor *PP = nullptr;
   llvm::StringSet<> TakenNames; ///< Names of partials declared by fixes.
-  ReportedSites Reported;
 };
 
 } // namespace kernel_tidy::rules

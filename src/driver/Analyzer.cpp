@@ -4,10 +4,15 @@
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/Utils.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -302,6 +307,103 @@ cachedPrefixPch(const tooling::CompileCommand &Command, const std::vector<std::s
   return Result;
 }
 
+/// Collects the main file's top-level declarations and, before the checks'
+/// matchers run, restricts the AST traversal to them: the declarations of
+/// the headers (parsed, or deserialized from a PCH) are not walked. Only
+/// used when findings in headers are not wanted (no HeaderFilterRegex).
+class MainFileScope : public ASTConsumer {
+public:
+  void Initialize(ASTContext &Context) override { SM = &Context.getSourceManager(); }
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group) {
+      SourceLocation Loc = D->getLocation();
+      if (Loc.isValid() && SM->getFileID(SM->getExpansionLoc(Loc)) == SM->getMainFileID())
+        Decls.push_back(D);
+    }
+    return true;
+  }
+  void HandleTranslationUnit(ASTContext &Context) override {
+    Context.setTraversalScope(Decls);
+  }
+
+private:
+  SourceManager *SM = nullptr;
+  std::vector<Decl *> Decls;
+};
+
+/// clang-tidy's runClangTidy, with the matchers' traversal restricted to the
+/// main file when \p MainFileOnly.
+std::vector<ClangTidyError>
+runChecks(ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
+          const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+          bool MainFileOnly) {
+  tooling::ClangTool Tool(Compilations, {File}, std::make_shared<PCHContainerOperations>(),
+                          BaseFS);
+  Tool.appendArgumentsAdjuster([&Context](const tooling::CommandLineArguments &Args,
+                                          StringRef Filename) {
+    ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
+    tooling::CommandLineArguments Adjusted = Args;
+    if (Opts.ExtraArgsBefore) {
+      auto I = Adjusted.begin();
+      if (I != Adjusted.end() && !StringRef(*I).starts_with("-"))
+        ++I; // The compiler's name.
+      Adjusted.insert(I, Opts.ExtraArgsBefore->begin(), Opts.ExtraArgsBefore->end());
+    }
+    if (Opts.ExtraArgs)
+      Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(), Opts.ExtraArgs->end());
+    return Adjusted;
+  });
+  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, /*GetFixesFromNotes=*/true);
+  DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(), &DiagConsumer,
+                       /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(&DE);
+  Tool.setDiagnosticConsumer(&DiagConsumer);
+
+  class Factory : public tooling::FrontendActionFactory {
+  public:
+    Factory(ClangTidyContext &Context,
+            llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool MainFileOnly)
+        : Consumers(Context, std::move(BaseFS)), MainFileOnly(MainFileOnly) {}
+    std::unique_ptr<FrontendAction> create() override {
+      return std::make_unique<Action>(*this);
+    }
+    bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
+                       std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                       DiagnosticConsumer *DiagConsumer) override {
+      // As clang-tidy: __clang_analyzer__ is defined.
+      Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+      return FrontendActionFactory::runInvocation(Invocation, Files, PCHContainerOps,
+                                                  DiagConsumer);
+    }
+
+  private:
+    class Action : public ASTFrontendAction {
+    public:
+      explicit Action(Factory &Parent) : Parent(Parent) {}
+      std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
+                                                     StringRef File) override {
+        std::unique_ptr<ASTConsumer> Checks =
+            Parent.Consumers.createASTConsumer(Compiler, File);
+        if (!Parent.MainFileOnly || !Checks)
+          return Checks;
+        std::vector<std::unique_ptr<ASTConsumer>> Both;
+        Both.push_back(std::make_unique<MainFileScope>());
+        Both.push_back(std::move(Checks));
+        return std::make_unique<MultiplexConsumer>(std::move(Both));
+      }
+
+    private:
+      Factory &Parent;
+    };
+    ClangTidyASTConsumerFactory Consumers;
+    bool MainFileOnly;
+  };
+  Factory Actions(Context, std::move(BaseFS), MainFileOnly);
+  Tool.run(&Actions);
+  return DiagConsumer.take();
+}
+
 } // namespace
 
 std::shared_ptr<const PrefixPlan>
@@ -465,8 +567,11 @@ FileResult Analyzer::analyze(const std::string &File,
 
   // clang-tidy reads HeaderFilterRegex once, from the configuration of the
   // working directory; take it from the file's own configuration instead.
-  std::optional<std::string> HeaderFilter =
-      State->makeOptionsProvider(FS)->getOptions(AbsFile).HeaderFilterRegex;
+  ClangTidyOptions FileOptions = State->makeOptionsProvider(FS)->getOptions(AbsFile);
+  std::optional<std::string> HeaderFilter = FileOptions.HeaderFilterRegex;
+  // Findings in headers are not wanted: the checks walk the file's own code.
+  bool MainFileOnly = !(HeaderFilter && !HeaderFilter->empty()) &&
+                      !FileOptions.SystemHeaders.value_or(false);
   // A shared precompiled prefix, when the plan has one that still fits.
   std::shared_ptr<const PrecompiledHeader> Pch;
   if (State->Options.Prefixes) {
@@ -479,7 +584,7 @@ FileResult Analyzer::analyze(const std::string &File,
     if (UsePch)
       PchArgs = {"-include-pch", Pch->PchPath};
     ClangTidyContext Context(State->makeOptionsProvider(FS, HeaderFilter, PchArgs));
-    return runClangTidy(Context, *DB, {AbsFile}, FS, /*ApplyAnyFix=*/true);
+    return runChecks(Context, *DB, AbsFile, FS, MainFileOnly);
   };
   std::vector<ClangTidyError> Errors = Run(Pch != nullptr);
   // A file that does not compile is reported exactly as a plain parse

@@ -70,6 +70,8 @@ struct CheckCommand {
   bool UnsafeFixes = false;
   bool Diff = false;
   bool BundledModel = false;
+  bool Pch = false;
+  bool NoPch = false;
   std::string ExportFixes;
   bool Statistics = false;
   bool Quiet = false;
@@ -95,6 +97,9 @@ kernel_tidy::AnalysisOptions analysisOptions(const CheckCommand &Cmd,
   Options.ExtraArgs = std::move(CompilerArgs);
   Options.ModelDir = Share + "/api-model";
   Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
+  Options.Pch = Cmd.NoPch ? kernel_tidy::PchMode::Off
+                : Cmd.Pch ? kernel_tidy::PchMode::Force
+                          : kernel_tidy::PchMode::Auto;
   return Options;
 }
 
@@ -391,6 +396,12 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
       ->check(CLI::Range(2u, 1024u));
   Check.add_flag("--bundled-model", Cmd.BundledModel,
                  "Parse with the bundled DSL API model even where a compile database exists");
+  auto *Pch = Check.add_flag(
+      "--pch", Cmd.Pch,
+      "Parse the leading #include <...> lines once into a cached precompiled header "
+      "even for a single file (default: when two or more files share them)");
+  Check.add_flag("--no-pch", Cmd.NoPch, "Never use a shared precompiled header")
+      ->excludes(Pch);
   Check.add_flag("--fix", Cmd.Fix, "Apply safe fixes in place");
   Check.add_flag("--unsafe-fixes", Cmd.UnsafeFixes,
                  "With --fix or --diff, also apply fixes that may change rounding");

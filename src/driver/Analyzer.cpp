@@ -4,14 +4,30 @@
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/Utils.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/ADT/StringMap.h"
 #include <map>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
 using namespace clang::tidy;
@@ -44,7 +60,8 @@ struct Analyzer::Impl {
 
   std::unique_ptr<ClangTidyOptionsProvider>
   makeOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-                      std::optional<std::string> HeaderFilter = std::nullopt) const {
+                      std::optional<std::string> HeaderFilter = std::nullopt,
+                      const std::vector<std::string> &MoreArgs = {}) const {
     ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
     Defaults.Checks = "-*,luisa-*";
     ClangTidyOptions Overrides;
@@ -56,6 +73,7 @@ struct Analyzer::Impl {
     if (Options.WarningsAsErrors)
       Overrides.WarningsAsErrors = *Options.WarningsAsErrors;
     Overrides.ExtraArgs = Options.ExtraArgs;
+    Overrides.ExtraArgs->insert(Overrides.ExtraArgs->end(), MoreArgs.begin(), MoreArgs.end());
     // No "N warnings generated." on stderr: findings are reported by us.
     std::vector<std::string> Before{"-fno-caret-diagnostics"};
     if (!Options.ResourceDir.empty())
@@ -96,7 +114,348 @@ struct Analyzer::Impl {
     return std::make_unique<tooling::FixedCompilationDatabase>(
         llvm::sys::path::parent_path(File), ModelArgs);
   }
+
+  /// The command clang-tidy would run for \p AbsFile, with its file name
+  /// left out and the configuration's extra arguments in place; std::nullopt
+  /// when the file cannot share a precompiled prefix.
+  std::optional<tooling::CompileCommand> prefixCommand(const std::string &AbsFile) const;
 };
+
+std::optional<tooling::CompileCommand>
+Analyzer::Impl::prefixCommand(const std::string &AbsFile) const {
+  std::string Error;
+  auto DB = compilationDatabase(AbsFile, Error);
+  if (!DB)
+    return std::nullopt;
+  std::vector<tooling::CompileCommand> Commands = DB->getCompileCommands(AbsFile);
+  if (Commands.size() != 1)
+    return std::nullopt;
+  ClangTidyOptions Opts =
+      makeOptionsProvider(llvm::vfs::createPhysicalFileSystem())->getOptions(AbsFile);
+  // Diagnostics inside headers are wanted: they come from the header parse,
+  // which a PCH does once, elsewhere.
+  if ((Opts.HeaderFilterRegex && !Opts.HeaderFilterRegex->empty()) ||
+      Opts.SystemHeaders.value_or(false))
+    return std::nullopt;
+  tooling::CompileCommand Command = Commands.front();
+  std::vector<std::string> Args;
+  for (size_t I = 0; I < Command.CommandLine.size(); ++I) {
+    const std::string &Arg = Command.CommandLine[I];
+    llvm::SmallString<256> Path(Arg);
+    if (I > 0 && !llvm::StringRef(Arg).starts_with("-")) {
+      llvm::sys::fs::make_absolute(Command.Directory, Path);
+      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    }
+    if (I > 0 && (Arg == Command.Filename || Path == AbsFile))
+      continue;
+    Args.push_back(Arg);
+  }
+  if (Opts.ExtraArgsBefore && !Args.empty())
+    Args.insert(Args.begin() + 1, Opts.ExtraArgsBefore->begin(), Opts.ExtraArgsBefore->end());
+  if (Opts.ExtraArgs)
+    Args.insert(Args.end(), Opts.ExtraArgs->begin(), Opts.ExtraArgs->end());
+  for (const auto &Adjust :
+       {tooling::getClangStripOutputAdjuster(), tooling::getClangSyntaxOnlyAdjuster(),
+        tooling::getClangStripDependencyFileAdjuster(), tooling::getStripPluginsAdjuster()})
+    Args = Adjust(Args, AbsFile);
+  Command.CommandLine = std::move(Args);
+  Command.Filename.clear();
+  Command.Output.clear();
+  return Command;
+}
+
+namespace {
+
+/// Serves one command, for the prefix header.
+class OneCommandDatabase : public tooling::CompilationDatabase {
+public:
+  explicit OneCommandDatabase(tooling::CompileCommand Command) : Command(std::move(Command)) {}
+  std::vector<tooling::CompileCommand> getCompileCommands(StringRef) const override {
+    return {Command};
+  }
+
+private:
+  tooling::CompileCommand Command;
+};
+
+/// Every file the header parse read, system headers included.
+class AllDependencies : public DependencyCollector {
+  bool needSystemDependencies() override { return true; }
+};
+
+/// Runs GeneratePCHAction on the invocation ClangTool makes from the command.
+class GeneratePch : public tooling::ToolAction {
+public:
+  GeneratePch(std::string Output, std::shared_ptr<AllDependencies> Deps)
+      : Output(std::move(Output)), Deps(std::move(Deps)) {}
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    // As clang-tidy sets up the files it analyses (the macros must match).
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    Invocation->getLangOpts().PCHInstantiateTemplates = true;
+    Invocation->getFrontendOpts().OutputFile = Output;
+    Invocation->getFrontendOpts().ProgramAction = frontend::GeneratePCH;
+    CompilerInstance Compiler(std::move(PCHContainerOps));
+    Compiler.setInvocation(std::move(Invocation));
+    Compiler.setFileManager(Files);
+    Compiler.createDiagnostics(DiagConsumer, /*ShouldOwnClient=*/false);
+    Compiler.createSourceManager(*Files);
+    Compiler.addDependencyCollector(Deps);
+    GeneratePCHAction Action;
+    bool Ok = Compiler.ExecuteAction(Action) && !Compiler.getDiagnostics().hasErrorOccurred();
+    Files->clearStatCache();
+    return Ok;
+  }
+
+private:
+  std::string Output;
+  std::shared_ptr<AllDependencies> Deps;
+};
+
+bool writeAtomically(const std::string &Path, llvm::StringRef Text) {
+  llvm::SmallString<256> Temp;
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(Path + ".%%%%%%.tmp", FD, Temp))
+    return false;
+  {
+    llvm::raw_fd_ostream Out(FD, /*shouldClose=*/true);
+    Out << Text;
+    Out.close();
+    if (Out.has_error()) {
+      Out.clear_error();
+      llvm::sys::fs::remove(Temp);
+      return false;
+    }
+  }
+  if (llvm::sys::fs::rename(Temp, Path)) {
+    llvm::sys::fs::remove(Temp);
+    return false;
+  }
+  return true;
+}
+
+std::string readAll(const std::string &Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  return Buffer ? (*Buffer)->getBuffer().str() : std::string();
+}
+
+/// The cached PCH of \p Includes for \p Command, rebuilt when the command,
+/// the includes or any header it read changed; nullptr when it cannot be built.
+std::shared_ptr<const PrecompiledHeader>
+cachedPrefixPch(const tooling::CompileCommand &Command, const std::vector<std::string> &Includes) {
+  std::string Cache = pchCacheDirectory();
+  if (Cache.empty())
+    return nullptr;
+  std::string Prefix = "// kernel-tidy: the shared include prefix of several files\n";
+  for (const std::string &Include : Includes)
+    Prefix += "#include " + Include + "\n";
+  std::string Key = "kernel-tidy pch 1\n" CLANG_VERSION_STRING "\n" + Command.Directory + "\n" +
+                    llvm::join(Command.CommandLine, "\n") + "\n" + Prefix;
+  llvm::SmallString<256> Dir(Cache);
+  llvm::sys::path::append(Dir, "pch-" + llvm::utohexstr(llvm::xxh3_64bits(Key)));
+  std::string Header = (Dir + "/prefix.h").str(), Pch = (Dir + "/prefix.pch").str(),
+              Manifest = (Dir + "/inputs").str();
+  auto Result = std::make_shared<PrecompiledHeader>();
+  Result->PchPath = Pch;
+  Result->Includes = Includes;
+  if (llvm::sys::fs::exists(Pch) && dependenciesUnchanged(readAll(Manifest)))
+    return Result;
+
+  if (llvm::sys::fs::create_directories(Dir))
+    return nullptr;
+  // The same text keeps its time stamp: other runs may be using the PCH.
+  if (readAll(Header) != Prefix && !writeAtomically(Header, Prefix))
+    return nullptr;
+  llvm::sys::fs::remove(Manifest);
+  llvm::SmallString<256> Temp;
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(Pch + ".%%%%%%.tmp", FD, Temp))
+    return nullptr;
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+
+  tooling::CompileCommand PchCommand = Command;
+  PchCommand.Filename = Header;
+  PchCommand.CommandLine.insert(PchCommand.CommandLine.end(), {"-x", "c++-header", Header});
+  OneCommandDatabase DB(PchCommand);
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+  tooling::ClangTool Tool(DB, {Header}, std::make_shared<PCHContainerOperations>(), FS);
+  IgnoringDiagConsumer Quiet;
+  Tool.setDiagnosticConsumer(&Quiet);
+  Tool.setPrintErrorMessage(false);
+  auto Deps = std::make_shared<AllDependencies>();
+  GeneratePch Action(Temp.str().str(), Deps);
+  if (Tool.run(&Action) != 0) {
+    llvm::sys::fs::remove(Temp);
+    return nullptr;
+  }
+  std::vector<std::string> Inputs;
+  for (const std::string &File : Deps->getDependencies()) {
+    llvm::SmallString<256> Path(File);
+    llvm::sys::fs::make_absolute(Command.Directory, Path);
+    Inputs.push_back(Path.str().str());
+  }
+  if (llvm::sys::fs::rename(Temp, Pch)) {
+    llvm::sys::fs::remove(Temp);
+    return nullptr;
+  }
+  std::string Inventory = describeDependencies(Inputs);
+  if (!Inventory.empty())
+    writeAtomically(Manifest, Inventory); // Else rebuilt by the next run.
+  return Result;
+}
+
+/// Collects the main file's top-level declarations and, before the checks'
+/// matchers run, restricts the AST traversal to them: the declarations of
+/// the headers (parsed, or deserialized from a PCH) are not walked. Only
+/// used when findings in headers are not wanted (no HeaderFilterRegex).
+class MainFileScope : public ASTConsumer {
+public:
+  void Initialize(ASTContext &Context) override { SM = &Context.getSourceManager(); }
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group) {
+      SourceLocation Loc = D->getLocation();
+      if (Loc.isValid() && SM->getFileID(SM->getExpansionLoc(Loc)) == SM->getMainFileID())
+        Decls.push_back(D);
+    }
+    return true;
+  }
+  void HandleTranslationUnit(ASTContext &Context) override {
+    Context.setTraversalScope(Decls);
+  }
+
+private:
+  SourceManager *SM = nullptr;
+  std::vector<Decl *> Decls;
+};
+
+/// clang-tidy's runClangTidy, with the matchers' traversal restricted to the
+/// main file when \p MainFileOnly.
+std::vector<ClangTidyError>
+runChecks(ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
+          const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+          bool MainFileOnly) {
+  tooling::ClangTool Tool(Compilations, {File}, std::make_shared<PCHContainerOperations>(),
+                          BaseFS);
+  Tool.appendArgumentsAdjuster([&Context](const tooling::CommandLineArguments &Args,
+                                          StringRef Filename) {
+    ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
+    tooling::CommandLineArguments Adjusted = Args;
+    if (Opts.ExtraArgsBefore) {
+      auto I = Adjusted.begin();
+      if (I != Adjusted.end() && !StringRef(*I).starts_with("-"))
+        ++I; // The compiler's name.
+      Adjusted.insert(I, Opts.ExtraArgsBefore->begin(), Opts.ExtraArgsBefore->end());
+    }
+    if (Opts.ExtraArgs)
+      Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(), Opts.ExtraArgs->end());
+    return Adjusted;
+  });
+  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, /*GetFixesFromNotes=*/true);
+  DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(), &DiagConsumer,
+                       /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(&DE);
+  Tool.setDiagnosticConsumer(&DiagConsumer);
+
+  class Factory : public tooling::FrontendActionFactory {
+  public:
+    Factory(ClangTidyContext &Context,
+            llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool MainFileOnly)
+        : Consumers(Context, std::move(BaseFS)), MainFileOnly(MainFileOnly) {}
+    std::unique_ptr<FrontendAction> create() override {
+      return std::make_unique<Action>(*this);
+    }
+    bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
+                       std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                       DiagnosticConsumer *DiagConsumer) override {
+      // As clang-tidy: __clang_analyzer__ is defined.
+      Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+      return FrontendActionFactory::runInvocation(Invocation, Files, PCHContainerOps,
+                                                  DiagConsumer);
+    }
+
+  private:
+    class Action : public ASTFrontendAction {
+    public:
+      explicit Action(Factory &Parent) : Parent(Parent) {}
+      std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
+                                                     StringRef File) override {
+        std::unique_ptr<ASTConsumer> Checks =
+            Parent.Consumers.createASTConsumer(Compiler, File);
+        if (!Parent.MainFileOnly || !Checks)
+          return Checks;
+        std::vector<std::unique_ptr<ASTConsumer>> Both;
+        Both.push_back(std::make_unique<MainFileScope>());
+        Both.push_back(std::move(Checks));
+        return std::make_unique<MultiplexConsumer>(std::move(Both));
+      }
+
+    private:
+      Factory &Parent;
+    };
+    ClangTidyASTConsumerFactory Consumers;
+    bool MainFileOnly;
+  };
+  Factory Actions(Context, std::move(BaseFS), MainFileOnly);
+  Tool.run(&Actions);
+  return DiagConsumer.take();
+}
+
+} // namespace
+
+std::shared_ptr<const PrefixPlan>
+Analyzer::planPrecompiledPrefixes(const std::vector<std::string> &Files, size_t MinGroup) {
+  struct Member {
+    std::string File;
+    std::vector<std::string> Includes;
+  };
+  struct Group {
+    tooling::CompileCommand Command;
+    std::vector<Member> Members;
+  };
+  std::map<std::string, Group> Groups;
+  for (const std::string &File : Files) {
+    llvm::SmallString<256> Absolute(File);
+    llvm::sys::fs::make_absolute(Absolute);
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    std::string AbsFile = Absolute.str().str();
+    std::string Text = readAll(AbsFile);
+    std::vector<std::string> Includes = leadingAngleIncludes(Text);
+    if (Includes.empty())
+      continue;
+    auto Command = State->prefixCommand(AbsFile);
+    if (!Command)
+      continue;
+    // Same directory, arguments and first include.
+    std::string Key = Command->Directory + '\0' + llvm::join(Command->CommandLine, "\0") +
+                      '\0' + Includes.front();
+    Group &G = Groups[Key];
+    G.Command = std::move(*Command);
+    G.Members.push_back({std::move(AbsFile), std::move(Includes)});
+  }
+  auto Plan = std::make_shared<PrefixPlan>();
+  for (auto &Entry : Groups) {
+    Group &G = Entry.second;
+    if (G.Members.size() < std::max<size_t>(MinGroup, 1))
+      continue;
+    std::vector<std::string> Common = G.Members.front().Includes;
+    for (const Member &M : G.Members) {
+      size_t N = 0;
+      while (N < Common.size() && N < M.Includes.size() && Common[N] == M.Includes[N])
+        ++N;
+      Common.resize(N);
+    }
+    auto Pch = cachedPrefixPch(G.Command, Common);
+    if (!Pch)
+      continue;
+    for (const Member &M : G.Members)
+      (*Plan)[M.File] = Pch;
+  }
+  return Plan;
+}
 
 Analyzer::Analyzer(AnalysisOptions Options) : State(std::make_unique<Impl>()) {
   State->Options = std::move(Options);
@@ -208,11 +567,33 @@ FileResult Analyzer::analyze(const std::string &File,
 
   // clang-tidy reads HeaderFilterRegex once, from the configuration of the
   // working directory; take it from the file's own configuration instead.
-  std::optional<std::string> HeaderFilter =
-      State->makeOptionsProvider(FS)->getOptions(AbsFile).HeaderFilterRegex;
-  ClangTidyContext Context(State->makeOptionsProvider(FS, HeaderFilter));
-  std::vector<ClangTidyError> Errors =
-      runClangTidy(Context, *DB, {AbsFile}, FS, /*ApplyAnyFix=*/true);
+  ClangTidyOptions FileOptions = State->makeOptionsProvider(FS)->getOptions(AbsFile);
+  std::optional<std::string> HeaderFilter = FileOptions.HeaderFilterRegex;
+  // Findings in headers are not wanted: the checks walk the file's own code.
+  bool MainFileOnly = !(HeaderFilter && !HeaderFilter->empty()) &&
+                      !FileOptions.SystemHeaders.value_or(false);
+  // A shared precompiled prefix, when the plan has one that still fits.
+  std::shared_ptr<const PrecompiledHeader> Pch;
+  if (State->Options.Prefixes) {
+    auto It = State->Options.Prefixes->find(AbsFile);
+    if (It != State->Options.Prefixes->end() && prefixApplies(*It->second, Result.Original))
+      Pch = It->second;
+  }
+  auto Run = [&](bool UsePch) {
+    std::vector<std::string> PchArgs;
+    if (UsePch)
+      PchArgs = {"-include-pch", Pch->PchPath};
+    ClangTidyContext Context(State->makeOptionsProvider(FS, HeaderFilter, PchArgs));
+    return runChecks(Context, *DB, AbsFile, FS, MainFileOnly);
+  };
+  std::vector<ClangTidyError> Errors = Run(Pch != nullptr);
+  // A file that does not compile is reported exactly as a plain parse
+  // reports it (and a PCH made stale behind our back falls back here too).
+  if (Pch && llvm::any_of(Errors, [](const ClangTidyError &E) {
+        return E.DiagLevel == tooling::Diagnostic::Error &&
+               StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
+      }))
+    Errors = Run(false);
 
   ContentCache Cache;
   Cache.put(AbsFile, Result.Original);

@@ -4,6 +4,7 @@
 #define KERNEL_TIDY_SRC_DRIVER_ANALYZER_H
 
 #include "src/driver/Findings.h"
+#include "src/driver/PrecompiledPrefix.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +29,11 @@ struct AnalysisOptions {
   bool ForceBundledModel = false; ///< Ignore compile databases.
   std::string ModelDir;    ///< The bundled DSL model's include directory.
   std::string ResourceDir; ///< Clang's resource directory.
+  /// Whether analyzeFiles shares one header parse among files (see
+  /// PrecompiledPrefix.h). Off by default for a lone Analyzer.
+  PchMode Pch = PchMode::Off;
+  /// The precompiled prefixes files use (set by planPrecompiledPrefixes).
+  std::shared_ptr<const PrefixPlan> Prefixes;
 };
 
 /// Parses files as their compile database says (or with the bundled DSL
@@ -43,6 +49,12 @@ public:
   /// (used to verify fixes before anything is written).
   FileResult analyze(const std::string &File,
                      const std::optional<std::string> &Contents = std::nullopt);
+
+  /// Groups \p Files by compile arguments and leading `#include <...>` lines,
+  /// and builds (or finds in the cache) one PCH per group of at least
+  /// \p MinGroup files. Files it cannot help are left out of the plan.
+  std::shared_ptr<const PrefixPlan>
+  planPrecompiledPrefixes(const std::vector<std::string> &Files, size_t MinGroup);
 
   /// The names of the checks enabled for \p File.
   std::vector<std::string> enabledChecks(const std::string &File);

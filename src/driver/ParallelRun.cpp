@@ -13,9 +13,18 @@ std::optional<std::vector<FileResult>>
 analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analysis,
              const ParallelRunOptions &Options, std::string &Error) {
   unsigned Workers = std::max(1u, std::min<unsigned>(Options.Jobs, Files.size()));
+  AnalysisOptions Shared = Analysis;
+  if (Analysis.Pch != PchMode::Off && !Analysis.Prefixes) {
+    // One header parse for the files that share their leading includes.
+    auto Planner = Analyzer::create(Analysis, Error);
+    if (!Planner)
+      return std::nullopt;
+    Shared.Prefixes =
+        Planner->planPrecompiledPrefixes(Files, Analysis.Pch == PchMode::Force ? 1 : 2);
+  }
   std::vector<std::unique_ptr<Analyzer>> Analyzers;
   for (unsigned I = 0; I < Workers; ++I) {
-    Analyzers.push_back(Analyzer::create(Analysis, Error));
+    Analyzers.push_back(Analyzer::create(Shared, Error));
     if (!Analyzers.back())
       return std::nullopt;
   }

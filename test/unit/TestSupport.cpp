@@ -6,10 +6,28 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 namespace kernel_tidy::test {
+
+namespace {
+/// The kernel-tidy runs of the tests keep their PCH cache in a temp folder of
+/// their own (not the user's ~/.cache), removed at exit.
+struct TestCacheDir {
+  std::string Dir;
+  TestCacheDir() {
+    llvm::SmallString<128> Path;
+    llvm::sys::fs::createUniqueDirectory("kernel-tidy-test-cache", Path);
+    Dir = Path.str().str();
+    ::setenv("KERNEL_TIDY_CACHE_DIR", Dir.c_str(), /*overwrite=*/1);
+  }
+  ~TestCacheDir() { llvm::sys::fs::remove_directories(Dir); }
+} TheTestCacheDir;
+} // namespace
+
+std::string testCacheDir() { return TheTestCacheDir.Dir; }
 
 std::string sourceDir() { return KERNEL_TIDY_SOURCE_DIR; }
 std::string modelDir() { return sourceDir() + "/src/dsl/api-model"; }

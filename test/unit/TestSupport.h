@@ -11,6 +11,8 @@
 namespace kernel_tidy::test {
 
 std::string sourceDir();
+/// KERNEL_TIDY_CACHE_DIR of the kernel-tidy runs of the tests (set at start).
+std::string testCacheDir();
 std::string modelDir();
 std::string readFile(const std::string &Path);
 void writeFile(const std::string &Path, const std::string &Contents);

@@ -1,0 +1,136 @@
+//===--- PrecompiledPrefix.cpp - One header parse shared by many files ---===//
+
+#include "src/driver/PrecompiledPrefix.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/xxhash.h"
+#include <algorithm>
+#include <chrono>
+
+namespace kernel_tidy {
+
+/// Skips blanks and comments; false on an unterminated block comment.
+static bool skipBlanksAndComments(llvm::StringRef &Text) {
+  while (true) {
+    Text = Text.ltrim(" \t\r\n\f\v");
+    if (Text.starts_with("//")) {
+      size_t End = Text.find('\n');
+      // A comment continued with a backslash: too unusual to handle here.
+      llvm::StringRef Line = Text.substr(0, End);
+      if (Line.rtrim("\r").ends_with("\\"))
+        return false;
+      Text = End == llvm::StringRef::npos ? llvm::StringRef() : Text.substr(End);
+    } else if (Text.starts_with("/*")) {
+      size_t End = Text.find("*/", 2);
+      if (End == llvm::StringRef::npos)
+        return false;
+      Text = Text.substr(End + 2);
+    } else {
+      return true;
+    }
+  }
+}
+
+std::vector<std::string> leadingAngleIncludes(llvm::StringRef Text) {
+  std::vector<std::string> Includes;
+  if (Text.starts_with("\xEF\xBB\xBF"))
+    Text = Text.drop_front(3);
+  while (skipBlanksAndComments(Text) && Text.consume_front("#")) {
+    size_t LineEnd = Text.find('\n');
+    llvm::StringRef Line = Text.substr(0, LineEnd).rtrim("\r");
+    if (Line.ends_with("\\"))
+      break;
+    Line = Line.ltrim(" \t");
+    if (!Line.consume_front("include"))
+      break;
+    Line = Line.ltrim(" \t");
+    if (!Line.starts_with("<"))
+      break;
+    size_t Close = Line.find('>');
+    if (Close == llvm::StringRef::npos)
+      break;
+    llvm::StringRef Name = Line.substr(0, Close + 1);
+    llvm::StringRef Rest = Line.substr(Close + 1).ltrim(" \t");
+    // Only a comment may follow on the line (a block comment must end on it).
+    if (!Rest.empty() && !Rest.starts_with("//") &&
+        !(Rest.starts_with("/*") && Rest.rtrim(" \t").ends_with("*/") &&
+          Rest.find("*/") == Rest.rtrim(" \t").size() - 2))
+      break;
+    Includes.push_back(Name.str());
+    Text = LineEnd == llvm::StringRef::npos ? llvm::StringRef() : Text.substr(LineEnd);
+  }
+  return Includes;
+}
+
+bool prefixApplies(const PrecompiledHeader &Header, llvm::StringRef Text) {
+  std::vector<std::string> Includes = leadingAngleIncludes(Text);
+  return Includes.size() >= Header.Includes.size() &&
+         std::equal(Header.Includes.begin(), Header.Includes.end(), Includes.begin());
+}
+
+std::string pchCacheDirectory() {
+  if (auto Dir = llvm::sys::Process::GetEnv("KERNEL_TIDY_CACHE_DIR"); Dir && !Dir->empty())
+    return *Dir;
+  llvm::SmallString<256> Path;
+  if (auto Xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); Xdg && !Xdg->empty()) {
+    Path = *Xdg;
+  } else {
+    if (!llvm::sys::path::home_directory(Path))
+      return "";
+    llvm::sys::path::append(Path, ".cache");
+  }
+  llvm::sys::path::append(Path, "kernel-tidy");
+  return Path.str().str();
+}
+
+/// "SIZE MTIME HASH" of a file, or "" when it cannot be read.
+static std::string fingerprint(llvm::StringRef Path) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status))
+    return "";
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return "";
+  uint64_t MTime = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       Status.getLastModificationTime().time_since_epoch())
+                       .count();
+  return std::to_string(Status.getSize()) + " " + std::to_string(MTime) + " " +
+         llvm::utohexstr(llvm::xxh3_64bits((*Buffer)->getBuffer()));
+}
+
+std::string describeDependencies(const std::vector<std::string> &Files) {
+  std::string Manifest;
+  for (const std::string &File : Files) {
+    std::string Print = fingerprint(File);
+    if (Print.empty())
+      return ""; // Cannot be validated later: do not cache.
+    Manifest += Print + " " + File + "\n";
+  }
+  return Manifest;
+}
+
+bool dependenciesUnchanged(llvm::StringRef Manifest) {
+  if (Manifest.empty())
+    return false;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  Manifest.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Line : Lines) {
+    // SIZE MTIME HASH PATH (the path may hold spaces).
+    size_t Spaces = 0, Pos = 0;
+    for (; Pos < Line.size() && Spaces < 3; ++Pos)
+      if (Line[Pos] == ' ')
+        ++Spaces;
+    if (Spaces != 3)
+      return false;
+    if (fingerprint(Line.substr(Pos)) != Line.substr(0, Pos - 1))
+      return false;
+  }
+  return true;
+}
+
+} // namespace kernel_tidy

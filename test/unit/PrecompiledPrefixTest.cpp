@@ -1,0 +1,157 @@
+//===--- PrecompiledPrefixTest.cpp - The shared header parse (PCH) --------===//
+
+#include "src/driver/PrecompiledPrefix.h"
+#include "test/unit/TestSupport.h"
+#include "llvm/Support/Chrono.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <unistd.h>
+#include <gtest/gtest.h>
+
+namespace kernel_tidy::test {
+namespace {
+
+TEST(LeadingIncludes, StopsAtTheFirstOtherToken) {
+  EXPECT_EQ((std::vector<std::string>{"<random>", "<luisa/luisa-compute.h>", "<a.h>"}),
+            leadingAngleIncludes("\xEF\xBB\xBF// comment\n/* block\n */\n#include <random>\n\n"
+                                 "  #  include<luisa/luisa-compute.h> // why\n"
+                                 "#include <a.h> /* x */\n"
+                                 "#include <b.h> /* x */ int y;\n#include <c.h>\n"));
+  EXPECT_EQ((std::vector<std::string>{"<a.h>"}),
+            leadingAngleIncludes("#include <a.h>\n#include \"local.h\"\n#include <b.h>\n"));
+  EXPECT_EQ((std::vector<std::string>{"<a.h>"}),
+            leadingAngleIncludes("#include <a.h>\n#define X 1\n#include <b.h>\n"));
+  EXPECT_TRUE(leadingAngleIncludes("#pragma once\n#include <a.h>\n").empty());
+  EXPECT_TRUE(leadingAngleIncludes("#include <a.h> \\\n  \n").empty());
+  EXPECT_TRUE(leadingAngleIncludes("int x;\n#include <a.h>\n").empty());
+
+  PrecompiledHeader Header{"p.pch", {"<a.h>", "<b.h>"}};
+  EXPECT_TRUE(prefixApplies(Header, "#include <a.h>\n#include <b.h>\n#include <c.h>\n"));
+  EXPECT_FALSE(prefixApplies(Header, "#include <a.h>\nint x;\n#include <b.h>\n"));
+}
+
+class SharedHeaderParse : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Dir = makeTempDir();
+    Cache = Dir + "/cache";
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  /// The PCHs in this test's cache folder.
+  std::vector<std::string> pchFiles() {
+    std::vector<std::string> Found;
+    std::error_code EC;
+    for (llvm::sys::fs::recursive_directory_iterator I(Cache, EC), E; I != E && !EC;
+         I.increment(EC))
+      if (llvm::StringRef(I->path()).ends_with("/prefix.pch"))
+        Found.push_back(I->path());
+    return Found;
+  }
+  llvm::sys::fs::UniqueID idOf(const std::string &Path) {
+    llvm::sys::fs::UniqueID ID;
+    EXPECT_FALSE(llvm::sys::fs::getUniqueID(Path, ID)) << Path;
+    return ID;
+  }
+  /// A run with this test's cache folder.
+  ProcessResult run(std::vector<std::string> Args) {
+    Args.insert(Args.begin(), {"check", "--bundled-model", "--format", "json"});
+    ::setenv("KERNEL_TIDY_CACHE_DIR", Cache.c_str(), 1);
+    ProcessResult R = runKernelTidy(Args);
+    ::setenv("KERNEL_TIDY_CACHE_DIR", testCacheDir().c_str(), 1);
+    return R;
+  }
+  std::string Dir, Cache;
+};
+
+// Findings, positions, fixes and the re-parse that verifies fixes are the
+// same with one shared PCH as with a plain parse of every file; the PCH holds
+// the DSL's macros ($if, $for), which the rules must still see.
+TEST_F(SharedHeaderParse, SameReportAsPlainParse) {
+  std::vector<std::string> Files;
+  for (const char *Folder : {"/examples", "/test/corpus"}) {
+    std::vector<std::string> Sources = listFiles(sourceDir() + Folder, ".cpp");
+    Sources.resize(std::min<size_t>(Sources.size(), 3)); // Test time.
+    for (const std::string &Source : Sources) {
+      // examples-softmax.cpp, test-corpus-softmax.cpp: one folder, no names twice.
+      std::string Name = std::string(Folder).substr(1) + "-" +
+                         llvm::sys::path::filename(Source).str();
+      std::replace(Name.begin(), Name.end(), '/', '-');
+      std::string Copy = Dir + "/" + Name;
+      writeFile(Copy, readFile(Source));
+      Files.push_back(Copy);
+    }
+  }
+  ASSERT_GE(Files.size(), 6u);
+  std::vector<std::string> Args = Files;
+  Args.insert(Args.begin(), {"--diff", "--unsafe-fixes", "-j", "2"});
+  std::vector<std::string> Plain = Args, Shared = Args;
+  Plain.insert(Plain.begin(), "--no-pch");
+  ProcessResult A = run(Plain);
+  EXPECT_TRUE(pchFiles().empty());
+  ProcessResult B = run(Shared);
+  // Two groups: the examples open with <random>, the corpus with luisa's.
+  EXPECT_EQ(2u, pchFiles().size());
+  EXPECT_EQ(A.ExitCode, B.ExitCode) << B.Err;
+  EXPECT_EQ(A.Out, B.Out);
+  EXPECT_NE(std::string::npos, B.Out.find("\"luisa-shared-atomic-counter\"")) << B.Out;
+  EXPECT_NE(std::string::npos, B.Out.find("\"luisa-butterfly-reduction\""));
+  EXPECT_NE(std::string::npos, B.Out.find("+++ ")); // Fixes were verified and diffed.
+}
+
+// The cached PCH is rebuilt when a header it read is touched or changed, and
+// results follow the header.
+TEST_F(SharedHeaderParse, RebuiltWhenAHeaderChanges) {
+  std::string Inc = Dir + "/inc";
+  llvm::sys::fs::create_directories(Inc);
+  writeFile(Inc + "/extra.h", "#pragma once\ninline constexpr unsigned kLanes = 32u;\n");
+  const char *Kernel =
+      "#include <luisa/luisa-compute.h>\n#include <extra.h>\n"
+      "using namespace luisa::compute;\n"
+      "void f%d() { Kernel1D k = [&](BufferUInt b) { set_warp_size(kLanes);"
+      " b.write(0u, warp_read_lane(b.read(1u), 0u)); }; }\n";
+  std::vector<std::string> Files;
+  for (int I = 0; I < 2; ++I) {
+    char Text[512];
+    std::snprintf(Text, sizeof Text, Kernel, I);
+    Files.push_back(Dir + "/k" + std::to_string(I) + ".cpp");
+    writeFile(Files.back(), Text);
+  }
+  std::vector<std::string> Args = Files;
+  Args.insert(Args.end(), {"--", "-isystem", Inc});
+  auto Plain = Args;
+  Plain.insert(Plain.begin(), "--no-pch");
+
+  ProcessResult A = run(Args);
+  ASSERT_EQ(1u, pchFiles().size()) << A.Err;
+  EXPECT_EQ(run(Plain).Out, A.Out);
+  llvm::sys::fs::UniqueID Built = idOf(pchFiles()[0]);
+  EXPECT_EQ(Built, idOf((run(Args), pchFiles()[0]))); // Unchanged: reused.
+
+  // Same text, new time stamp: Clang would reject the PCH; it is rebuilt.
+  int FD;
+  ASSERT_FALSE(llvm::sys::fs::openFileForWrite(Inc + "/extra.h", FD, llvm::sys::fs::CD_OpenExisting,
+                                               llvm::sys::fs::OF_Append));
+  llvm::sys::fs::setLastAccessAndModificationTime(
+      FD, llvm::sys::toTimePoint(std::time(nullptr) + 100));
+  ::close(FD);
+  ProcessResult B = run(Args);
+  EXPECT_EQ(A.Out, B.Out);
+  llvm::sys::fs::UniqueID Touched = idOf(pchFiles()[0]);
+  EXPECT_NE(Built, Touched);
+
+  // Changed text: rebuilt, and the files now fail to compile in both modes.
+  writeFile(Inc + "/extra.h", "#pragma once\ninline constexpr unsigned kWidth = 32u;\n");
+  ProcessResult C = run(Args);
+  EXPECT_EQ(2, C.ExitCode);
+  EXPECT_NE(std::string::npos, C.Out.find("kLanes")) << C.Out;
+  EXPECT_EQ(run(Plain).Out, C.Out);
+  ASSERT_EQ(1u, pchFiles().size());
+  EXPECT_NE(Touched, idOf(pchFiles()[0]));
+}
+
+} // namespace
+} // namespace kernel_tidy::test

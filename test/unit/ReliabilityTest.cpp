@@ -110,7 +110,7 @@ TEST_F(Reliability, HostileInputsHaveDefinedOutcomes) {
   std::string Empty = put("empty.cpp", "");
   EXPECT_EQ(0, runKernelTidy({"check", Empty}).ExitCode);
 
-  std::string Binary = put("binary.cpp", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\xff\xfe", 14));
+  std::string Binary = put("binary.cpp", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\xff\xfe", 12));
   ProcessResult R = runKernelTidy({"check", "--fix", Binary});
   EXPECT_EQ(2, R.ExitCode);
   EXPECT_NE(std::string::npos, R.Out.find("binary.cpp:1:")) << R.Out;

@@ -166,7 +166,7 @@ void ButterflyReductionCheck::check(const MatchFinder::MatchResult &Result) {
   // Reassociating a floating-point sum or product changes its rounding.
   bool Reassociates = (Step->Op == CombineOp::Sum || Step->Op == CombineOp::Product) &&
                       isFloatingValue(Step->Target->getType());
-  report(Loc,
+  report(Loc, rewriteOf(Step->Op, Step->Target->getType(), Ctx),
          (llvm::Twine("butterfly reduction of '") + Target + "' over all " +
           llvm::Twine(Width) + " lanes takes " + llvm::Twine(Chain->Distances.size()) +
           " warp_read_lane shuffles; a single " + Collective + "(" + Target +

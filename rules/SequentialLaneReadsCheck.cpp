@@ -213,7 +213,7 @@ void SequentialLaneReadsCheck::check(const MatchFinder::MatchResult &Result) {
     Fix = FixItHint::CreateReplacement(
         *Range, Target + (IsSum ? " += " : " *= ") +
                     calleeQualifier(Step->Read, Ctx) + Collective + ";");
-  report(Loc,
+  report(Loc, rewriteOf(Step->Op, Step->Target->getType(), Ctx),
          "loop of warp_read_lane over the lanes " +
              std::string(Inclusive ? "up to" : "below") +
              " the current one takes one shuffle per lane; " + Collective +

@@ -190,8 +190,9 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
   std::string Site = ("every thread does a shared atomic " + Method +
                       " on the same slot of '" + sharedName(Object) + "'; ")
                          .str();
+  Rewrite Kind = rewriteOf(Op, Element, Ctx);
   if (!isResultUnused(Fetch, Ctx)) {
-    report(Loc,
+    report(Loc, Kind,
            Site + "its old value is used, so it cannot be aggregated per warp "
                   "automatically",
            CharSourceRange::getTokenRange(Fetch->getSourceRange()), std::nullopt);
@@ -213,7 +214,7 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
                       lineIndentation(Fetch->getBeginLoc(), SM) +
                       "$if (warp_is_first_active_lane()) { " + Atomic + "; };");
   }
-  report(Loc,
+  report(Loc, Kind,
          Site + "reduce with " + Collective +
              " first and let one lane per warp do the atomic",
          Range, Fix,

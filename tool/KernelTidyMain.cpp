@@ -65,6 +65,7 @@ struct CheckCommand {
   std::string Baseline;
   std::string WriteBaseline;
   unsigned WarpSize = 0;
+  std::string Target;
   unsigned Jobs = 0;
   bool Fix = false;
   bool UnsafeFixes = false;
@@ -90,6 +91,8 @@ kernel_tidy::AnalysisOptions analysisOptions(const CheckCommand &Cmd,
     Options.ConfigFile = Cmd.ConfigFile;
   if (Cmd.WarpSize)
     Options.WarpSize = Cmd.WarpSize;
+  if (!Cmd.Target.empty())
+    Options.Target = kernel_tidy::dsl::parseTarget(Cmd.Target); // Checked by CLI11.
   if (!Cmd.WarningsAsErrors.empty())
     Options.WarningsAsErrors = Cmd.WarningsAsErrors;
   Options.BuildPath = Cmd.BuildPath;
@@ -394,6 +397,17 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
   Check.add_option("--warp-size", Cmd.WarpSize,
                    "Warp width when a kernel does not set it (default 32)")
       ->check(CLI::Range(2u, 1024u));
+  Check.add_option("--target", Cmd.Target,
+                   "Backend the kernels are compiled for: any (default), cuda, dx, vulkan, "
+                   "metal; findings whose rewrite is not expected to be faster there get a note")
+      ->check(CLI::Validator(
+          [](std::string &Name) -> std::string {
+            if (kernel_tidy::dsl::parseTarget(Name))
+              return "";
+            return "unknown target '" + Name + "' (expected " +
+                   kernel_tidy::dsl::targetChoices().str() + ")";
+          },
+          "TARGET"));
   Check.add_flag("--bundled-model", Cmd.BundledModel,
                  "Parse with the bundled DSL API model even where a compile database exists");
   auto *Pch = Check.add_flag(

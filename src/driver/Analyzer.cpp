@@ -70,6 +70,9 @@ struct Analyzer::Impl {
     if (Options.WarpSize)
       Overrides.CheckOptions["WarpSize"] =
           ClangTidyOptions::ClangTidyValue(std::to_string(*Options.WarpSize));
+    if (Options.Target)
+      Overrides.CheckOptions["Target"] =
+          ClangTidyOptions::ClangTidyValue(dsl::targetName(*Options.Target));
     if (Options.WarningsAsErrors)
       Overrides.WarningsAsErrors = *Options.WarningsAsErrors;
     Overrides.ExtraArgs = Options.ExtraArgs;
@@ -633,8 +636,11 @@ FileResult Analyzer::analyze(const std::string &File,
         break;
       }
     }
+    // A note with a fix holds the unsafe fix above; the others are shown.
     for (const tooling::DiagnosticMessage &Note : Error.Notes)
-      F.Notes.push_back(Note.Message);
+      if (Note.Fix.empty())
+        F.Notes.push_back({Note.Message, DisplayName(Note.FilePath),
+                           positionAt(Cache.get(Note.FilePath), Note.FileOffset)});
     if (F.FixIt)
       for (Edit &E : F.FixIt->Edits)
         E.File = DisplayName(E.File);

@@ -5,6 +5,7 @@
 
 #include "src/driver/Findings.h"
 #include "src/driver/PrecompiledPrefix.h"
+#include "src/dsl/Profitability.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +22,7 @@ struct AnalysisOptions {
   std::optional<std::string> Checks;     ///< clang-tidy glob; adds to config.
   std::optional<std::string> ConfigFile; ///< Instead of .clang-tidy lookup.
   std::optional<unsigned> WarpSize;      ///< Overrides the WarpSize option.
+  std::optional<dsl::Target> Target;     ///< Overrides the Target option.
   /// Checks whose findings are errors (clang-tidy's WarningsAsErrors globs,
   /// added to the configuration's).
   std::optional<std::string> WarningsAsErrors;

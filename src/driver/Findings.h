@@ -32,6 +32,14 @@ struct Fix {
   std::vector<Edit> Edits;
 };
 
+/// A note of a finding that carries no fix (e.g. that the rewrite is not
+/// expected to be faster on the --target backend).
+struct Note {
+  std::string Message;
+  std::string File;
+  Position At;
+};
+
 /// A rule's finding, with its fix if the rule offers one.
 struct Finding {
   std::string Rule;
@@ -40,7 +48,7 @@ struct Finding {
   Position Begin;
   Position End;
   std::optional<Fix> FixIt;
-  std::vector<std::string> Notes; ///< Notes without a fix (why no fix...).
+  std::vector<Note> Notes; ///< Notes without a fix, in the rule's order.
   bool AsError = false; ///< Its rule matches the WarningsAsErrors globs.
 };
 

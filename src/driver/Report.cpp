@@ -92,6 +92,9 @@ std::string formatText(const std::vector<FileResult> &Results) {
             Caret[I] = '\t';
         Out += std::string(Gutter.size(), ' ') + " | " + Caret + "^\n";
       }
+      for (const Note &N : F.Notes)
+        Out += N.File + ":" + std::to_string(N.At.Line) + ":" + std::to_string(N.At.Column) +
+               ": note: " + N.Message + "\n";
       if (!F.FixIt)
         continue;
       for (const Edit &E : F.FixIt->Edits) {
@@ -147,6 +150,12 @@ std::string formatJson(const std::vector<FileResult> &Results,
         Fix = {{"applicability", applicabilityName(F.FixIt->Kind)},
                {"edits", Edits}};
       }
+      nlohmann::json Notes = nlohmann::json::array();
+      for (const Note &N : F.Notes)
+        Notes.push_back({{"message", N.Message},
+                         {"file", N.File},
+                         {"line", N.At.Line},
+                         {"column", N.At.Column}});
       Diagnostics.push_back({{"rule", F.Rule},
                              {"severity", F.AsError ? "error" : "warning"},
                              {"message", F.Message},
@@ -155,7 +164,8 @@ std::string formatJson(const std::vector<FileResult> &Results,
                              {"column", F.Begin.Column},
                              {"end_line", F.End.Line},
                              {"end_column", F.End.Column},
-                             {"fix", Fix}});
+                             {"fix", Fix},
+                             {"notes", Notes}});
     }
   }
   RunSummary S = summarize(Results);

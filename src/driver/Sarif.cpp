@@ -120,6 +120,15 @@ public:
       Result["ruleIndex"] = It - Rules.begin();
     if (F.FixIt)
       Result["fixes"] = json::array({fixOf(*F.FixIt)});
+    // Notes as related locations with a message, as Clang's SARIF output has them.
+    for (size_t I = 0; I < F.Notes.size(); ++I) {
+      const Note &N = F.Notes[I];
+      Result["relatedLocations"].push_back(
+          {{"id", I},
+           {"physicalLocation",
+            {{"artifactLocation", artifactLocation(N.File)}, {"region", region(N.File, N.At, N.At)}}},
+           {"message", {{"text", N.Message}}}});
+    }
     return Result;
   }
 

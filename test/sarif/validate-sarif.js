@@ -44,9 +44,10 @@ fs.mkdirSync(path.join(dir, 'src'));
 for (const [to, from] of Object.entries(copies))
   fs.copyFileSync(path.join(fixtures, from), path.join(dir, to));
 fs.writeFileSync(path.join(dir, 'src', 'broken.cpp'), 'int broken( {\n');
+// --target cuda: the float max and the integer atomic get a profitability note.
 const run = spawnSync(binary, ['check', '--format', 'sarif', '--sarif-root', dir,
                                '--warnings-as-errors', 'luisa-shared-atomic-counter',
-                               path.join(dir, 'src')], { encoding: 'utf8' });
+                               '--target', 'cuda', path.join(dir, 'src')], { encoding: 'utf8' });
 assert.equal(run.status, 2, `exit code (a file does not parse)\n${run.stderr}`);
 const log = JSON.parse(run.stdout);
 fs.rmSync(dir, { recursive: true });
@@ -96,6 +97,15 @@ assert.deepEqual(replacement.deletedRegion,
                  { startLine: 12, startColumn: 9, endLine: 16, endColumn: 50 });
 assert.equal(replacement.insertedContent.text, 'm = warp_active_max(m);');
 assert.ok(byUri['src/unsafe.cpp'].fixes[0].description.text.includes('unsafe'));
+// A note without a fix is a related location with a message, at the finding.
+for (const uri of ['src/safe.cpp', 'src/no%20fix.cpp']) {
+  const related = byUri[uri].relatedLocations;
+  assert.equal(related.length, 1, uri);
+  assert.match(related[0].message.text, /^on cuda this rewrite is not expected to be faster \(/);
+  assert.equal(related[0].physicalLocation.artifactLocation.uri, uri);
+  assert.equal(related[0].physicalLocation.region.startLine,
+               byUri[uri].locations[0].physicalLocation.region.startLine);
+}
 const invocation = r0.invocations[0];
 assert.equal(invocation.executionSuccessful, false);
 assert.equal(invocation.toolExecutionNotifications[0].locations[0].physicalLocation

@@ -151,6 +151,86 @@ TEST_F(Cli, WarpSizeOptionAndConfigOption) {
   EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode);
 }
 
+TEST_F(Cli, UnknownTargetExitsTwoWithAMessage) {
+  std::string File = copyFixture(ButterflyCase);
+  ProcessResult R = runKernelTidy({"check", "--target", "bogus", File});
+  EXPECT_EQ(2, R.ExitCode);
+  EXPECT_NE(std::string::npos, (R.Out + R.Err).find("unknown target 'bogus' (expected any, cuda"))
+      << R.Out << R.Err;
+  EXPECT_EQ(2, runKernelTidy({"check", "--target", "CUDA", File}).ExitCode);
+  EXPECT_EQ(1, runKernelTidy({"check", "--target", "directx", File}).ExitCode);
+}
+
+/// The notes of the findings of a JSON report.
+std::vector<std::string> jsonNotes(const std::string &Out) {
+  std::vector<std::string> Notes;
+  nlohmann::json Report = nlohmann::json::parse(Out);
+  for (const auto &D : Report["diagnostics"])
+    for (const auto &N : D["notes"])
+      Notes.push_back(N["message"].get<std::string>());
+  return Notes;
+}
+
+TEST_F(Cli, TargetAddsTheProfitabilityNoteToEveryFormat) {
+  // A float max butterfly: warp_active_max is the same butterfly on CUDA.
+  std::string File = copyFixture(ButterflyCase);
+  ProcessResult R = runKernelTidy({"check", "--format", "json", "--target", "cuda", File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  auto D = nlohmann::json::parse(R.Out)["diagnostics"][0];
+  ASSERT_EQ(1u, D["notes"].size()) << R.Out;
+  EXPECT_EQ(0u, D["notes"][0]["message"].get<std::string>().find(
+                    "on cuda this rewrite is not expected to be faster (expected from "
+                    "the CUDA lowering: warp_active_max of float"));
+  EXPECT_EQ(D["line"], D["notes"][0]["line"]);
+  EXPECT_EQ(D["column"], D["notes"][0]["column"]);
+  EXPECT_EQ(File, D["notes"][0]["file"]);
+  EXPECT_EQ("safe", D["fix"]["applicability"]) << "the finding keeps its fix";
+
+  R = runKernelTidy({"check", "--target", "cuda", File});
+  EXPECT_NE(std::string::npos,
+            R.Out.find("      |         ^\n" + File + ":12:9: note: on cuda this rewrite is "
+                       "not expected to be faster ("))
+      << R.Out;
+  // No claim without a target, or where the table knows nothing.
+  for (const char *Target : {"any", "dx"}) {
+    R = runKernelTidy({"check", "--format", "json", "--target", Target, File});
+    EXPECT_TRUE(jsonNotes(R.Out).empty()) << Target << R.Out;
+  }
+  R = runKernelTidy({"check", "--format", "json", File});
+  EXPECT_TRUE(jsonNotes(R.Out).empty()) << R.Out;
+  writeFile(Dir + "/.clang-tidy", "CheckOptions:\n  Target: cuda\n");
+  R = runKernelTidy({"check", "--format", "json", File});
+  EXPECT_EQ(1u, jsonNotes(R.Out).size()) << "the Target option: " << R.Out;
+}
+
+TEST_F(Cli, TargetChangesNoFix) {
+  // A float sum: unsafe fix on a note, and the profitability note on cuda.
+  std::string Plain = copyFixture(UnsafeCase, "plain.cpp");
+  std::string Cuda = copyFixture(UnsafeCase, "cuda.cpp");
+  ProcessResult R = runKernelTidy({"check", "--format", "json", "--target", "cuda", Cuda});
+  EXPECT_EQ(1u, jsonNotes(R.Out).size()) << R.Out;
+  for (const char *Unsafe : {"", "--unsafe-fixes"}) {
+    std::vector<std::string> Args{"check", "--export-fixes", Dir + "/plain.yaml", Plain};
+    if (*Unsafe)
+      Args.push_back(Unsafe);
+    runKernelTidy(Args);
+    Args = {"check", "--export-fixes", Dir + "/cuda.yaml", "--target", "cuda", Cuda};
+    if (*Unsafe)
+      Args.push_back(Unsafe);
+    runKernelTidy(Args);
+    std::string Exported = readFile(Dir + "/cuda.yaml");
+    for (size_t At; (At = Exported.find("cuda.cpp")) != std::string::npos;)
+      Exported.replace(At, 8, "plain.cpp");
+    EXPECT_EQ(readFile(Dir + "/plain.yaml"), Exported) << Unsafe;
+  }
+  R = runKernelTidy({"check", "--fix", "--target", "cuda", Cuda});
+  EXPECT_EQ(1, R.ExitCode) << "the unsafe finding remains" << R.Out << R.Err;
+  EXPECT_EQ(readFile(Plain), readFile(Cuda));
+  R = runKernelTidy({"check", "--fix", "--unsafe-fixes", "--target", "cuda", Cuda});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ(readFile(sourceDir() + UnsafeCase + ".fixed.cpp"), readFile(Cuda));
+}
+
 TEST_F(Cli, CompilerArgumentsAfterDoubleDash) {
   std::string File = Dir + "/k.cpp";
   std::string Source = readFile(sourceDir() + ButterflyCase + ".cpp");

@@ -1,6 +1,7 @@
 //===--- DslModelTest.cpp - The DSL semantic layer ------------------------===//
 
 #include "src/dsl/DslModel.h"
+#include "src/dsl/Profitability.h"
 #include "test/unit/TestSupport.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -182,6 +183,21 @@ TEST(DslModel, FloatingValueTypes) {
   EXPECT_FALSE(dsl::isFloatingValue(S.probe(1)->getType()));
   EXPECT_TRUE(dsl::isFloatingValue(S.probe(2)->getType()));
   EXPECT_FALSE(dsl::isFloatingValue(S.probe(3)->getType()));
+}
+
+TEST(DslModel, ProfitabilityValueClasses) {
+  // "int": what CUDA reduces with redux.sync (per component for vectors).
+  Snippet S(R"(
+    Int i; UInt u; Short s; Int2 i2;
+    Float f; Half h; Float3 v; SLong l; ULong ul; Float3x3 m;
+    probe(i); probe(u); probe(s); probe(i2); probe(1u);
+    probe(f); probe(h); probe(v); probe(l); probe(ul); probe(m); probe(1.0f);
+  )");
+  ASSERT_TRUE(S.parsed());
+  for (unsigned I = 0; I < 5; ++I)
+    EXPECT_FALSE(dsl::isFloatValueClass(S.probe(I)->getType(), S.context())) << I;
+  for (unsigned I = 5; I < 12; ++I)
+    EXPECT_TRUE(dsl::isFloatValueClass(S.probe(I)->getType(), S.context())) << I;
 }
 
 } // namespace

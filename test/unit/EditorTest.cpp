@@ -303,5 +303,26 @@ TEST(ClangTidyPlugin, CheckOptionsReachTheChecks) {
   llvm::sys::fs::remove_directories(Dir);
 }
 
+/// --fix-notes applies a note's fix only when exactly one note has one: the
+/// profitability note of Target must carry none.
+TEST(ClangTidyPlugin, TargetNoteLeavesTheUnsafeFixApplicable) {
+  if (PluginIsSanitized)
+    GTEST_SKIP() << "sanitized plugin: not loadable by clang-tidy-19";
+  std::string Dir = makeTempDir();
+  std::string Case = sourceDir() + "/test/fixtures/luisa-butterfly-reduction/"
+                                   "sum-float-explicit-add-unsafe";
+  std::string File = Dir + "/k.cpp";
+  writeFile(File, readFile(Case + ".cpp"));
+  std::vector<std::string> Args{"--config={Checks: '-*,luisa-*', CheckOptions: {Target: cuda}}",
+                                "--fix", "--fix-notes", File};
+  for (const std::string &A : modelArgs())
+    Args.push_back(A);
+  std::string Out;
+  EXPECT_EQ(0, runClangTidy(Args, &Out)) << Out;
+  EXPECT_NE(std::string::npos, Out.find("note: on cuda this rewrite is not expected")) << Out;
+  EXPECT_EQ(readFile(Case + ".fixed.cpp"), readFile(File)) << Out;
+  llvm::sys::fs::remove_directories(Dir);
+}
+
 } // namespace
 } // namespace kernel_tidy::test

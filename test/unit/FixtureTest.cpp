@@ -1,8 +1,13 @@
 //===--- FixtureTest.cpp - Per-rule fixtures: exact findings and fixes ----===//
 //
 // Each test/fixtures/<rule>/<case>.cpp is analysed with the bundled DSL
-// model. <case>.expected lists the exact findings; <case>.fixed.cpp is the
-// exact text after --fix --unsafe-fixes (no file: the text must not change).
+// model. <case>.expected lists the exact findings, one
+// `LINE:COL: warning: MESSAGE [RULE] (fix: safe|unsafe|none)` line each,
+// followed by a `LINE:COL: note: MESSAGE` line per note without a fix (the
+// note holding an unsafe fix is not listed: the fix kind says it);
+// <case>.fixed.cpp is the exact text after --fix --unsafe-fixes (no file: the
+// text must not change). A first line `// kernel-tidy-args: --warp-size=64
+// --target=cuda` (also --checks=GLOBS) sets options, as the CLI's would.
 //
 //===----------------------------------------------------------------------===//
 

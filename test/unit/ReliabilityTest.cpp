@@ -58,6 +58,8 @@ TEST_F(Reliability, ExportedFixesApplyLikeFix) {
       AnalysisOptions Options = fixtureOptions(Source);
       if (Options.WarpSize)
         Args.push_back("--warp-size=" + std::to_string(*Options.WarpSize));
+      if (Options.Target) // The exported fixes do not depend on it.
+        Args.push_back("--target=" + dsl::targetName(*Options.Target).str());
       ProcessResult R = runKernelTidy(Args);
       ASSERT_EQ(1, R.ExitCode) << Input << R.Err;
       ASSERT_EQ(0, llvm::sys::ExecuteAndWait("/usr/bin/clang-apply-replacements-19",

@@ -78,6 +78,8 @@ AnalysisOptions fixtureOptions(const std::string &Source) {
       Options.WarpSize = std::stoul(Arg.substr(12));
     else if (Arg.rfind("--checks=", 0) == 0)
       Options.Checks = Arg.substr(9);
+    else if (Arg.rfind("--target=", 0) == 0)
+      Options.Target = dsl::parseTarget(Arg.substr(9));
   }
   return Options;
 }
@@ -90,6 +92,9 @@ std::string describeFindings(const FileResult &Result) {
                                                               : "unsafe";
     Out += std::to_string(F.Begin.Line) + ":" + std::to_string(F.Begin.Column) +
            ": warning: " + F.Message + " [" + F.Rule + "] (fix: " + Kind + ")\n";
+    for (const Note &N : F.Notes)
+      Out += std::to_string(N.At.Line) + ":" + std::to_string(N.At.Column) +
+             ": note: " + N.Message + "\n";
   }
   for (const ParseError &E : Result.Errors)
     Out += "error: " + E.File + ":" + std::to_string(E.Line) + ":" +

@@ -46,9 +46,15 @@ struct Warp {
 };
 
 /// The elements (Width * Height) of \p Shape, 1 where the thread runs the
-/// pattern. The kernel reads this buffer to branch.
+/// pattern. The kernel reads this buffer to branch. OddLanes selects odd
+/// thread indices within the block (odd lanes for any even warp size); Random
+/// draws each flag from a Random seeded with \p Seed.
 std::vector<std::uint32_t> activeFlags(const LaunchShape &Shape, std::uint64_t Seed);
-/// The warps of a launch of \p Shape, given the flags of activeFlags.
+/// The warps of a launch of \p Shape, given the flags of activeFlags: every
+/// warp of every block, block by block (linear id by * blocksX + bx), in warp
+/// order, including warps with no thread in bounds (all lanes inactive).
+/// Lanes past the end of a block that is not a multiple of WarpSize are out
+/// of bounds.
 std::vector<Warp> warpsOf(const LaunchShape &Shape, std::uint32_t WarpSize,
                           const std::vector<std::uint32_t> &Flags);
 /// The number of blocks of \p Shape (ceil-divided in each dimension).

@@ -26,6 +26,23 @@ std::string_view opName(Op O); // "sum", "product", "min", ...
 /// (n - 1) * u * sum|x_i| (u: unit roundoff), for a product (n - 1) * u * |p|
 /// (plus one unit roundoff of the result in both cases), where the values are
 /// finite; NaN and infinities must match exactly.
+///
+/// In detail (n counts every term, Init included; u: unitRoundoff(Type)):
+/// - sum: (n - 1) * u * sum|x_i| + u * |s|, s the exact sum; the last term
+///   covers the rounding of the reference itself to the type.
+/// - product: (n - 1) * u * |p| + u * |p| + n * eta * max(1, P), p the exact
+///   product, eta half the smallest denormal, P the product of the factors
+///   above 1 in magnitude: the last term allows for partial products that
+///   fall into the denormal range (all f16 products of many inputs in
+///   [-1, 1) do).
+/// - NaN or infinite terms: the IEEE result (NaN for inf - inf or 0 * inf),
+///   bound 0.
+/// - Bound +infinity: the result depends on the order of combination, since
+///   some order overflows (a sum with sum|x_i| near the type's maximum, a
+///   product with P there) or rounds a partial product to zero next to an
+///   infinity; compare() then accepts any value.
+/// - min/max and every integer or bit op: exact, bound 0.
+/// Value is the exact result rounded to the type (roundTo).
 struct Expected {
   std::vector<double> Value;
   std::vector<bool> Defined;

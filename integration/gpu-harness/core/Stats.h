@@ -34,7 +34,8 @@ struct Summary {
   std::size_t Discarded = 0;
   double Median = 0, Mean = 0, Min = 0, Max = 0;
   double RelStdDev = 0; // sample standard deviation / mean
-  std::string StopReason; // "noise below 0.5%", "noise stable", "time cap", "sample cap"
+  std::string StopReason; // "noise below 0.5%", "noise stable", "time cap", "sample cap",
+                          // "time cap (below min samples)"; empty while sampling
 };
 
 /// Collects samples (seconds each) until the stopping rule says enough.
@@ -44,7 +45,12 @@ public:
   /// \p ClockRatio: SM clock / max SM clock while the sample ran (1 when
   /// unknown); a throttled sample is counted as discarded.
   void add(double Seconds, double ClockRatio = 1.0);
-  /// Whether to stop, \p ElapsedSeconds after sampling began.
+  /// Whether to stop, \p ElapsedSeconds after sampling began. In this order:
+  /// "sample cap" at MaxSamples kept; "time cap" at MaxSeconds, even below
+  /// MinSamples (then "time cap (below min samples)"); never below
+  /// MinSamples otherwise; "noise below 0.5%" (the rule's MaxRelStdDev); "noise
+  /// stable" when the last StableWindow entries of the noise history span
+  /// (max - min) / mean < StableTolerance.
   bool done(double ElapsedSeconds);
   Summary summary() const;
   const std::vector<double> &samples() const { return Kept; }
@@ -55,8 +61,14 @@ private:
   std::vector<double> NoiseHistory; // relative std dev after each kept sample
   std::size_t Discarded = 0;
   std::string Reason;
+  // Welford's running mean and sum of squared deviations of Kept, so that
+  // each add() updates the noise estimate in constant time.
+  double RunningMean = 0, RunningM2 = 0;
 };
 
+/// Median (mean of the middle two for an even count), mean, min, max and
+/// sample standard deviation / mean of \p Samples; Discarded and StopReason
+/// are left empty.
 Summary summarize(const std::vector<double> &Samples);
 
 /// Speed-up of After over Before (median(Before) / median(After)) with a

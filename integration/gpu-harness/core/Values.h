@@ -35,6 +35,13 @@ float halfBitsToFloat(std::uint16_t Bits);
 /// even, integers wrap around modulo 2^32 as on the GPU.
 double roundTo(ValueType Type, double Value);
 
+/// The bit pattern of \p Value rounded to \p Type (f16 in the low 16 bits).
+std::uint32_t bitsOf(ValueType Type, double Value);
+/// The value whose bit pattern as \p Type is \p Bits (the inverse of bitsOf).
+double fromBits(ValueType Type, std::uint32_t Bits);
+/// The largest finite value of a float type (FLT_MAX, 65504); 0 for integers.
+double maxFinite(ValueType Type);
+
 /// The bytes of a device buffer holding \p Values as \p Type.
 std::vector<std::byte> toDeviceBytes(ValueType Type, const std::vector<double> &Values);
 /// The values of a device buffer of \p Count elements of \p Type.

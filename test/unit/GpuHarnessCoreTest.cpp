@@ -817,6 +817,8 @@ void setTiming(CaseResult &R, double BeforeSeconds, double AfterSeconds, SpeedUp
   R.AfterTime.Discarded = 2;
   R.AfterTime.StopReason = "noise stable";
   R.Speed = S;
+  R.BeforeBatch = BeforeSeconds * 0.5; // batched launches hide the launch overhead
+  R.AfterBatch = AfterSeconds * 0.5;
 }
 
 RunInfo run() { return {"NVIDIA H200", "570.86", "CUDA", "2026-11-30", "5cbe0af"}; }
@@ -872,6 +874,7 @@ TEST(GpuHarnessReport, Json) {
   EXPECT_EQ(First["timing"]["after"]["stop_reason"], "noise stable");
   EXPECT_TRUE(First["timing"]["before"].contains("rel_stddev"));
   EXPECT_EQ(First["timing"]["speed_up"]["estimate"], 4.10);
+  EXPECT_DOUBLE_EQ(First["timing"]["batch_before_s"].get<double>(), 2.05e-6);
   EXPECT_EQ(First["timing"]["speed_up"]["low"], 4.02);
   EXPECT_EQ(First["timing"]["speed_up"]["high"], 4.18);
   EXPECT_EQ(First["timing"]["speed_up"]["confidence"], 0.95);
@@ -897,19 +900,20 @@ TEST(GpuHarnessReport, Markdown) {
   EXPECT_NE(Md.find("Backend: CUDA\n"), std::string::npos);
   EXPECT_NE(Md.find("Date: 2026-11-30\n"), std::string::npos);
   std::string Header = "| rule | case | type | shape | inputs | verdict | max ulp before | max ulp "
-                       "after | before (us) | after (us) | speed-up [95% CI] |\n";
+                       "after | before (us) | after (us) | speed-up [95% CI] | batch before (us) | batch after "
+                       "(us) |\n";
   std::size_t At = Md.find(Header);
   ASSERT_NE(At, std::string::npos);
   // Rows sorted: within butterfly_sum, f32 before u32.
   std::vector<std::string> Rows{
       "| luisa-butterfly-reduction | butterfly_sum | f32 | partial-tail | special | "
-      "rewrite-fixes-original | inf | 0 | - | - | - |\n",
+      "rewrite-fixes-original | inf | 0 | - | - | - | - | - |\n",
       "| luisa-butterfly-reduction | butterfly_sum | u32 | full-warps | uniform | equivalent | "
-      "0 | 0 | 4.10 | 1.00 | 4.10x [4.02, 4.18] |\n",
+      "0 | 0 | 4.10 | 1.00 | 4.10x [4.02, 4.18] | 2.05 | 0.50 |\n",
       "| luisa-sequential-scan | scan_sum_inclusive | f32 | full-warps | uniform | "
-      "rewrite-breaks | 0 | 3 | 2.50 | 2.50 | 1.00x [0.99, 1.01] |\n",
+      "rewrite-breaks | 0 | 3 | 2.50 | 2.50 | 1.00x [0.99, 1.01] | 1.25 | 1.25 |\n",
       "| luisa-sequential-scan | scan_sum_inclusive | i32 | odd-lanes | uniform | both-wrong | "
-      "1 | 2 | - | - | - |\n"};
+      "1 | 2 | - | - | - | - | - |\n"};
   std::size_t Last = At;
   for (const std::string &Row : Rows) {
     std::size_t Found = Md.find(Row);

@@ -73,7 +73,9 @@ Json timingJson(const CaseResult &R) {
                    {"gain", gainName(classify(R.Speed))}};
   return Json{{"before", summaryJson(R.BeforeTime)},
               {"after", summaryJson(R.AfterTime)},
-              {"speed_up", SpeedUpJson}};
+              {"speed_up", SpeedUpJson},
+              {"batch_before_s", number(R.BeforeBatch)},
+              {"batch_after_s", number(R.AfterBatch)}};
 }
 
 Json resultJson(const CaseResult &R) {
@@ -122,7 +124,9 @@ std::string markdownRow(const CaseResult &R) {
                                  format("%g", R.After.MaxUlp),
                                  R.Timed ? format("%.2f", R.BeforeTime.Median * 1e6) : "-",
                                  R.Timed ? format("%.2f", R.AfterTime.Median * 1e6) : "-",
-                                 R.Timed ? speedUpText(R.Speed) : "-"};
+                                 R.Timed ? speedUpText(R.Speed) : "-",
+                                 R.Timed ? format("%.2f", R.BeforeBatch * 1e6) : "-",
+                                 R.Timed ? format("%.2f", R.AfterBatch * 1e6) : "-"};
   std::string Row = "|";
   for (const std::string &Text : Cells)
     Row += " " + Text + " |";
@@ -236,8 +240,8 @@ std::string toMarkdown(const RunInfo &Run, const std::vector<CaseResult> &Result
   Out += "- Date: " + Run.Date + "\n";
   Out += "- kernel-tidy commit: " + Run.KernelTidyCommit + "\n\n";
   Out += "| rule | case | type | shape | inputs | verdict | max ulp before | max ulp after "
-         "| before (us) | after (us) | speed-up [95% CI] |\n";
-  Out += "|---|---|---|---|---|---|---|---|---|---|---|\n";
+         "| before (us) | after (us) | speed-up [95% CI] | batch before (us) | batch after (us) |\n";
+  Out += "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const CaseResult *R : sorted(Results))
     Out += markdownRow(*R);
   Counts C = countVerdicts(Results);

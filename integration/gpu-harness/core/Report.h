@@ -30,6 +30,9 @@ struct CaseResult {
   bool Timed = false;
   Summary BeforeTime, AfterTime;
   SpeedUp Speed;
+  /// Seconds per launch in a batch of launches back to back (warm caches,
+  /// launch overhead hidden), as NVBench's batch measurement.
+  double BeforeBatch = 0, AfterBatch = 0;
 };
 
 struct RunInfo {

@@ -1,0 +1,61 @@
+//===--- CaseTable.h - What each harness case computes --------------------===//
+//
+// One entry per case template in cases/ (the types each runs for are listed
+// in cases/Cases.cmake): the rule whose "before" form it holds and the CPU
+// reference its results are checked against.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KERNEL_TIDY_GPU_HARNESS_CASE_TABLE_H
+#define KERNEL_TIDY_GPU_HARNESS_CASE_TABLE_H
+
+#include "Reference.h"
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+namespace kernel_tidy::harness {
+
+/// The CPU reference a case is checked against.
+enum class Pattern { WarpReduce, WarpScan, WarpScanInclusive, BlockAtomic };
+
+struct CaseSpec {
+  std::string_view Rule;
+  std::string_view Name;
+  Pattern Kind;
+  Op Operation;
+};
+
+inline constexpr CaseSpec CaseTable[] = {
+    {"luisa-butterfly-reduction", "butterfly_sum", Pattern::WarpReduce, Op::Sum},
+    {"luisa-butterfly-reduction", "butterfly_max", Pattern::WarpReduce, Op::Max},
+    {"luisa-sequential-lane-reads", "scan_sum", Pattern::WarpScan, Op::Sum},
+    {"luisa-sequential-lane-reads", "scan_sum_inclusive", Pattern::WarpScanInclusive, Op::Sum},
+    {"luisa-shared-atomic-counter", "atomic_add", Pattern::BlockAtomic, Op::Sum},
+    {"luisa-shared-atomic-counter", "atomic_max", Pattern::BlockAtomic, Op::Max},
+};
+
+/// The case named \p Name, or nullptr.
+inline const CaseSpec *findCase(std::string_view Name) {
+  for (const CaseSpec &Spec : CaseTable)
+    if (Spec.Name == Name)
+      return &Spec;
+  return nullptr;
+}
+
+/// The value the output holds before the kernel runs: a scan adds to it (a
+/// non-zero start shows that the rewrite keeps the accumulator's value), a
+/// block atomic starts from it (the identity of max, so the inputs decide).
+inline double initialValue(const CaseSpec &Spec, ValueType Type) {
+  if (Spec.Kind == Pattern::WarpScan || Spec.Kind == Pattern::WarpScanInclusive)
+    return isFloat(Type) ? 0.5 : 1.0;
+  if (Spec.Kind != Pattern::BlockAtomic || Spec.Operation != Op::Max)
+    return 0.0;
+  if (isFloat(Type))
+    return -std::numeric_limits<double>::infinity();
+  return Type == ValueType::I32 ? -2147483648.0 : 0.0;
+}
+
+} // namespace kernel_tidy::harness
+
+#endif

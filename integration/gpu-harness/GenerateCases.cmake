@@ -1,0 +1,77 @@
+# cmake -P GenerateCases.cmake: makes the "before" and "after" sources of
+# harness cases. The "after" form is what kernel-tidy itself writes: the
+# "before" file is copied and fixed with `check --fix --unsafe-fixes`, so the
+# harness always tests the tool's real output, never a hand-written rewrite.
+#
+# -DCASES=name:suffix:dsltype,...   cases to make (e.g. butterfly_sum:f32:float)
+# -DCASE_DIR=...                    integration/gpu-harness/cases
+# -DOUT_DIR=...                     gets before/ and after/
+# -DKERNEL_TIDY=...                 the kernel-tidy binary
+#
+# Fails when kernel-tidy does not rewrite a case, when the rewrite does not
+# parse with the bundled DSL model, or when it still has findings.
+foreach(var CASES CASE_DIR OUT_DIR KERNEL_TIDY)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "GenerateCases.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+string(REPLACE "," ";" CASES "${CASES}")
+
+foreach(version before after)
+  file(MAKE_DIRECTORY ${OUT_DIR}/${version})
+  configure_file(${CASE_DIR}/CaseKernel.h ${OUT_DIR}/${version}/CaseKernel.h COPYONLY)
+endforeach()
+
+set(files "")
+set(fixing "")
+foreach(entry IN LISTS CASES)
+  string(REPLACE ":" ";" parts "${entry}")
+  list(GET parts 0 name)
+  list(GET parts 1 SUFFIX)
+  list(GET parts 2 T)
+  set(file ${name}_${SUFFIX}.cpp)
+  list(APPEND files ${file})
+  configure_file(${CASE_DIR}/${name}.cpp.in ${OUT_DIR}/before/${file} @ONLY)
+  # Fixed under a temporary name and renamed at the end, so that an
+  # interrupted build never leaves an unfixed "after" file that looks done.
+  configure_file(${CASE_DIR}/${name}.cpp.in ${OUT_DIR}/after/${file}.tmp.cpp @ONLY)
+  list(APPEND fixing ${OUT_DIR}/after/${file}.tmp.cpp)
+endforeach()
+
+# One run for all files: they share the header parse.
+execute_process(
+  COMMAND ${KERNEL_TIDY} check --bundled-model --fix --unsafe-fixes --quiet ${fixing}
+  RESULT_VARIABLE fix_result OUTPUT_VARIABLE fix_output ERROR_VARIABLE fix_output)
+if(fix_result GREATER 1)
+  message(FATAL_ERROR "kernel-tidy could not fix the cases (exit ${fix_result}):\n${fix_output}")
+endif()
+foreach(file IN LISTS files)
+  file(READ ${OUT_DIR}/before/${file} before_text)
+  file(READ ${OUT_DIR}/after/${file}.tmp.cpp after_text)
+  if(before_text STREQUAL after_text)
+    message(FATAL_ERROR "kernel-tidy did not rewrite ${file}:\n${fix_output}")
+  endif()
+endforeach()
+execute_process(
+  COMMAND ${KERNEL_TIDY} check --bundled-model ${fixing}
+  RESULT_VARIABLE check_result OUTPUT_VARIABLE check_output ERROR_VARIABLE check_output)
+if(NOT check_result EQUAL 0)
+  message(FATAL_ERROR "a rewritten case does not parse cleanly or still has findings "
+                      "(exit ${check_result}):\n${check_output}")
+endif()
+foreach(file IN LISTS files)
+  file(RENAME ${OUT_DIR}/after/${file}.tmp.cpp ${OUT_DIR}/after/${file})
+endforeach()
+
+# The list of generated cases, for HarnessMain.cpp.
+set(table "")
+foreach(entry IN LISTS CASES)
+  string(REPLACE ":" ";" parts "${entry}")
+  list(GET parts 0 name)
+  list(GET parts 1 suffix)
+  list(GET parts 2 type)
+  string(APPEND table "KERNEL_TIDY_CASE(${name}, ${suffix}, ${type})\n")
+endforeach()
+file(WRITE ${OUT_DIR}/cases.inc.tmp "${table}")
+file(RENAME ${OUT_DIR}/cases.inc.tmp ${OUT_DIR}/cases.inc)

@@ -1,0 +1,15 @@
+# The harness cases (cases/<name>.cpp.in) and the value types each runs for.
+# A case's reference is declared in CaseTable.h. Shared atomics on half are
+# not part of the DSL, so the atomic cases stop at 32-bit types.
+set(KERNEL_TIDY_HARNESS_CASES butterfly_sum butterfly_max scan_sum scan_sum_inclusive atomic_add atomic_max)
+set(KERNEL_TIDY_HARNESS_TYPES_butterfly_sum u32 i32 f32 f16)
+set(KERNEL_TIDY_HARNESS_TYPES_butterfly_max u32 i32 f32 f16)
+set(KERNEL_TIDY_HARNESS_TYPES_scan_sum u32 i32 f32 f16)
+set(KERNEL_TIDY_HARNESS_TYPES_scan_sum_inclusive u32 i32 f32 f16)
+set(KERNEL_TIDY_HARNESS_TYPES_atomic_add u32 i32 f32)
+set(KERNEL_TIDY_HARNESS_TYPES_atomic_max u32 i32 f32)
+# The DSL spelling of each type suffix.
+set(KERNEL_TIDY_HARNESS_DSL_TYPE_u32 uint)
+set(KERNEL_TIDY_HARNESS_DSL_TYPE_i32 int)
+set(KERNEL_TIDY_HARNESS_DSL_TYPE_f32 float)
+set(KERNEL_TIDY_HARNESS_DSL_TYPE_f16 half)

@@ -1,0 +1,242 @@
+//===--- Reference.cpp - CPU references of the warp and block patterns ----===//
+
+#include "Reference.h"
+#include <algorithm>
+#include <cmath>
+
+namespace kernel_tidy::harness {
+
+namespace {
+
+/// The expected value of one element and its allowed absolute error.
+struct Combined {
+  double Value = 0;
+  double Bound = 0;
+};
+
+/// Half the smallest denormal: the largest absolute error of one rounding in
+/// the denormal range.
+double denormalError(ValueType Type) {
+  return std::ldexp(1.0, Type == ValueType::F16 ? -25 : -150);
+}
+
+/// Integer ops (and bit ops of any type) on the 32-bit patterns, so that
+/// sums and products wrap modulo 2^32 and i32 shares u32's arithmetic.
+Combined combineBits(ValueType Type, Op O, const std::vector<double> &Terms) {
+  std::uint32_t Acc = O == Op::Product ? 1u : O == Op::BitAnd ? ~0u : 0u;
+  for (double Term : Terms) {
+    std::uint32_t Bits = bitsOf(Type, Term);
+    switch (O) {
+    case Op::Sum:
+      Acc += Bits;
+      break;
+    case Op::Product:
+      Acc = static_cast<std::uint32_t>(static_cast<std::uint64_t>(Acc) * Bits);
+      break;
+    case Op::BitAnd:
+      Acc &= Bits;
+      break;
+    case Op::BitOr:
+      Acc |= Bits;
+      break;
+    default:
+      Acc ^= Bits;
+      break;
+    }
+  }
+  return {fromBits(Type, Acc), 0};
+}
+
+/// fmin/fmax over the terms (a NaN only when every term is NaN); exact. For
+/// integers the values compare as the type's (signed or unsigned) numbers.
+Combined combineMinMax(ValueType Type, Op O, const std::vector<double> &Terms) {
+  double Best = NAN;
+  for (double Term : Terms) {
+    double Value = roundTo(Type, Term);
+    if (std::isnan(Value))
+      continue;
+    if (std::isnan(Best) || (O == Op::Min ? Value < Best : Value > Best))
+      Best = Value;
+  }
+  return {Best, 0};
+}
+
+/// A float sum: compensated in long double, so the reference itself is
+/// (nearly) exact; see Reference.h for the bound.
+Combined combineSum(ValueType Type, const std::vector<double> &Terms) {
+  bool HasNaN = false, PosInf = false, NegInf = false;
+  long double Sum = 0, Compensation = 0, SumAbs = 0;
+  for (double Term : Terms) {
+    double X = roundTo(Type, Term);
+    if (std::isnan(X)) {
+      HasNaN = true;
+    } else if (std::isinf(X)) {
+      (X > 0 ? PosInf : NegInf) = true;
+    } else {
+      long double T = Sum + X;
+      Compensation += std::fabs(Sum) >= std::fabs(X) ? (Sum - T) + X : (X - T) + Sum;
+      Sum = T;
+      SumAbs += std::fabs(X);
+    }
+  }
+  double N = static_cast<double>(Terms.size());
+  double U = unitRoundoff(Type);
+  // Some order of the additions may overflow: the result depends on it.
+  bool MayOverflow = SumAbs * (1 + N * U) > maxFinite(Type);
+  if (HasNaN || (PosInf && NegInf))
+    return {NAN, 0};
+  if (PosInf || NegInf)
+    return {PosInf ? INFINITY : -INFINITY, MayOverflow ? INFINITY : 0};
+  double Exact = static_cast<double>(Sum + Compensation);
+  if (MayOverflow)
+    return {roundTo(Type, Exact), INFINITY};
+  double Bound = (N - 1) * U * static_cast<double>(SumAbs) + U * std::fabs(Exact);
+  return {roundTo(Type, Exact), Bound};
+}
+
+/// A float product in long double (whose range holds any product of 32-bit
+/// floats of a warp or block); see Reference.h for the bound.
+Combined combineProduct(ValueType Type, const std::vector<double> &Terms) {
+  bool HasNaN = false, HasZero = false, HasInf = false, Negative = false;
+  // Big: the largest magnitude a partial product can reach; Small: the least.
+  long double Product = 1, Big = 1, Small = 1;
+  for (double Term : Terms) {
+    double X = roundTo(Type, Term);
+    if (std::isnan(X)) {
+      HasNaN = true;
+      continue;
+    }
+    Negative ^= std::signbit(X);
+    long double Magnitude = std::fabs(X);
+    if (Magnitude == 0) {
+      HasZero = true;
+    } else if (std::isinf(X)) {
+      HasInf = true;
+    } else {
+      Product *= Magnitude;
+      (Magnitude > 1 ? Big : Small) *= Magnitude;
+    }
+  }
+  double N = static_cast<double>(Terms.size());
+  double U = unitRoundoff(Type);
+  double Eta = denormalError(Type);
+  double Sign = Negative ? -1.0 : 1.0;
+  bool MayOverflow = Big * (1 + N * U) > maxFinite(Type);
+  bool MayVanish = Small < 4 * Eta; // some order may round a partial product to 0
+  if (HasNaN || (HasZero && HasInf))
+    return {NAN, 0};
+  if (HasZero)
+    return {Sign * 0.0, MayOverflow ? INFINITY : 0}; // else inf * 0 = NaN
+  if (HasInf)
+    return {Sign * INFINITY, MayVanish ? INFINITY : 0}; // else 0 * inf = NaN
+  double Exact = Sign * static_cast<double>(Product);
+  if (MayOverflow)
+    return {roundTo(Type, Exact), INFINITY};
+  double Magnitude = std::fabs(Exact);
+  double Bound = (N - 1) * U * Magnitude + U * Magnitude +
+                 N * Eta * std::max(1.0, static_cast<double>(Big));
+  return {roundTo(Type, Exact), Bound};
+}
+
+Combined combine(ValueType Type, Op O, const std::vector<double> &Terms) {
+  if (O == Op::Min || O == Op::Max)
+    return combineMinMax(Type, O, Terms);
+  if (!isFloat(Type) || (O != Op::Sum && O != Op::Product))
+    return combineBits(Type, O, Terms);
+  return O == Op::Sum ? combineSum(Type, Terms) : combineProduct(Type, Terms);
+}
+
+Expected sized(std::size_t Count) {
+  Expected E;
+  E.Value.assign(Count, 0);
+  E.Defined.assign(Count, false);
+  E.Bound.assign(Count, 0);
+  return E;
+}
+
+void set(Expected &E, std::size_t Element, const Combined &C) {
+  if (Element >= E.Value.size())
+    return;
+  E.Value[Element] = C.Value;
+  E.Defined[Element] = true;
+  E.Bound[Element] = C.Bound;
+}
+
+} // namespace
+
+std::string_view opName(Op O) {
+  switch (O) {
+  case Op::Sum:
+    return "sum";
+  case Op::Product:
+    return "product";
+  case Op::Min:
+    return "min";
+  case Op::Max:
+    return "max";
+  case Op::BitAnd:
+    return "bit_and";
+  case Op::BitOr:
+    return "bit_or";
+  case Op::BitXor:
+    return "bit_xor";
+  }
+  return "?";
+}
+
+Expected referenceWarpReduce(ValueType Type, Op O, const std::vector<double> &In,
+                             const std::vector<Warp> &Warps) {
+  Expected E = sized(In.size());
+  for (const Warp &W : Warps) {
+    std::vector<double> Terms;
+    for (const Lane &L : W.Lanes)
+      if (L.Active && L.Element < In.size())
+        Terms.push_back(In[L.Element]);
+    if (Terms.empty())
+      continue;
+    Combined C = combine(Type, O, Terms);
+    for (const Lane &L : W.Lanes)
+      if (L.Active)
+        set(E, L.Element, C);
+  }
+  return E;
+}
+
+// Each lane's prefix is combined afresh (n^2 per warp, n <= warp size), so
+// that its bound counts exactly the terms of that prefix, Init included.
+Expected referenceWarpScan(ValueType Type, Op O, const std::vector<double> &In,
+                           const std::vector<Warp> &Warps, bool Inclusive, double Init) {
+  Expected E = sized(In.size());
+  for (const Warp &W : Warps) {
+    std::vector<double> Terms{Init};
+    for (const Lane &L : W.Lanes) {
+      if (!L.Active || L.Element >= In.size())
+        continue;
+      if (Inclusive)
+        Terms.push_back(In[L.Element]);
+      set(E, L.Element, combine(Type, O, Terms));
+      if (!Inclusive)
+        Terms.push_back(In[L.Element]);
+    }
+  }
+  return E;
+}
+
+Expected referenceBlockAtomic(ValueType Type, Op O, const std::vector<double> &In,
+                              const std::vector<Warp> &Warps, std::uint32_t Blocks,
+                              double Init) {
+  std::vector<std::vector<double>> Terms(Blocks, std::vector<double>{Init});
+  for (const Warp &W : Warps) {
+    if (W.Block >= Blocks)
+      continue;
+    for (const Lane &L : W.Lanes)
+      if (L.Active && L.Element < In.size())
+        Terms[W.Block].push_back(In[L.Element]);
+  }
+  Expected E = sized(Blocks);
+  for (std::uint32_t Block = 0; Block < Blocks; ++Block)
+    set(E, Block, combine(Type, O, Terms[Block]));
+  return E;
+}
+
+} // namespace kernel_tidy::harness

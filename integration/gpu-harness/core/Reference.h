@@ -1,0 +1,72 @@
+//===--- Reference.h - CPU references of the warp and block patterns ------===//
+//
+// What each pattern must compute, on the host, in exact or higher precision.
+// The reference is the intended meaning: a reduction or scan over the active
+// lanes only. An original kernel that reads inactive lanes may disagree with
+// it; that is reported as a fault of the original, not of the rewrite.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KERNEL_TIDY_GPU_HARNESS_REFERENCE_H
+#define KERNEL_TIDY_GPU_HARNESS_REFERENCE_H
+
+#include "Launch.h"
+#include "Values.h"
+#include <string_view>
+#include <vector>
+
+namespace kernel_tidy::harness {
+
+enum class Op { Sum, Product, Min, Max, BitAnd, BitOr, BitXor };
+std::string_view opName(Op O); // "sum", "product", "min", ...
+
+/// Expected output, element by element. Elements that are not Defined (no
+/// active thread wrote them) are not compared. Bound is the allowed absolute
+/// error (0: exact), derived from the operation: for a float sum of n terms
+/// (n - 1) * u * sum|x_i| (u: unit roundoff), for a product (n - 1) * u * |p|
+/// (plus one unit roundoff of the result in both cases), where the values are
+/// finite; NaN and infinities must match exactly.
+///
+/// In detail (n counts every term, Init included; u: unitRoundoff(Type)):
+/// - sum: (n - 1) * u * sum|x_i| + u * |s|, s the exact sum; the last term
+///   covers the rounding of the reference itself to the type.
+/// - product: (n - 1) * u * |p| + u * |p| + n * eta * max(1, P), p the exact
+///   product, eta half the smallest denormal, P the product of the factors
+///   above 1 in magnitude: the last term allows for partial products that
+///   fall into the denormal range (all f16 products of many inputs in
+///   [-1, 1) do).
+/// - NaN or infinite terms: the IEEE result (NaN for inf - inf or 0 * inf),
+///   bound 0.
+/// - Bound +infinity: the result depends on the order of combination, since
+///   some order overflows (a sum with sum|x_i| near the type's maximum, a
+///   product with P there) or rounds a partial product to zero next to an
+///   infinity; compare() then accepts any value.
+/// - min/max and every integer or bit op: exact, bound 0.
+/// Value is the exact result rounded to the type (roundTo).
+struct Expected {
+  std::vector<double> Value;
+  std::vector<bool> Defined;
+  std::vector<double> Bound;
+};
+
+/// Every active lane gets OP over the inputs of the active lanes of its warp
+/// (warp_active_OP; the butterfly's intent). Integer ops wrap modulo 2^32;
+/// float min/max ignore a NaN operand unless both are NaN (fminf/fmaxf).
+Expected referenceWarpReduce(ValueType Type, Op O, const std::vector<double> &In,
+                             const std::vector<Warp> &Warps);
+
+/// Every active lane gets Init OP (OP over the inputs of the active lanes
+/// below it, and its own when Inclusive): the sequential lane-read loop and
+/// warp_prefix_sum/product. O is Sum or Product.
+Expected referenceWarpScan(ValueType Type, Op O, const std::vector<double> &In,
+                           const std::vector<Warp> &Warps, bool Inclusive, double Init);
+
+/// One element per block: Init OP the inputs of every active thread of the
+/// block (a shared counter updated with atomics, then written out).
+Expected referenceBlockAtomic(ValueType Type, Op O, const std::vector<double> &In,
+                              const std::vector<Warp> &Warps, std::uint32_t Blocks,
+                              double Init);
+
+} // namespace kernel_tidy::harness
+
+#endif

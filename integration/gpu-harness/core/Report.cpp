@@ -1,0 +1,270 @@
+//===--- Report.cpp - JSON and Markdown results of a harness run ----------===//
+
+#include "Report.h"
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+namespace kernel_tidy::harness {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct Counts {
+  std::size_t Cases = 0, Equivalent = 0, Fixes = 0, Breaks = 0, BothWrong = 0;
+};
+
+Counts countVerdicts(const std::vector<CaseResult> &Results) {
+  Counts C;
+  for (const CaseResult &R : Results) {
+    ++C.Cases;
+    switch (verdictOf(R.Before, R.After)) {
+    case Verdict::Equivalent:
+      ++C.Equivalent;
+      break;
+    case Verdict::RewriteFixes:
+      ++C.Fixes;
+      break;
+    case Verdict::RewriteBreaks:
+      ++C.Breaks;
+      break;
+    case Verdict::BothWrong:
+      ++C.BothWrong;
+      break;
+    }
+  }
+  return C;
+}
+
+/// JSON has no infinities or NaN: those become the strings "inf", "-inf" and
+/// "nan" (a string, not null, so that they cannot be mistaken for a missing
+/// value).
+Json number(double Value) {
+  if (std::isnan(Value))
+    return "nan";
+  if (std::isinf(Value))
+    return Value > 0 ? "inf" : "-inf";
+  return Value;
+}
+
+Json comparisonJson(const Comparison &C) {
+  return Json{{"checked", C.Checked},
+              {"mismatches", C.Mismatches},
+              {"max_ulp", number(C.MaxUlp)},
+              {"detail", C.Detail}};
+}
+
+Json summaryJson(const Summary &S) {
+  return Json{{"median_s", number(S.Median)}, {"mean_s", number(S.Mean)},
+              {"min_s", number(S.Min)},       {"max_s", number(S.Max)},
+              {"rel_stddev", number(S.RelStdDev)}, {"samples", S.Samples},
+              {"discarded", S.Discarded},     {"stop_reason", S.StopReason}};
+}
+
+Json timingJson(const CaseResult &R) {
+  Json SpeedUpJson{{"estimate", number(R.Speed.Estimate)},
+                   {"low", number(R.Speed.Low)},
+                   {"high", number(R.Speed.High)},
+                   {"confidence", number(R.Speed.Confidence)},
+                   {"gain", gainName(classify(R.Speed))}};
+  return Json{{"before", summaryJson(R.BeforeTime)},
+              {"after", summaryJson(R.AfterTime)},
+              {"speed_up", SpeedUpJson},
+              {"batch_before_s", number(R.BeforeBatch)},
+              {"batch_after_s", number(R.AfterBatch)}};
+}
+
+Json resultJson(const CaseResult &R) {
+  Json Out{{"rule", R.Rule},
+           {"case", R.Case},
+           {"type", R.Type},
+           {"shape", R.Shape},
+           {"inputs", R.Inputs},
+           {"verdict", verdictName(verdictOf(R.Before, R.After))},
+           {"before", comparisonJson(R.Before)},
+           {"after", comparisonJson(R.After)}};
+  if (R.Timed)
+    Out["timing"] = timingJson(R);
+  return Out;
+}
+
+template <typename... Args> std::string format(const char *Format, Args... Values) {
+  char Buffer[128];
+  std::snprintf(Buffer, sizeof Buffer, Format, Values...);
+  return Buffer;
+}
+
+/// A table cell: a '|' would end the cell early.
+std::string cell(const std::string &Text) {
+  std::string Out;
+  for (char C : Text) {
+    if (C == '|')
+      Out += '\\';
+    Out += C;
+  }
+  return Out;
+}
+
+std::string speedUpText(const SpeedUp &S) {
+  return format("%.2fx [%.2f, %.2f]", S.Estimate, S.Low, S.High);
+}
+
+std::string markdownRow(const CaseResult &R) {
+  std::vector<std::string> Cells{cell(R.Rule),
+                                 cell(R.Case),
+                                 cell(R.Type),
+                                 cell(R.Shape),
+                                 cell(R.Inputs),
+                                 verdictName(verdictOf(R.Before, R.After)),
+                                 format("%g", R.Before.MaxUlp),
+                                 format("%g", R.After.MaxUlp),
+                                 R.Timed ? format("%.2f", R.BeforeTime.Median * 1e6) : "-",
+                                 R.Timed ? format("%.2f", R.AfterTime.Median * 1e6) : "-",
+                                 R.Timed ? speedUpText(R.Speed) : "-",
+                                 R.Timed ? format("%.2f", R.BeforeBatch * 1e6) : "-",
+                                 R.Timed ? format("%.2f", R.AfterBatch * 1e6) : "-"};
+  std::string Row = "|";
+  for (const std::string &Text : Cells)
+    Row += " " + Text + " |";
+  return Row + "\n";
+}
+
+/// The results in a stable order: by rule, case, type, shape and inputs.
+std::vector<const CaseResult *> sorted(const std::vector<CaseResult> &Results) {
+  std::vector<const CaseResult *> Order;
+  for (const CaseResult &R : Results)
+    Order.push_back(&R);
+  std::stable_sort(Order.begin(), Order.end(), [](const CaseResult *A, const CaseResult *B) {
+    return std::tie(A->Rule, A->Case, A->Type, A->Shape, A->Inputs) <
+           std::tie(B->Rule, B->Case, B->Type, B->Shape, B->Inputs);
+  });
+  return Order;
+}
+
+/// Text inside a C string literal.
+std::string escaped(const std::string &Text) {
+  std::string Out;
+  for (char C : Text) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    Out += C;
+  }
+  return Out;
+}
+
+std::string lowercase(std::string Text) {
+  for (char &C : Text)
+    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  return Text;
+}
+
+/// The op of a case name: its second '_'-separated token ("butterfly_sum",
+/// "scan_sum_inclusive" -> "sum"); the whole name when it has no '_'.
+std::string opOfCase(const std::string &Case) {
+  std::size_t First = Case.find('_');
+  if (First == std::string::npos)
+    return Case;
+  std::size_t Second = Case.find('_', First + 1);
+  return Case.substr(First + 1, Second == std::string::npos ? std::string::npos
+                                                            : Second - First - 1);
+}
+
+std::string valueClassOf(const std::string &Type) {
+  return Type == "f32" || Type == "f16" ? "float" : "int";
+}
+
+const char *gainEnumerator(Gain G) {
+  switch (G) {
+  case Gain::Faster:
+    return "Faster";
+  case Gain::Parity:
+    return "Parity";
+  case Gain::Slower:
+    return "Slower";
+  }
+  return "Parity";
+}
+
+} // namespace
+
+const char *verdictName(Verdict V) {
+  switch (V) {
+  case Verdict::Equivalent:
+    return "equivalent";
+  case Verdict::RewriteFixes:
+    return "rewrite-fixes-original";
+  case Verdict::RewriteBreaks:
+    return "rewrite-breaks";
+  case Verdict::BothWrong:
+    return "both-wrong";
+  }
+  return "?";
+}
+
+Verdict verdictOf(const Comparison &Before, const Comparison &After) {
+  if (Before.ok())
+    return After.ok() ? Verdict::Equivalent : Verdict::RewriteBreaks;
+  return After.ok() ? Verdict::RewriteFixes : Verdict::BothWrong;
+}
+
+std::string toJson(const RunInfo &Run, const std::vector<CaseResult> &Results) {
+  Json Out;
+  Out["schema"] = "kernel-tidy-gpu-harness/1";
+  Out["run"] = Json{{"gpu", Run.Gpu},
+                    {"driver", Run.Driver},
+                    {"backend", Run.Backend},
+                    {"date", Run.Date},
+                    {"kernel_tidy_commit", Run.KernelTidyCommit}};
+  Json List = Json::array();
+  for (const CaseResult &R : Results)
+    List.push_back(resultJson(R));
+  Out["results"] = std::move(List);
+  Counts C = countVerdicts(Results);
+  Out["summary"] = Json{{"cases", C.Cases},
+                        {"equivalent", C.Equivalent},
+                        {"rewrite_fixes_original", C.Fixes},
+                        {"rewrite_breaks", C.Breaks},
+                        {"both_wrong", C.BothWrong}};
+  return Out.dump(2) + "\n";
+}
+
+std::string toMarkdown(const RunInfo &Run, const std::vector<CaseResult> &Results) {
+  std::string Out = "# kernel-tidy GPU harness results\n\n";
+  Out += "- GPU: " + Run.Gpu + "\n";
+  Out += "- Driver: " + Run.Driver + "\n";
+  Out += "- Backend: " + Run.Backend + "\n";
+  Out += "- Date: " + Run.Date + "\n";
+  Out += "- kernel-tidy commit: " + Run.KernelTidyCommit + "\n\n";
+  Out += "| rule | case | type | shape | inputs | verdict | max ulp before | max ulp after "
+         "| before (us) | after (us) | speed-up [95% CI] | batch before (us) | batch after (us) |\n";
+  Out += "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const CaseResult *R : sorted(Results))
+    Out += markdownRow(*R);
+  Counts C = countVerdicts(Results);
+  Out += "\n" + std::to_string(C.Cases) + " cases: " + std::to_string(C.Equivalent) +
+         " equivalent, " + std::to_string(C.Fixes) + " rewrite-fixes-original, " +
+         std::to_string(C.Breaks) + " rewrite-breaks, " + std::to_string(C.BothWrong) +
+         " both-wrong.\n";
+  return Out;
+}
+
+std::string toProfitabilityLines(const RunInfo &Run, const std::vector<CaseResult> &Results) {
+  std::string Out;
+  std::string Target = lowercase(Run.Backend);
+  std::string Measured = "measured: " + Run.Gpu + ", driver " + Run.Driver + ", " + Run.Date;
+  for (const CaseResult &R : Results) {
+    if (!R.Timed || R.Shape != "full-warps" || R.Inputs != "uniform")
+      continue;
+    Out += "KERNEL_TIDY_GAIN(\"" + escaped(R.Rule) + "\", \"" + escaped(opOfCase(R.Case)) +
+           "\", \"" + valueClassOf(R.Type) + "\", \"" + escaped(Target) + "\", " +
+           gainEnumerator(classify(R.Speed)) + ", \"" +
+           escaped(Measured + ": " + speedUpText(R.Speed)) + "\")\n";
+  }
+  return Out;
+}
+
+} // namespace kernel_tidy::harness

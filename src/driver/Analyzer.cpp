@@ -556,6 +556,16 @@ FileResult Analyzer::analyze(const std::string &File,
     Result.Errors.push_back({File, 0, 0, "cannot load compilation database: " + DBError});
     return Result;
   }
+  // Clang's tooling aborts the whole process when it cannot enter a compile
+  // command's directory (text given in memory for a path whose folder does
+  // not exist: found by the fuzzer).
+  for (const tooling::CompileCommand &Command : DB->getCompileCommands(AbsFile))
+    if (!llvm::sys::fs::is_directory(Command.Directory)) {
+      Result.Errors.push_back(
+          {File, 0, 0, "cannot analyse: its compile directory '" + Command.Directory +
+                           "' does not exist"});
+      return Result;
+    }
   // A physical file system with its own working directory: the shared real
   // one would make Clang's per-command chdir process-wide, which races when
   // several analyzers run in parallel threads.

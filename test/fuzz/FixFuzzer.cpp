@@ -45,13 +45,25 @@ std::unique_ptr<kernel_tidy::Analyzer> makeAnalyzer() {
   return Result;
 }
 
+/// The input's path: in a real folder, since the analysis runs there (the
+/// text itself is served from memory and never written).
+std::string inputPath() {
+  llvm::SmallString<128> Dir;
+  if (llvm::sys::fs::createUniqueDirectory("kernel-tidy-fuzz", Dir))
+    std::abort();
+  return (Dir + "/input.cpp").str();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   static std::unique_ptr<kernel_tidy::Analyzer> Analyzer = makeAnalyzer();
-  const std::string Path = "/kernel-tidy-fuzz/input.cpp";
+  static const std::string Path = inputPath();
   std::string Source(reinterpret_cast<const char *>(Data), Size);
   kernel_tidy::FileResult Result = Analyzer->analyze(Path, Source);
+  if (std::getenv("KERNEL_TIDY_FUZZ_VERBOSE"))
+    for (const auto &E : Result.Errors)
+      std::fprintf(stderr, "error: %s\n", E.Message.c_str());
   kernel_tidy::applyFixes(Result, *Analyzer, /*IncludeUnsafe=*/true);
   if (!Result.Fixed)
     return 0;

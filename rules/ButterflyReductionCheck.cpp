@@ -134,6 +134,7 @@ std::optional<Butterfly> hostLoopChain(const ButterflyStep &Step,
 } // namespace
 
 void ButterflyReductionCheck::check(const MatchFinder::MatchResult &Result) {
+  dsl::UseScanCache Use(Scans);
   ASTContext &Ctx = *Result.Context;
   const auto *Read = Result.Nodes.getNodeAs<CallExpr>("read");
   auto [Statement, Container] = enclosingStatement(Read, Ctx);

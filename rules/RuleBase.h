@@ -27,7 +27,10 @@ public:
     return LangOpts.CPlusPlus17;
   }
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
-  void onEndOfTranslationUnit() override { Reported.clear(); }
+  void onEndOfTranslationUnit() override {
+    Reported.clear();
+    Scans.clear();
+  }
 
 protected:
   /// Reports \p Message at \p Loc unless that site was reported already (a
@@ -54,6 +57,11 @@ private:
 
   const dsl::Target Backend;
   ReportedSites Reported;
+
+protected:
+  /// Scans of whole bodies for this translation unit: a check() installs it
+  /// first (dsl::UseScanCache Use(Scans);).
+  dsl::ScanCache Scans;
 };
 
 /// A check of warp_read_lane patterns, whose meaning depends on the warp

@@ -177,6 +177,7 @@ std::optional<PrefixLoop> hostLoop(const LaneReadStep &Step,
 } // namespace
 
 void SequentialLaneReadsCheck::check(const MatchFinder::MatchResult &Result) {
+  dsl::UseScanCache Use(Scans);
   ASTContext &Ctx = *Result.Context;
   const auto *Read = Result.Nodes.getNodeAs<CallExpr>("read");
   auto [Statement, Container] = enclosingStatement(Read, Ctx);

@@ -171,6 +171,7 @@ void SharedAtomicCounterCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
+  dsl::UseScanCache Use(Scans);
   ASTContext &Ctx = *Result.Context;
   const auto *Fetch = Result.Nodes.getNodeAs<CXXMemberCallExpr>("fetch");
   const auto *Atomic = Result.Nodes.getNodeAs<CXXMemberCallExpr>("atomic");

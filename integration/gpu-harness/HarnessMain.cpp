@@ -253,6 +253,7 @@ std::vector<CaseResult> TypedCase<T>::run(Device &Dev, Stream &S, CacheFlush &Fl
       Result.Type = std::string(typeName(Type));
       Result.Shape = Shape.Name;
       Result.Inputs = std::string(inputSetName(Inputs));
+      Result.Operation = std::string(profitabilityOp(Spec.Operation));
       Result.Before = compare(Type, Want, execute(Dev, S, 0, Shape, In, Flags));
       Result.After = compare(Type, Want, execute(Dev, S, 1, Shape, In, Flags));
       if (Opts.Timing && timed(Shape, Inputs))

@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/ADT/StringMap.h"
+#include <algorithm>
 #include <map>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -490,24 +491,48 @@ std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options,
   return Result;
 }
 
-/// Reads files that findings point into, once each.
+/// Reads files that findings point into, once each, and turns offsets into
+/// positions with a line index (a big file has hundreds of findings).
 class ContentCache {
 public:
-  const std::string &get(const std::string &Path) {
+  /// The position of \p Offset in \p Path, as positionAt() computes it.
+  Position position(const std::string &Path, unsigned Offset) {
+    const Content &File = get(Path);
+    Position Result;
+    Result.Offset = Offset;
+    unsigned Clamped = std::min<size_t>(Offset, File.Text.size());
+    auto Next = std::upper_bound(File.LineStarts.begin(), File.LineStarts.end(), Clamped);
+    Result.Line = static_cast<unsigned>(Next - File.LineStarts.begin());
+    Result.Column = Clamped - *std::prev(Next) + 1;
+    return Result;
+  }
+  void put(const std::string &Path, std::string Text) { Cache[Path] = index(std::move(Text)); }
+
+private:
+  struct Content {
+    std::string Text;
+    std::vector<unsigned> LineStarts; // offset of the first byte of each line
+  };
+
+  static Content index(std::string Text) {
+    Content Result{std::move(Text), {0}};
+    for (size_t I = 0; I < Result.Text.size(); ++I)
+      if (Result.Text[I] == '\n')
+        Result.LineStarts.push_back(static_cast<unsigned>(I + 1));
+    return Result;
+  }
+
+  const Content &get(const std::string &Path) {
     auto It = Cache.find(Path);
     if (It != Cache.end())
       return It->second;
     std::string Text;
     if (auto Buffer = llvm::MemoryBuffer::getFile(Path))
       Text = (*Buffer)->getBuffer().str();
-    return Cache[Path] = std::move(Text);
-  }
-  void put(const std::string &Path, std::string Text) {
-    Cache[Path] = std::move(Text);
+    return Cache[Path] = index(std::move(Text));
   }
 
-private:
-  std::map<std::string, std::string> Cache;
+  std::map<std::string, Content> Cache;
 };
 
 static std::vector<Edit> toEdits(const llvm::StringMap<tooling::Replacements> &Fix,
@@ -515,9 +540,9 @@ static std::vector<Edit> toEdits(const llvm::StringMap<tooling::Replacements> &F
   std::vector<Edit> Edits;
   for (const auto &FileFix : Fix) {
     for (const tooling::Replacement &R : FileFix.second) {
-      const std::string &Text = Contents.get(R.getFilePath().str());
-      Edits.push_back(Edit{R.getFilePath().str(), positionAt(Text, R.getOffset()),
-                           positionAt(Text, R.getOffset() + R.getLength()),
+      std::string Path = R.getFilePath().str();
+      Edits.push_back(Edit{Path, Contents.position(Path, R.getOffset()),
+                           Contents.position(Path, R.getOffset() + R.getLength()),
                            R.getReplacementText().str()});
     }
   }
@@ -616,8 +641,7 @@ FileResult Analyzer::analyze(const std::string &File,
   for (ClangTidyError &Error : Errors) {
     const tooling::DiagnosticMessage &Message = Error.Message;
     bool IsCompilerDiag = StringRef(Error.DiagnosticName).starts_with("clang-diagnostic-");
-    const std::string &Text = Cache.get(Message.FilePath);
-    Position Begin = positionAt(Text, Message.FileOffset);
+    Position Begin = Cache.position(Message.FilePath, Message.FileOffset);
     if (IsCompilerDiag && Error.DiagLevel == tooling::Diagnostic::Error) {
       Result.Errors.push_back({Message.FilePath.empty() ? File : DisplayName(Message.FilePath),
                                Message.FilePath.empty() ? 0 : Begin.Line,
@@ -635,7 +659,8 @@ FileResult Analyzer::analyze(const std::string &File,
     F.End = Begin;
     F.AsError = Error.IsWarningAsError;
     if (!Message.Ranges.empty() && Message.Ranges[0].FilePath == Message.FilePath)
-      F.End = positionAt(Text, Message.Ranges[0].FileOffset + Message.Ranges[0].Length);
+      F.End = Cache.position(Message.FilePath,
+                             Message.Ranges[0].FileOffset + Message.Ranges[0].Length);
     if (!Message.Fix.empty()) {
       F.FixIt = Fix{Applicability::Safe, toEdits(Message.Fix, Cache)};
     } else {
@@ -650,7 +675,7 @@ FileResult Analyzer::analyze(const std::string &File,
     for (const tooling::DiagnosticMessage &Note : Error.Notes)
       if (Note.Fix.empty())
         F.Notes.push_back({Note.Message, DisplayName(Note.FilePath),
-                           positionAt(Cache.get(Note.FilePath), Note.FileOffset)});
+                           Cache.position(Note.FilePath, Note.FileOffset)});
     if (F.FixIt)
       for (Edit &E : F.FixIt->Edits)
         E.File = DisplayName(E.File);

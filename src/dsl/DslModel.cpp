@@ -303,6 +303,33 @@ bool isReassigned(const VarDecl *Var, const Stmt *Scope, ASTContext &Ctx) {
   return Finder.Found;
 }
 
+namespace {
+thread_local ScanCache *CurrentScanCache = nullptr;
+
+/// The body of the function or lambda whose body declares \p Var.
+const Stmt *declaringBody(const VarDecl *Var, ASTContext &Ctx) {
+  for (const DynTypedNode &Parent : Ctx.getParents(*Var))
+    if (const auto *Decl = Parent.get<DeclStmt>())
+      return enclosingFunctionBody(Decl, Ctx);
+  return nullptr;
+}
+} // namespace
+
+UseScanCache::UseScanCache(ScanCache &Cache) : Previous(CurrentScanCache) {
+  CurrentScanCache = &Cache;
+}
+
+UseScanCache::~UseScanCache() { CurrentScanCache = Previous; }
+
+bool isReassignedAfterDeclaration(const VarDecl *Var, ASTContext &Ctx) {
+  if (!CurrentScanCache)
+    return isReassigned(Var, declaringBody(Var, Ctx), Ctx);
+  auto [It, Inserted] = CurrentScanCache->Reassigned.try_emplace(Var, true);
+  if (Inserted)
+    It->second = isReassigned(Var, declaringBody(Var, Ctx), Ctx);
+  return It->second;
+}
+
 bool isWarpLaneId(const Expr *E, ASTContext &Ctx) {
   E = stripDslWrappers(E);
   if (!E)
@@ -316,8 +343,7 @@ bool isWarpLaneId(const Expr *E, ASTContext &Ctx) {
     return false;
   if (dslCallName(stripDslWrappers(Var->getInit())) != "warp_lane_id")
     return false;
-  const auto *Body = enclosingFunctionBody(Ref, Ctx);
-  return !isReassigned(Var, Body, Ctx);
+  return !isReassignedAfterDeclaration(Var, Ctx);
 }
 
 static std::optional<int64_t> evaluateBinary(BinaryOperatorKind Op, int64_t L,
@@ -497,25 +523,40 @@ public:
 };
 } // namespace
 
+/// What the set_warp_size calls directly in \p Body say (nested lambdas
+/// included): nothing, one width, or widths that are unknown or conflict.
+static WarpSizeSetting warpSizeSetIn(const Stmt *Body, ASTContext &Ctx) {
+  WarpSizeFinder Finder;
+  Finder.TraverseStmt(const_cast<Stmt *>(Body));
+  if (Finder.Calls.empty())
+    return {false, std::nullopt};
+  std::optional<unsigned> Width;
+  for (const CallExpr *Call : Finder.Calls) {
+    auto Value = Call->getNumArgs() == 1 ? evaluateHostInt(Call->getArg(0), Ctx)
+                                         : std::nullopt;
+    if (!Value || *Value <= 0 || (Width && *Width != *Value))
+      return {true, std::nullopt}; // Unknown or conflicting widths.
+    Width = static_cast<unsigned>(*Value);
+  }
+  return {true, Width};
+}
+
 std::optional<unsigned> inferWarpSize(const Stmt *S, ASTContext &Ctx) {
   // The innermost enclosing function or lambda that sets a warp size is the
   // kernel (or the kernel-building helper) that S belongs to.
   for (const Stmt *Body = enclosingFunctionBody(S, Ctx); Body;
        Body = enclosingFunctionBody(Body, Ctx)) {
-    WarpSizeFinder Finder;
-    Finder.TraverseStmt(const_cast<Stmt *>(Body));
-    if (Finder.Calls.empty())
-      continue;
-    std::optional<unsigned> Width;
-    for (const CallExpr *Call : Finder.Calls) {
-      auto Value = Call->getNumArgs() == 1
-                       ? evaluateHostInt(Call->getArg(0), Ctx)
-                       : std::nullopt;
-      if (!Value || *Value <= 0 || (Width && *Width != *Value))
-        return std::nullopt; // Unknown or conflicting widths.
-      Width = static_cast<unsigned>(*Value);
+    WarpSizeSetting Setting;
+    if (CurrentScanCache) {
+      auto [It, Inserted] = CurrentScanCache->WarpSizes.try_emplace(Body);
+      if (Inserted)
+        It->second = warpSizeSetIn(Body, Ctx);
+      Setting = It->second;
+    } else {
+      Setting = warpSizeSetIn(Body, Ctx);
     }
-    return Width;
+    if (Setting.SetsWidth)
+      return Setting.Width;
   }
   return std::nullopt;
 }
@@ -589,8 +630,7 @@ static bool isUniformImpl(const Expr *E, ASTContext &Ctx, unsigned Depth) {
       return true; // Host values are baked into the kernel.
     if (!Var->hasInit() || !Var->isLocalVarDecl())
       return false;
-    const Stmt *Body = enclosingFunctionBody(Ref, Ctx);
-    return !isReassigned(Var, Body, Ctx) &&
+    return !isReassignedAfterDeclaration(Var, Ctx) &&
            isUniformImpl(Var->getInit(), Ctx, Depth + 1);
   }
   if (const auto *Member = dyn_cast<MemberExpr>(E))

@@ -80,9 +80,51 @@ const clang::Stmt *enclosingFunctionBody(const clang::Stmt *S,
 bool isReassigned(const clang::VarDecl *Var, const clang::Stmt *Scope,
                   clang::ASTContext &Ctx);
 
+/// True if the local \p Var is written anywhere in the body of the function
+/// or lambda that declares it (nested lambdas included, since they capture
+/// it by reference). Memoized in the current ScanCache, if any.
+bool isReassignedAfterDeclaration(const clang::VarDecl *Var, clang::ASTContext &Ctx);
+
 /// True if \p E is `warp_lane_id()`, or a variable initialised from it and
 /// never reassigned.
 bool isWarpLaneId(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// The set_warp_size calls of one function body: whether there are any, and
+/// the width they agree on (none when unknown or conflicting).
+struct WarpSizeSetting {
+  bool SetsWidth = false;
+  std::optional<unsigned> Width;
+};
+
+/// Remembers, for one translation unit, the answers of scans over whole
+/// function bodies: a check asks about the same lane variable for every
+/// warp_read_lane call, which made the scans quadratic in the kernel size.
+class ScanCache {
+public:
+  void clear() {
+    Reassigned.clear();
+    WarpSizes.clear();
+  }
+
+private:
+  friend bool isReassignedAfterDeclaration(const clang::VarDecl *, clang::ASTContext &);
+  friend std::optional<unsigned> inferWarpSize(const clang::Stmt *, clang::ASTContext &);
+  llvm::DenseMap<const clang::VarDecl *, bool> Reassigned;
+  llvm::DenseMap<const clang::Stmt *, WarpSizeSetting> WarpSizes;
+};
+
+/// Makes \p Cache the one that the queries on this thread use while this
+/// object lives (a check installs its own around each match).
+class UseScanCache {
+public:
+  explicit UseScanCache(ScanCache &Cache);
+  ~UseScanCache();
+  UseScanCache(const UseScanCache &) = delete;
+  UseScanCache &operator=(const UseScanCache &) = delete;
+
+private:
+  ScanCache *Previous;
+};
 
 /// Evaluates a host integer expression; variables in \p Bindings take their
 /// bound values. std::nullopt when \p E is not a host constant.

@@ -936,9 +936,18 @@ TEST(GpuHarnessReport, ProfitabilityLines) {
   Results.push_back(result("luisa-butterfly-reduction", "butterfly_max", "u32", "full-warps",
                            "special", passing(), passing()));
   setTiming(Results.back(), 2e-6, 1e-6, {2, 1.9, 2.1, 0.95});
+  // An atomic add is reduced with a sum: the op comes from the case's Op,
+  // not from its name.
+  Results.push_back(result("luisa-shared-atomic-counter", "atomic_add", "f32", "full-warps",
+                           "uniform", passing(), passing()));
+  Results.back().Operation = std::string(profitabilityOp(Op::Sum));
+  setTiming(Results.back(), 3e-6, 1e-6, {3, 2.9, 3.1, 0.95});
   EXPECT_EQ(toProfitabilityLines(run(), Results),
             "KERNEL_TIDY_GAIN(\"luisa-butterfly-reduction\", \"sum\", \"int\", \"cuda\", Faster, "
             "\"measured: NVIDIA H200, driver 570.86, 2026-11-30: 4.10x [4.02, 4.18]\")\n"
             "KERNEL_TIDY_GAIN(\"luisa-sequential-scan\", \"sum\", \"float\", \"cuda\", Parity, "
-            "\"measured: NVIDIA H200, driver 570.86, 2026-11-30: 1.00x [0.99, 1.01]\")\n");
+            "\"measured: NVIDIA H200, driver 570.86, 2026-11-30: 1.00x [0.99, 1.01]\")\n"
+            "KERNEL_TIDY_GAIN(\"luisa-shared-atomic-counter\", \"sum\", \"float\", \"cuda\", Faster, "
+            "\"measured: NVIDIA H200, driver 570.86, 2026-11-30: 3.00x [2.90, 3.10]\")\n");
+  EXPECT_EQ("and", profitabilityOp(Op::BitAnd));
 }

@@ -173,6 +173,10 @@ std::string opOfCase(const std::string &Case) {
                                                             : Second - First - 1);
 }
 
+std::string operationOf(const CaseResult &R) {
+  return R.Operation.empty() ? opOfCase(R.Case) : R.Operation;
+}
+
 std::string valueClassOf(const std::string &Type) {
   return Type == "f32" || Type == "f16" ? "float" : "int";
 }
@@ -252,6 +256,26 @@ std::string toMarkdown(const RunInfo &Run, const std::vector<CaseResult> &Result
   return Out;
 }
 
+std::string_view profitabilityOp(Op O) {
+  switch (O) {
+  case Op::Sum:
+    return "sum";
+  case Op::Product:
+    return "product";
+  case Op::Min:
+    return "min";
+  case Op::Max:
+    return "max";
+  case Op::BitAnd:
+    return "and";
+  case Op::BitOr:
+    return "or";
+  case Op::BitXor:
+    return "xor";
+  }
+  return "";
+}
+
 std::string toProfitabilityLines(const RunInfo &Run, const std::vector<CaseResult> &Results) {
   std::string Out;
   std::string Target = lowercase(Run.Backend);
@@ -259,7 +283,7 @@ std::string toProfitabilityLines(const RunInfo &Run, const std::vector<CaseResul
   for (const CaseResult &R : Results) {
     if (!R.Timed || R.Shape != "full-warps" || R.Inputs != "uniform")
       continue;
-    Out += "KERNEL_TIDY_GAIN(\"" + escaped(R.Rule) + "\", \"" + escaped(opOfCase(R.Case)) +
+    Out += "KERNEL_TIDY_GAIN(\"" + escaped(R.Rule) + "\", \"" + escaped(operationOf(R)) +
            "\", \"" + valueClassOf(R.Type) + "\", \"" + escaped(Target) + "\", " +
            gainEnumerator(classify(R.Speed)) + ", \"" +
            escaped(Measured + ": " + speedUpText(R.Speed)) + "\")\n";

@@ -26,6 +26,9 @@ struct CaseResult {
   std::string Type;    // "f32"
   std::string Shape;   // "full-warps"
   std::string Inputs;  // "uniform"
+  /// The op as src/dsl/Profitability.def spells it (profitabilityOp); when
+  /// empty, the case name's second '_'-separated token.
+  std::string Operation;
   Comparison Before, After;
   bool Timed = false;
   Summary BeforeTime, AfterTime;
@@ -38,6 +41,10 @@ struct CaseResult {
 struct RunInfo {
   std::string Gpu, Driver, Backend, Date, KernelTidyCommit;
 };
+
+/// \p O as src/dsl/Profitability.def spells it: "sum", "product", "min",
+/// "max", "and", "or", "xor" (an atomic add or sub reduces with a sum).
+std::string_view profitabilityOp(Op O);
 
 /// The results as JSON (schema "kernel-tidy-gpu-harness/1"): "run", one
 /// entry of "results" per case in the given order ("timing" only when

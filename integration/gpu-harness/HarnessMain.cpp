@@ -324,11 +324,18 @@ void TypedCase<T>::time(Device &Dev, Stream &S, CacheFlush &Flush, const Nvml &G
     for (double Seconds : Cold[Version].samples())
       Samples[Version].push_back(std::max(Seconds - ResetSeconds, 1e-9));
 
+  // Statistics of the samples less the reset, with the sampler's own account
+  // of how many were discarded and why it stopped.
+  auto Adjusted = [&](int Version) {
+    Summary Raw = Cold[Version].summary();
+    Summary Net = summarize(Samples[Version]);
+    Net.Discarded = Raw.Discarded;
+    Net.StopReason = Raw.StopReason;
+    return Net;
+  };
   Result.Timed = true;
-  Result.BeforeTime = Cold[0].summary();
-  Result.AfterTime = Cold[1].summary();
-  Result.BeforeTime.Median = summarize(Samples[0]).Median;
-  Result.AfterTime.Median = summarize(Samples[1]).Median;
+  Result.BeforeTime = Adjusted(0);
+  Result.AfterTime = Adjusted(1);
   Result.Speed = speedUp(Samples[0], Samples[1], Opts.Seed);
   Result.BeforeBatch = Sample(0, Opts.Batch, false) - ResetSeconds;
   Result.AfterBatch = Sample(1, Opts.Batch, false) - ResetSeconds;

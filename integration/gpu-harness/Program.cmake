@@ -21,6 +21,11 @@ if(KERNEL_TIDY_BUILD_TESTS)
             -DHARNESS_DIR=${CMAKE_CURRENT_SOURCE_DIR}
             -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckCases.cmake)
   set_tests_properties(gpu_harness_cases PROPERTIES TIMEOUT 600)
+  if(KERNEL_TIDY_SANITIZE)
+    # The instrumented kernel-tidy meets Clang's own Sema leak (test/lsan.supp).
+    set_tests_properties(gpu_harness_cases PROPERTIES TIMEOUT 1500 ENVIRONMENT
+      "LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/test/lsan.supp")
+  endif()
 endif()
 
 option(KERNEL_TIDY_GPU_HARNESS "Build the GPU harness program (needs a LuisaCompute install)" OFF)

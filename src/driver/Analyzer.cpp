@@ -35,21 +35,6 @@ using namespace clang::tidy;
 
 namespace kernel_tidy {
 
-Position positionAt(const std::string &Text, unsigned Offset) {
-  Position Result;
-  Result.Offset = Offset;
-  size_t End = std::min<size_t>(Offset, Text.size());
-  for (size_t I = 0; I < End; ++I) {
-    if (Text[I] == '\n') {
-      ++Result.Line;
-      Result.Column = 1;
-    } else {
-      ++Result.Column;
-    }
-  }
-  return Result;
-}
-
 static bool isHeaderLike(llvm::StringRef File) {
   llvm::StringRef Ext = llvm::sys::path::extension(File);
   return Ext == ".h" || Ext == ".hpp" || Ext == ".inl";
@@ -495,7 +480,8 @@ std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options,
 /// positions with a line index (a big file has hundreds of findings).
 class ContentCache {
 public:
-  /// The position of \p Offset in \p Path, as positionAt() computes it.
+  /// The 1-based line and byte column of \p Offset in \p Path (an offset
+  /// past the end is placed at the end).
   Position position(const std::string &Path, unsigned Offset) {
     const Content &File = get(Path);
     Position Result;

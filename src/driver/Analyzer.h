@@ -67,9 +67,6 @@ private:
   std::unique_ptr<Impl> State;
 };
 
-/// The line and column of byte \p Offset in \p Text.
-Position positionAt(const std::string &Text, unsigned Offset);
-
 } // namespace kernel_tidy
 
 #endif // KERNEL_TIDY_SRC_DRIVER_ANALYZER_H

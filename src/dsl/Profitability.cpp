@@ -48,23 +48,10 @@ llvm::ArrayRef<GainEntry> gainTable() {
 }
 
 StringRef gainOpName(CombineOp Op) {
-  switch (Op) {
-  case CombineOp::Sum:
-    return "sum";
-  case CombineOp::Product:
-    return "product";
-  case CombineOp::Min:
-    return "min";
-  case CombineOp::Max:
-    return "max";
-  case CombineOp::BitAnd:
-    return "and";
-  case CombineOp::BitOr:
-    return "or";
-  case CombineOp::BitXor:
-    return "xor";
-  }
-  llvm_unreachable("unknown CombineOp");
+  // The table spells bit operations without the collectives' "bit_".
+  StringRef Name = collectiveSuffix(Op);
+  Name.consume_front("bit_");
+  return Name;
 }
 
 bool isFloatValueClass(QualType T, const ASTContext &Ctx) {

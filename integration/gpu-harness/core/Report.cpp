@@ -257,23 +257,11 @@ std::string toMarkdown(const RunInfo &Run, const std::vector<CaseResult> &Result
 }
 
 std::string_view profitabilityOp(Op O) {
-  switch (O) {
-  case Op::Sum:
-    return "sum";
-  case Op::Product:
-    return "product";
-  case Op::Min:
-    return "min";
-  case Op::Max:
-    return "max";
-  case Op::BitAnd:
-    return "and";
-  case Op::BitOr:
-    return "or";
-  case Op::BitXor:
-    return "xor";
-  }
-  return "";
+  // The table spells bit operations without opName's "bit_".
+  std::string_view Name = opName(O);
+  if (Name.substr(0, 4) == "bit_")
+    Name.remove_prefix(4);
+  return Name;
 }
 
 std::string toProfitabilityLines(const RunInfo &Run, const std::vector<CaseResult> &Results) {

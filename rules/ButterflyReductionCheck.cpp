@@ -2,14 +2,19 @@
 
 #include "rules/ButterflyReductionCheck.h"
 
-#include "src/dsl/DslModel.h"
+#include "rules/FixEdits.h"
+#include "src/dsl/Ast.h"
+#include "src/dsl/HostEval.h"
+#include "src/dsl/Matchers.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Tooling/Transformer/Stencil.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
 using namespace kernel_tidy::dsl;
+using namespace kernel_tidy::dsl::matchers;
 
 namespace kernel_tidy::rules {
 
@@ -24,81 +29,65 @@ struct ButterflyStep {
   const CallExpr *Read;
 };
 
-std::optional<ButterflyStep> matchButterflyStep(const Stmt *S,
-                                                ASTContext &Ctx) {
+std::optional<ButterflyStep> matchButterflyStep(const Stmt *S, UniformityAnalysis &U) {
   auto Step = matchAccumulateStep(S);
   if (!Step)
     return std::nullopt;
-  const Expr *Operand = stripDslWrappers(Step->Operand);
-  if (!isDslCall(Operand, "warp_read_lane"))
+  const CallExpr *Read = asDslCall(Step->Operand, "warp_read_lane");
+  if (!Read || Read->getNumArgs() != 2 || !isSameVariable(Read->getArg(0), Step->Target))
     return std::nullopt;
-  const auto *Read = cast<CallExpr>(Operand->IgnoreParenImpCasts());
-  if (Read->getNumArgs() != 2 || !isSameVariable(Read->getArg(0), Step->Target))
-    return std::nullopt;
-  const auto *Xor =
-      dyn_cast<CXXOperatorCallExpr>(stripDslWrappers(Read->getArg(1)));
+  const auto *Xor = dyn_cast<CXXOperatorCallExpr>(stripDslWrappers(Read->getArg(1)));
   if (!Xor || Xor->getOperator() != OO_Caret || Xor->getNumArgs() != 2)
     return std::nullopt;
-  const Expr *Distance = nullptr;
-  if (isWarpLaneId(Xor->getArg(0), Ctx))
-    Distance = Xor->getArg(1);
-  else if (isWarpLaneId(Xor->getArg(1), Ctx))
-    Distance = Xor->getArg(0);
+  const Expr *Distance = U.isLaneId(Xor->getArg(0))   ? Xor->getArg(1)
+                         : U.isLaneId(Xor->getArg(1)) ? Xor->getArg(0)
+                                                      : nullptr;
   if (!Distance || isDslValueType(stripDslWrappers(Distance)->getType()))
     return std::nullopt;
   return ButterflyStep{S, Step->Target, Step->Op, Distance, Read};
 }
 
-bool continuesChain(const ButterflyStep &Chain, const ButterflyStep &Next) {
-  return Next.Op == Chain.Op && isSameVariable(Next.Target, Chain.Target);
-}
-
-/// True if \p Distances are exactly the powers of two below \p WarpSize.
-bool coversWholeWarp(llvm::ArrayRef<int64_t> Distances, unsigned WarpSize) {
-  if (!llvm::isPowerOf2_32(WarpSize) || WarpSize < 2 ||
-      Distances.size() != llvm::Log2_32(WarpSize))
-    return false;
+/// The lanes a butterfly with these distances covers: N when the distances
+/// are exactly the powers of two below N; std::nullopt otherwise.
+std::optional<unsigned> coveredLanes(llvm::ArrayRef<int64_t> Distances) {
   uint64_t Seen = 0;
   for (int64_t D : Distances) {
-    if (D <= 0 || D >= WarpSize || !llvm::isPowerOf2_64(D) || (Seen & D))
-      return false;
+    if (D <= 0 || D > 64 || !llvm::isPowerOf2_64(D) || (Seen & D))
+      return std::nullopt;
     Seen |= D;
   }
-  return Seen == WarpSize - 1;
+  if (Distances.empty() || !llvm::isPowerOf2_64(Seen + 1))
+    return std::nullopt;
+  return static_cast<unsigned>(Seen + 1);
 }
 
-/// A butterfly found in the code, ready to be reported.
+/// A butterfly found in the code: its statements and distances.
 struct Butterfly {
   const Stmt *First;
   const Stmt *Last;
-  ButterflyStep Step;
   std::vector<int64_t> Distances;
 };
 
 /// The chain of consecutive steps around \p Step inside \p Block.
 std::optional<Butterfly> straightLineChain(const ButterflyStep &Step,
                                            const CompoundStmt *Block,
-                                           ASTContext &Ctx) {
+                                           UniformityAnalysis &U, ASTContext &Ctx) {
   auto Statements = blockStatements(Block);
   auto It = llvm::find(Statements, Step.Statement);
   if (It == Statements.end())
     return std::nullopt;
+  auto StepAt = [&](size_t I) { return matchButterflyStep(Statements[I], U); };
+  auto Continues = [&](const std::optional<ButterflyStep> &Other) {
+    return Other && Other->Op == Step.Op && isSameVariable(Other->Target, Step.Target);
+  };
   size_t Begin = It - Statements.begin(), End = Begin + 1;
-  while (Begin > 0) {
-    auto Prev = matchButterflyStep(Statements[Begin - 1], Ctx);
-    if (!Prev || !continuesChain(Step, *Prev))
-      break;
+  while (Begin > 0 && Continues(StepAt(Begin - 1)))
     --Begin;
-  }
-  while (End < Statements.size()) {
-    auto Next = matchButterflyStep(Statements[End], Ctx);
-    if (!Next || !continuesChain(Step, *Next))
-      break;
+  while (End < Statements.size() && Continues(StepAt(End)))
     ++End;
-  }
-  Butterfly Result{Statements[Begin], Statements[End - 1], Step, {}};
+  Butterfly Result{Statements[Begin], Statements[End - 1], {}};
   for (size_t I = Begin; I < End; ++I) {
-    auto Value = evaluateHostInt(matchButterflyStep(Statements[I], Ctx)->Distance, Ctx);
+    auto Value = evaluateHostInt(StepAt(I)->Distance, Ctx);
     if (!Value)
       return std::nullopt;
     Result.Distances.push_back(*Value);
@@ -106,22 +95,19 @@ std::optional<Butterfly> straightLineChain(const ButterflyStep &Step,
   return Result;
 }
 
-/// A host `for` loop whose body is the single step \p Step.
-std::optional<Butterfly> hostLoopChain(const ButterflyStep &Step,
-                                       const Stmt *Container, ASTContext &Ctx) {
-  const auto *Loop = dyn_cast<ForStmt>(Container);
-  if (!Loop) {
-    const auto *Block = dyn_cast<CompoundStmt>(Container);
-    if (!Block || Block->size() != 1)
+/// A host loop (counting or over a list of distances) whose body is \p Step.
+std::optional<Butterfly> hostLoopChain(const ButterflyStep &Step, const Stmt *Container,
+                                       ASTContext &Ctx) {
+  const Stmt *Loop = Container;
+  if (const auto *Block = dyn_cast<CompoundStmt>(Container)) {
+    if (Block->size() != 1)
       return std::nullopt;
-    Loop = dyn_cast_or_null<ForStmt>(parentStmt(Block, Ctx));
-    if (!Loop || Loop->getBody() != Block)
-      return std::nullopt;
+    Loop = parentStmt(Block, Ctx);
   }
-  auto Host = evaluateHostLoop(Loop, Ctx);
+  auto Host = Loop ? evaluateHostLoop(Loop, Ctx) : std::nullopt;
   if (!Host)
     return std::nullopt;
-  Butterfly Result{Loop, Loop, Step, {}};
+  Butterfly Result{Loop, Loop, {}};
   for (int64_t Value : Host->Values) {
     auto Distance = evaluateHostInt(Step.Distance, Ctx, {{Host->Var, Value}});
     if (!Distance)
@@ -133,51 +119,63 @@ std::optional<Butterfly> hostLoopChain(const ButterflyStep &Step,
 
 } // namespace
 
+void ButterflyReductionCheck::registerMatchers(MatchFinder *Finder) {
+  // warp_read_lane(v, lane ^ d) (or d ^ lane).
+  Finder->addMatcher(
+      callExpr(dslCall({"warp_read_lane"}),
+               hasArgument(1, ignoringImplicit(cxxOperatorCallExpr(
+                                  hasOverloadedOperatorName("^")))))
+          .bind("read"),
+      this);
+}
+
 void ButterflyReductionCheck::check(const MatchFinder::MatchResult &Result) {
-  dsl::UseScanCache Use(Scans);
   ASTContext &Ctx = *Result.Context;
+  UniformityAnalysis &U = analyses(Ctx).Uniformity;
   const auto *Read = Result.Nodes.getNodeAs<CallExpr>("read");
   auto [Statement, Container] = enclosingStatement(Read, Ctx);
-  if (!Statement)
-    return;
-  auto Step = matchButterflyStep(Statement, Ctx);
-  if (!Step || Step->Read != Read->IgnoreParenImpCasts())
+  auto Step = Statement ? matchButterflyStep(Statement, U) : std::nullopt;
+  if (!Step || Step->Read != Read)
     return;
   std::optional<Butterfly> Chain;
   if (const auto *Block = dyn_cast<CompoundStmt>(Container))
-    Chain = straightLineChain(*Step, Block, Ctx);
+    Chain = straightLineChain(*Step, Block, U, Ctx);
   if (!Chain)
     Chain = hostLoopChain(*Step, Container, Ctx);
-  if (!Chain)
-    return;
-  unsigned Width = inferWarpSize(Chain->First, Ctx).value_or(WarpSize);
-  if (!coversWholeWarp(Chain->Distances, Width))
+  auto Lanes = Chain ? coveredLanes(Chain->Distances) : std::nullopt;
+  WarpWidth Width = Chain ? widthAt(Chain->First, Ctx) : WarpWidth();
+  // With an unknown width, only a butterfly as wide as the narrowest
+  // native warp (32 lanes) may be meant to span the warp.
+  if (!Lanes || (Width.known() ? *Width.known() != *Lanes : *Lanes < 32))
     return;
 
-  SourceLocation Loc =
-      reportLocation(Chain->First->getBeginLoc(), Ctx.getSourceManager());
-  std::string Target = sourceText(Step->Target->getSourceRange(), Ctx);
   std::string Collective = "warp_active_" + collectiveSuffix(Step->Op).str();
-  auto Range = editableStatementRange(Chain->First, Chain->Last, Ctx);
-  std::optional<FixItHint> Fix;
-  if (Range && !Target.empty())
-    Fix = FixItHint::CreateReplacement(
-        *Range, Target + " = " + calleeQualifier(Step->Read, Ctx) + Collective +
-                    "(" + Target + ");");
+  std::string Qualifier = calleeQualifier(Step->Read, Ctx);
+  Diagnosis D;
+  D.Loc = Ctx.getSourceManager().getExpansionLoc(Chain->First->getBeginLoc());
+  D.Format = Width.known()
+                 ? "butterfly reduction of '%0' over all %1 lanes takes %2 warp_read_lane "
+                   "shuffles; a single %3(%0) does the same"
+                 : "butterfly reduction of '%0' over %1 lanes takes %2 warp_read_lane "
+                   "shuffles; if the warp has %1 lanes, a single %3(%0) does the same";
+  D.Args = {sourceText(Step->Target->getSourceRange(), Ctx), std::to_string(*Lanes),
+            std::to_string(Chain->Distances.size()), Collective};
+  D.Kind = rewriteOf(Step->Op, Step->Target->getType(), Ctx);
+  D.bind("first", Chain->First).bind("last", Chain->Last).bind("target", Step->Target);
+  D.Edit = transformer::edit(transformer::changeTo(
+      userStatements("first", "last"),
+      transformer::cat(transformer::node("target"), " = " + Qualifier + Collective + "(",
+                       transformer::node("target"), ");")));
   // Reassociating a floating-point sum or product changes its rounding.
-  bool Reassociates = (Step->Op == CombineOp::Sum || Step->Op == CombineOp::Product) &&
-                      isFloatingValue(Step->Target->getType());
-  report(Loc, rewriteOf(Step->Op, Step->Target->getType(), Ctx),
-         (llvm::Twine("butterfly reduction of '") + Target + "' over all " +
-          llvm::Twine(Width) + " lanes takes " + llvm::Twine(Chain->Distances.size()) +
-          " warp_read_lane shuffles; a single " + Collective + "(" + Target +
-          ") does the same")
-             .str(),
-         Range, Fix,
-         Reassociates ? Collective + " combines the floating-point values in "
-                                     "another order, so the result can differ by "
-                                     "rounding"
-                      : "");
+  if ((Step->Op == CombineOp::Sum || Step->Op == CombineOp::Product) &&
+      isFloatingValue(Step->Target->getType()))
+    D.Safety = FixSafety::unsafe(Collective + " combines the floating-point values in "
+                                              "another order, so the result can differ "
+                                              "by rounding");
+  if (!Width.known())
+    D.Safety = FixSafety::none(Width.whyUnknown() + ", and the warp may be wider than " +
+                               D.Args[1] + " lanes");
+  emit(Result, std::move(D));
 }
 
 } // namespace kernel_tidy::rules

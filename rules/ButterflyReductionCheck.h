@@ -1,4 +1,4 @@
-//===--- ButterflyReductionCheck.h - luisa-butterfly-reduction ---===//
+//===--- ButterflyReductionCheck.h - luisa-butterfly-reduction ------------===//
 
 #ifndef KERNEL_TIDY_RULES_BUTTERFLYREDUCTIONCHECK_H
 #define KERNEL_TIDY_RULES_BUTTERFLYREDUCTIONCHECK_H
@@ -12,6 +12,7 @@ namespace kernel_tidy::rules {
 class ButterflyReductionCheck : public WarpReadLaneRule {
 public:
   using WarpReadLaneRule::WarpReadLaneRule;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };
 

@@ -2,6 +2,7 @@
 
 #include "rules/RuleBase.h"
 
+#include "rules/FixEdits.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang;
@@ -26,22 +27,79 @@ void RuleBase::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "Target", dsl::targetName(Backend));
 }
 
-void RuleBase::report(SourceLocation Loc, Rewrite Kind, StringRef Message,
-                      std::optional<CharSourceRange> Range,
-                      std::optional<FixItHint> Fix, StringRef UnsafeReason) {
-  if (!Reported.insert(Loc))
-    return;
-  bool Unsafe = !UnsafeReason.empty();
-  {
-    auto Warning = diag(Loc, "%0") << Message;
-    if (Range)
-      Warning << *Range;
-    if (Fix && !Unsafe)
-      Warning << *Fix;
+dsl::Analyses &RuleBase::analyses(ASTContext &Ctx) {
+  if (!TUAnalyses || &TUAnalyses->Ctx != &Ctx)
+    TUAnalyses = std::make_unique<dsl::Analyses>(Ctx);
+  return *TUAnalyses;
+}
+
+/// \p Result with \p Extra bound as well.
+static MatchFinder::MatchResult
+withBindings(const MatchFinder::MatchResult &Result,
+             llvm::ArrayRef<std::pair<std::string, DynTypedNode>> Extra) {
+  internal::BoundNodesTreeBuilder Builder;
+  for (const auto &[Id, Node] : Result.Nodes.getMap())
+    Builder.setBinding(Id, Node);
+  for (const auto &[Id, Node] : Extra)
+    Builder.setBinding(Id, Node);
+  struct Collect : internal::BoundNodesTreeBuilder::Visitor {
+    std::optional<BoundNodes> Nodes;
+    void visitMatch(const BoundNodes &Match) override { Nodes = Match; }
+  } Collector;
+  Builder.visitMatches(&Collector);
+  return MatchFinder::MatchResult(*Collector.Nodes, Result.Context);
+}
+
+std::vector<FixItHint> RuleBase::fixItsOf(const MatchFinder::MatchResult &Result,
+                                          Diagnosis &D) {
+  if (!D.Edit)
+    return {};
+  auto Withhold = [&](std::string Why) {
+    if (D.Safety.K != FixSafety::None)
+      D.Safety = FixSafety::none(std::move(Why));
+    return std::vector<FixItHint>();
+  };
+  auto Edits = D.Edit(withBindings(Result, D.Bindings));
+  if (!Edits)
+    return Withhold(llvm::toString(Edits.takeError()));
+  if (Edits->empty())
+    return Withhold("the code to replace is spelled in a macro");
+  // The finding underlines the code its rewrite replaces.
+  if (!D.Highlight)
+    D.Highlight = Edits->front().Range;
+  std::vector<FixItHint> Hints;
+  for (const transformer::Edit &E : *Edits) {
+    auto Hint = safeReplacement(E.Range, E.Replacement, *Result.Context);
+    if (!Hint)
+      return Withhold(llvm::toString(Hint.takeError()));
+    Hints.push_back(std::move(*Hint));
   }
-  if (Fix && Unsafe)
-    diag(Loc, "unsafe fix: %0", DiagnosticIDs::Note) << UnsafeReason << *Fix;
-  noteProfitability(Loc, Kind);
+  return D.Safety.K == FixSafety::None ? std::vector<FixItHint>() : Hints;
+}
+
+void RuleBase::emit(const MatchFinder::MatchResult &Result, Diagnosis D) {
+  if (!Reported.insert(D.Loc.getRawEncoding()).second)
+    return;
+  std::vector<FixItHint> Hints = fixItsOf(Result, D);
+  {
+    auto Warning = diag(D.Loc, D.Format);
+    for (const std::string &Arg : D.Args)
+      Warning << Arg;
+    if (D.Highlight)
+      Warning << *D.Highlight;
+    if (D.Safety.K == FixSafety::Safe)
+      for (const FixItHint &Hint : Hints)
+        Warning << Hint;
+  }
+  if (D.Safety.K == FixSafety::Unsafe && !Hints.empty()) {
+    auto Note = diag(D.Loc, "unsafe fix: %0", DiagnosticIDs::Note) << D.Safety.Reason;
+    for (const FixItHint &Hint : Hints)
+      Note << Hint;
+  }
+  if (D.Safety.K == FixSafety::None && !D.Safety.Reason.empty())
+    diag(D.Loc, "no automatic fix: %0", DiagnosticIDs::Note) << D.Safety.Reason;
+  if (D.Kind)
+    noteProfitability(D.Loc, *D.Kind);
 }
 
 void RuleBase::noteProfitability(SourceLocation Loc, Rewrite Kind) {
@@ -60,21 +118,29 @@ void RuleBase::noteProfitability(SourceLocation Loc, Rewrite Kind) {
       << Entry->Source;
 }
 
-WarpReadLaneRule::WarpReadLaneRule(StringRef Name,
-                                   tidy::ClangTidyContext *Context)
-    : RuleBase(Name, Context),
-      WarpSize(Options.getLocalOrGlobal("WarpSize", 32U)) {}
+WarpReadLaneRule::WarpReadLaneRule(StringRef Name, tidy::ClangTidyContext *Context)
+    : RuleBase(Name, Context), WarpSize(warpSizeOption()) {}
+
+std::optional<unsigned> WarpReadLaneRule::warpSizeOption() const {
+  StringRef Value = Options.getLocalOrGlobal("WarpSize", "32");
+  unsigned Lanes = 0;
+  if (!Value.trim().getAsInteger(10, Lanes) && dsl::isValidWarpWidth(Lanes))
+    return Lanes;
+  // A wrong width would make wrong "safe" fixes: no width, no fixes.
+  configurationDiag("invalid configuration value '%0' for option 'WarpSize'; "
+                    "expected a power of two in [4, 128]",
+                    DiagnosticIDs::Error)
+      << Value;
+  return std::nullopt;
+}
 
 void WarpReadLaneRule::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   RuleBase::storeOptions(Opts);
-  Options.store(Opts, "WarpSize", WarpSize);
+  Options.store(Opts, "WarpSize", Options.getLocalOrGlobal("WarpSize", "32"));
 }
 
-void WarpReadLaneRule::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      callExpr(callee(functionDecl(hasName("::luisa::compute::warp_read_lane"))))
-          .bind("read"),
-      this);
+dsl::WarpWidth WarpReadLaneRule::widthAt(const Stmt *S, ASTContext &Ctx) {
+  return analyses(Ctx).Widths.widthAt(S, WarpSize);
 }
 
 } // namespace kernel_tidy::rules

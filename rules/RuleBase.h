@@ -3,9 +3,12 @@
 #ifndef KERNEL_TIDY_RULES_RULEBASE_H
 #define KERNEL_TIDY_RULES_RULEBASE_H
 
-#include "rules/RuleUtils.h"
+#include "src/dsl/Analyses.h"
 #include "src/dsl/Profitability.h"
 #include "clang-tidy/ClangTidyCheck.h"
+#include "clang/Tooling/Transformer/RewriteRule.h"
+#include "llvm/ADT/DenseSet.h"
+#include <memory>
 #include <optional>
 
 namespace kernel_tidy::rules {
@@ -16,33 +19,62 @@ struct Rewrite {
   bool IsFloat; ///< Float-class values (see dsl::isFloatValueClass).
 };
 
-/// A kernel-tidy check: C++17 DSL code, one report per source site, fixes
-/// that are safe (on the warning) or unsafe (on a note), and a note where the
-/// rewrite is not expected to be faster on the Target backend.
+/// Whether a finding's rewrite keeps the program's results, and if not why.
+struct FixSafety {
+  enum Kind { Safe, Unsafe, None };
+  Kind K = Safe;
+  std::string Reason; ///< Why the fix is unsafe, or why there is none.
+
+  static FixSafety safe() { return {Safe, ""}; }
+  static FixSafety unsafe(std::string Why) { return {Unsafe, std::move(Why)}; }
+  static FixSafety none(std::string Why = "") { return {None, std::move(Why)}; }
+};
+
+/// A finding as a rule describes it; RuleBase::emit reports it.
+struct Diagnosis {
+  clang::SourceLocation Loc;
+  /// A clang diagnostic format string with %0, %1... for Args.
+  llvm::StringRef Format;
+  llvm::SmallVector<std::string, 4> Args;
+  /// The code to underline; by default the code the rewrite replaces.
+  std::optional<clang::CharSourceRange> Highlight;
+  /// The rewrite, evaluated on the match plus Bindings (null: no rewrite).
+  clang::transformer::EditGenerator Edit;
+  FixSafety Safety;
+  std::optional<Rewrite> Kind; ///< For the per-backend profitability note.
+  /// Nodes the rule found in check() that the Edit refers to by name.
+  std::vector<std::pair<std::string, clang::DynTypedNode>> Bindings;
+
+  template <typename T> Diagnosis &bind(std::string Id, const T *Node) {
+    Bindings.emplace_back(std::move(Id), clang::DynTypedNode::create(*Node));
+    return *this;
+  }
+};
+
+/// A kernel-tidy check: C++17 DSL code, one report per source site (a
+/// template instantiated twice is reported once), safe fixes on the warning,
+/// unsafe fixes on a note `unsafe fix: REASON` (applied only on request, as
+/// clang-tidy's --fix-notes), a note `no automatic fix: REASON` when a
+/// rewrite was withheld, and a note where the rewrite is not expected to be
+/// faster on the Target backend.
 class RuleBase : public clang::tidy::ClangTidyCheck {
 public:
   RuleBase(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
-  bool isLanguageVersionSupported(
-      const clang::LangOptions &LangOpts) const override {
+  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus17;
   }
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
   void onEndOfTranslationUnit() override {
     Reported.clear();
-    Scans.clear();
+    TUAnalyses.reset();
   }
 
 protected:
-  /// Reports \p Message at \p Loc unless that site was reported already (a
-  /// template instantiated twice). A fix goes on the warning; with an
-  /// \p UnsafeReason it goes on a note saying why, which clang-tidy applies
-  /// only on request (--fix-notes, kernel-tidy's --unsafe-fixes). When the
-  /// profitability table says \p Kind is not faster on the target, a note
-  /// without a fix says so.
-  void report(clang::SourceLocation Loc, Rewrite Kind, llvm::StringRef Message,
-              std::optional<clang::CharSourceRange> Range,
-              std::optional<clang::FixItHint> Fix,
-              llvm::StringRef UnsafeReason = "");
+  /// Reports \p D unless its site was reported already.
+  void emit(const clang::ast_matchers::MatchFinder::MatchResult &Result, Diagnosis D);
+
+  /// The analyses of the translation unit being checked.
+  dsl::Analyses &analyses(clang::ASTContext &Ctx);
 
   /// The rewrite that combines \p Op over values of type \p Values.
   static Rewrite rewriteOf(dsl::CombineOp Op, clang::QualType Values,
@@ -53,15 +85,15 @@ protected:
 private:
   /// The option Target (global fallback, default any), diagnosed if unknown.
   dsl::Target targetOption() const;
+  /// The fix-its of \p D; none, with \p D.Safety turned to None and the
+  /// reason, when the rewrite cannot be applied safely.
+  std::vector<clang::FixItHint>
+  fixItsOf(const clang::ast_matchers::MatchFinder::MatchResult &Result, Diagnosis &D);
   void noteProfitability(clang::SourceLocation Loc, Rewrite Kind);
 
   const dsl::Target Backend;
-  ReportedSites Reported;
-
-protected:
-  /// Scans of whole bodies for this translation unit: a check() installs it
-  /// first (dsl::UseScanCache Use(Scans);).
-  dsl::ScanCache Scans;
+  llvm::DenseSet<clang::SourceLocation::UIntTy> Reported;
+  std::unique_ptr<dsl::Analyses> TUAnalyses;
 };
 
 /// A check of warp_read_lane patterns, whose meaning depends on the warp
@@ -70,11 +102,15 @@ class WarpReadLaneRule : public RuleBase {
 public:
   WarpReadLaneRule(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
-  /// Matches every warp_read_lane call, bound as "read".
-  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
 
 protected:
-  const unsigned WarpSize;
+  /// The warp width at \p S (std::nullopt lanes when WarpSize is invalid).
+  dsl::WarpWidth widthAt(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+private:
+  /// The option WarpSize; std::nullopt (diagnosed) when it is not a width.
+  std::optional<unsigned> warpSizeOption() const;
+  const std::optional<unsigned> WarpSize;
 };
 
 } // namespace kernel_tidy::rules

@@ -2,12 +2,17 @@
 
 #include "rules/SequentialLaneReadsCheck.h"
 
-#include "src/dsl/DslModel.h"
+#include "rules/FixEdits.h"
+#include "src/dsl/Ast.h"
+#include "src/dsl/HostEval.h"
+#include "src/dsl/Matchers.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Tooling/Transformer/Stencil.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
 using namespace kernel_tidy::dsl;
+using namespace kernel_tidy::dsl::matchers;
 
 namespace kernel_tidy::rules {
 
@@ -15,7 +20,6 @@ namespace {
 
 /// `Acc += warp_read_lane(Value, Index)` (or `*=`), the body of the loop.
 struct LaneReadStep {
-  const Stmt *Statement;
   const Expr *Target;
   CombineOp Op;
   const Expr *Value;
@@ -30,6 +34,7 @@ enum class Prefix { Exclusive, Inclusive };
 struct PrefixLoop {
   const Stmt *Loop;
   Prefix Kind;
+  size_t HostIterations = 0; ///< For a host loop, how many lanes it reads.
 };
 
 bool refersTo(const Stmt *S, const VarDecl *Var) {
@@ -46,11 +51,8 @@ std::optional<LaneReadStep> matchLaneReadStep(const Stmt *S) {
   auto Step = matchAccumulateStep(S);
   if (!Step || (Step->Op != CombineOp::Sum && Step->Op != CombineOp::Product))
     return std::nullopt;
-  const Expr *Operand = stripDslWrappers(Step->Operand);
-  if (!isDslCall(Operand, "warp_read_lane"))
-    return std::nullopt;
-  const auto *Read = cast<CallExpr>(Operand->IgnoreParenImpCasts());
-  if (Read->getNumArgs() != 2)
+  const CallExpr *Read = asDslCall(Step->Operand, "warp_read_lane");
+  if (!Read || Read->getNumArgs() != 2)
     return std::nullopt;
   const auto *IndexRef = dyn_cast<DeclRefExpr>(stripDslWrappers(Read->getArg(1)));
   const auto *Index = IndexRef ? dyn_cast<VarDecl>(IndexRef->getDecl()) : nullptr;
@@ -58,66 +60,43 @@ std::optional<LaneReadStep> matchLaneReadStep(const Stmt *S) {
   if (!Index || refersTo(Value, Index) || isSameVariable(Value, Step->Target) ||
       refersTo(Step->Target, Index))
     return std::nullopt;
-  return LaneReadStep{S, Step->Target, Step->Op, Value, Index, Read};
+  return LaneReadStep{Step->Target, Step->Op, Value, Index, Read};
 }
 
 /// `lane` gives an exclusive prefix, `lane + 1` an inclusive one.
-std::optional<Prefix> prefixOfBound(const Expr *Bound, ASTContext &Ctx) {
-  if (isWarpLaneId(Bound, Ctx))
+std::optional<Prefix> prefixOfBound(const Expr *Bound, UniformityAnalysis &U,
+                                    ASTContext &Ctx) {
+  if (U.isLaneId(Bound))
     return Prefix::Exclusive;
   const auto *Plus = dyn_cast<CXXOperatorCallExpr>(stripDslWrappers(Bound));
   if (!Plus || Plus->getOperator() != OO_Plus || Plus->getNumArgs() != 2)
     return std::nullopt;
   for (unsigned I = 0; I < 2; ++I)
-    if (isWarpLaneId(Plus->getArg(I), Ctx) &&
+    if (U.isLaneId(Plus->getArg(I)) &&
         evaluateHostInt(stripDslWrappers(Plus->getArg(1 - I)), Ctx) == 1)
       return Prefix::Inclusive;
   return std::nullopt;
 }
 
-bool isHostZero(const Expr *E, ASTContext &Ctx) {
-  return evaluateHostInt(stripDslWrappers(E), Ctx) == 0;
-}
-
 /// `for (auto i : dynamic_range(lane))`, also as spelled by `$for (i, lane)`.
-std::optional<Prefix> deviceLoopPrefix(const CXXForRangeStmt *Loop,
-                                       const VarDecl *Index, ASTContext &Ctx) {
-  if (Loop->getLoopVariable() != Index)
+std::optional<Prefix> deviceLoopPrefix(const DslControl &Loop, const VarDecl *Index,
+                                       UniformityAnalysis &U, ASTContext &Ctx) {
+  const auto *For = dyn_cast<CXXForRangeStmt>(Loop.Statement);
+  if (!For || For->getLoopVariable() != Index)
     return std::nullopt;
-  const Expr *Range = stripDslWrappers(Loop->getRangeInit());
-  StringRef Name = dslCallName(Range);
-  if (Name != "dynamic_range" && Name != "dynamic_range_with_comment")
+  llvm::ArrayRef<const Expr *> Args = Loop.Conditions;
+  auto IsHost = [&](const Expr *E, int64_t V) {
+    return evaluateHostInt(stripDslWrappers(E), Ctx) == V;
+  };
+  if (Args.empty() || Args.size() > 3 || (Args.size() == 3 && !IsHost(Args[2], 1)) ||
+      (Args.size() >= 2 && !IsHost(Args[0], 0)))
     return std::nullopt;
-  const auto *Call = cast<CallExpr>(Range->IgnoreParenImpCasts());
-  llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
-  if (Name == "dynamic_range_with_comment")
-    Args = Args.drop_front(); // The source-location comment.
-  if (Args.size() == 3 && evaluateHostInt(stripDslWrappers(Args[2]), Ctx) != 1)
-    return std::nullopt;
-  if (Args.size() >= 2 && !isHostZero(Args[0], Ctx))
-    return std::nullopt;
-  if (Args.empty() || Args.size() > 3)
-    return std::nullopt;
-  return prefixOfBound(Args.size() == 1 ? Args[0] : Args[1], Ctx);
-}
-
-/// The device `for` whose body is \p Block, directly or as a `$for` lambda.
-const CXXForRangeStmt *deviceLoopOf(const CompoundStmt *Block,
-                                    ASTContext &Ctx) {
-  const Stmt *Node = Block;
-  for (const Stmt *Parent = parentStmt(Node, Ctx); Parent;
-       Node = Parent, Parent = parentStmt(Node, Ctx)) {
-    if (const auto *Loop = dyn_cast<CXXForRangeStmt>(Parent))
-      return Loop->getBody() == Node ? Loop : nullptr;
-    if (!isa<Expr>(Parent))
-      return nullptr;
-  }
-  return nullptr;
+  return prefixOfBound(Args.size() == 1 ? Args[0] : Args[1], U, Ctx);
 }
 
 /// `i < lane` / `lane > i` (exclusive), `i <= lane` / `lane >= i` (inclusive).
 std::optional<Prefix> guardPrefix(const Expr *Cond, const VarDecl *Index,
-                                  ASTContext &Ctx) {
+                                  UniformityAnalysis &U) {
   const auto *Cmp = dyn_cast<CXXOperatorCallExpr>(stripDslWrappers(Cond));
   if (!Cmp || Cmp->getNumArgs() != 2)
     return std::nullopt;
@@ -127,11 +106,11 @@ std::optional<Prefix> guardPrefix(const Expr *Cond, const VarDecl *Index,
   };
   OverloadedOperatorKind Op = Cmp->getOperator();
   const Expr *L = Cmp->getArg(0), *R = Cmp->getArg(1);
-  if (IsIndex(R) && isWarpLaneId(L, Ctx)) {
+  if (IsIndex(R) && U.isLaneId(L)) {
     std::swap(L, R);
     Op = Op == OO_Greater ? OO_Less : Op == OO_GreaterEqual ? OO_LessEqual : OO_None;
   }
-  if (!IsIndex(L) || !isWarpLaneId(R, Ctx))
+  if (!IsIndex(L) || !U.isLaneId(R))
     return std::nullopt;
   if (Op == OO_Less)
     return Prefix::Exclusive;
@@ -140,92 +119,93 @@ std::optional<Prefix> guardPrefix(const Expr *Cond, const VarDecl *Index,
   return std::nullopt;
 }
 
-/// `for (uint i = 0; i < N; i++) { $if (i < lane) { STEP }; }`, N >= width.
-std::optional<PrefixLoop> hostLoop(const LaneReadStep &Step,
-                                   const CompoundStmt *Then, unsigned Width,
-                                   ASTContext &Ctx) {
-  // Then -> lambda -> ... -> the `$if` statement -> loop body.
-  const Stmt *IfStatement = Then;
-  const Stmt *Holder = parentStmt(IfStatement, Ctx);
-  while (Holder && isa<Expr>(Holder)) {
-    IfStatement = Holder;
-    Holder = parentStmt(IfStatement, Ctx);
-  }
-  auto If = IfStatement ? matchDslIf(IfStatement) : std::nullopt;
-  if (!If || If->Then != Then || !Holder)
+/// `for (uint i = 0; i < N; i++) { $if (i < lane) { STEP }; }`.
+std::optional<PrefixLoop> hostLoop(const LaneReadStep &Step, const DslControl &If,
+                                   UniformityAnalysis &U, ASTContext &Ctx) {
+  if (If.K != DslControl::If || blockStatements(If.Body).size() != 1)
     return std::nullopt;
-  const ForStmt *Loop = dyn_cast<ForStmt>(Holder);
-  if (const auto *Block = dyn_cast<CompoundStmt>(Holder)) {
-    if (Block->size() != 1)
-      return std::nullopt;
-    Loop = dyn_cast_or_null<ForStmt>(parentStmt(Block, Ctx));
-  }
-  if (!Loop)
-    return std::nullopt;
-  auto Host = evaluateHostLoop(Loop, Ctx);
-  if (!Host || Host->Var != Step.Index || Host->Values.size() < Width)
+  const Stmt *Holder = parentStmt(If.Statement, Ctx);
+  while (Holder && isa<Expr>(Holder))
+    Holder = parentStmt(Holder, Ctx);
+  if (const auto *Block = dyn_cast_or_null<CompoundStmt>(Holder))
+    Holder = Block->size() == 1 ? parentStmt(Block, Ctx) : nullptr;
+  auto Host = Holder ? evaluateHostLoop(Holder, Ctx) : std::nullopt;
+  if (!Host || Host->Var != Step.Index)
     return std::nullopt;
   for (size_t I = 0; I < Host->Values.size(); ++I)
     if (Host->Values[I] != static_cast<int64_t>(I))
       return std::nullopt;
-  auto Kind = guardPrefix(If->Cond, Step.Index, Ctx);
+  auto Kind = guardPrefix(If.Conditions.back(), Step.Index, U);
   if (!Kind)
     return std::nullopt;
-  return PrefixLoop{Loop, *Kind};
+  return PrefixLoop{Holder, *Kind, Host->Values.size()};
 }
 
 } // namespace
 
+void SequentialLaneReadsCheck::registerMatchers(MatchFinder *Finder) {
+  // warp_read_lane(v, i) inside a loop over i.
+  Finder->addMatcher(callExpr(dslCall({"warp_read_lane"}),
+                              hasAncestor(stmt(anyOf(forStmt(), cxxForRangeStmt()))))
+                         .bind("read"),
+                     this);
+}
+
 void SequentialLaneReadsCheck::check(const MatchFinder::MatchResult &Result) {
-  dsl::UseScanCache Use(Scans);
   ASTContext &Ctx = *Result.Context;
+  Analyses &A = analyses(Ctx);
   const auto *Read = Result.Nodes.getNodeAs<CallExpr>("read");
   auto [Statement, Container] = enclosingStatement(Read, Ctx);
+  auto Step = Statement ? matchLaneReadStep(Statement) : std::nullopt;
   const auto *Block = dyn_cast_or_null<CompoundStmt>(Container);
-  if (!Statement || !Block || Block->size() != 1)
+  if (!Step || Step->Read != Read || !Block || Block->size() != 1)
     return;
-  auto Step = matchLaneReadStep(Statement);
-  if (!Step || Step->Read != Read->IgnoreParenImpCasts())
+  auto Control = controlOfBody(Block, Ctx);
+  if (!Control)
     return;
   std::optional<PrefixLoop> Found;
-  if (const auto *Loop = deviceLoopOf(Block, Ctx)) {
-    if (auto Kind = deviceLoopPrefix(Loop, Step->Index, Ctx))
-      Found = PrefixLoop{Loop, *Kind};
+  if (Control->K == DslControl::For) {
+    if (auto Kind = deviceLoopPrefix(*Control, Step->Index, A.Uniformity, Ctx))
+      Found = PrefixLoop{Control->Statement, *Kind};
   } else {
-    unsigned Width = inferWarpSize(Statement, Ctx).value_or(WarpSize);
-    Found = hostLoop(*Step, Block, Width, Ctx);
+    Found = hostLoop(*Step, *Control, A.Uniformity, Ctx);
   }
-  if (!Found)
+  WarpWidth Width = Found ? widthAt(Statement, Ctx) : WarpWidth();
+  // A host loop must read every lane of the warp; the widest warp has 128.
+  bool CoversWarp = !Found || !Found->HostIterations ||
+                    Found->HostIterations >= Width.known().value_or(128);
+  if (!Found || (!CoversWarp && (Width.known() || Found->HostIterations < 32)))
     return;
 
-  SourceLocation Loc =
-      reportLocation(Found->Loop->getBeginLoc(), Ctx.getSourceManager());
-  bool IsSum = Step->Op == CombineOp::Sum;
-  bool Inclusive = Found->Kind == Prefix::Inclusive;
+  bool IsSum = Step->Op == CombineOp::Sum, Inclusive = Found->Kind == Prefix::Inclusive;
   std::string Value = sourceText(Step->Value->getSourceRange(), Ctx);
-  std::string Target = sourceText(Step->Target->getSourceRange(), Ctx);
   std::string Scan = IsSum ? "warp_prefix_sum" : "warp_prefix_product";
   std::string Collective = Scan + "(" + Value + ")";
   if (Inclusive)
     Collective += (IsSum ? " + " : " * ") + Value;
-  auto Range = editableStatementRange(Found->Loop, Found->Loop, Ctx);
-  std::optional<FixItHint> Fix;
-  if (Range && !Value.empty() && !Target.empty())
-    Fix = FixItHint::CreateReplacement(
-        *Range, Target + (IsSum ? " += " : " *= ") +
-                    calleeQualifier(Step->Read, Ctx) + Collective + ";");
-  report(Loc, rewriteOf(Step->Op, Step->Target->getType(), Ctx),
-         "loop of warp_read_lane over the lanes " +
-             std::string(Inclusive ? "up to" : "below") +
-             " the current one takes one shuffle per lane; " + Collective +
-             " computes the same " + (Inclusive ? "inclusive" : "exclusive") +
-             " prefix",
-         Range, Fix,
-         // Reassociating a floating-point sum or product changes its rounding.
-         isFloatingValue(Step->Target->getType())
-             ? Scan + " combines the floating-point values in another order, "
-                      "so the result can differ by rounding"
-             : "");
+  Diagnosis D;
+  D.Loc = Ctx.getSourceManager().getExpansionLoc(Found->Loop->getBeginLoc());
+  D.Format = "loop of warp_read_lane over the lanes %0 the current one takes one "
+             "shuffle per lane; %1 computes the same %2 prefix";
+  D.Args = {Inclusive ? "up to" : "below", Collective,
+            Inclusive ? "inclusive" : "exclusive"};
+  D.Kind = rewriteOf(Step->Op, Step->Target->getType(), Ctx);
+  D.bind("loop", Found->Loop).bind("target", Step->Target);
+  D.Edit = transformer::edit(transformer::changeTo(
+      userStatements("loop", "loop"),
+      transformer::cat(transformer::node("target"), IsSum ? " += " : " *= ",
+                       calleeQualifier(Step->Read, Ctx) + Collective + ";")));
+  // Reassociating a floating-point sum or product changes its rounding.
+  if (isFloatingValue(Step->Target->getType()))
+    D.Safety = FixSafety::unsafe(Scan + " combines the floating-point values in "
+                                        "another order, so the result can differ by "
+                                        "rounding");
+  if (!CoversWarp)
+    D.Safety = FixSafety::none(Width.whyUnknown() + ", and the loop reads only " +
+                               std::to_string(Found->HostIterations) + " lanes");
+  if (Value.empty())
+    D.Safety = FixSafety::none("the value read is spelled in a macro");
+  emit(Result, std::move(D));
 }
 
 } // namespace kernel_tidy::rules

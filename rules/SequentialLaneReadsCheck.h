@@ -12,6 +12,7 @@ namespace kernel_tidy::rules {
 class SequentialLaneReadsCheck : public WarpReadLaneRule {
 public:
   using WarpReadLaneRule::WarpReadLaneRule;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };
 

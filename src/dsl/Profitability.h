@@ -11,7 +11,7 @@
 #ifndef KERNEL_TIDY_SRC_DSL_PROFITABILITY_H
 #define KERNEL_TIDY_SRC_DSL_PROFITABILITY_H
 
-#include "src/dsl/DslModel.h"
+#include "src/dsl/Names.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>

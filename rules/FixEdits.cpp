@@ -1,0 +1,126 @@
+//===--- FixEdits.cpp - Edits that never lose the user's code -------------===//
+
+#include "rules/FixEdits.h"
+
+#include "src/dsl/Names.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+namespace transformer = clang::transformer;
+
+namespace kernel_tidy::rules {
+
+transformer::RangeSelector userCode(transformer::RangeSelector Selector) {
+  return [Selector](const ast_matchers::MatchFinder::MatchResult &Result)
+             -> Expected<CharSourceRange> {
+    Expected<CharSourceRange> Range = Selector(Result);
+    if (!Range)
+      return Range.takeError();
+    const SourceManager &SM = *Result.SourceManager;
+    const LangOptions &LangOpts = Result.Context->getLangOpts();
+    SourceLocation Begin = Range->getBegin(), End = Range->getEnd();
+    if (Begin.isMacroID()) {
+      if (!dsl::isInStatementSugar(Begin, SM, LangOpts) ||
+          !Lexer::isAtStartOfMacroExpansion(Begin, SM, LangOpts))
+        return llvm::createStringError("the code to replace is spelled in a macro");
+      Begin = SM.getExpansionLoc(Begin);
+    }
+    if (End.isMacroID() || Begin.isInvalid() || End.isInvalid() ||
+        SM.getFileID(Begin) != SM.getFileID(End))
+      return llvm::createStringError("the code to replace is spelled in a macro");
+    return CharSourceRange(SourceRange(Begin, End), Range->isTokenRange());
+  };
+}
+
+transformer::RangeSelector userStatements(std::string First, std::string Last) {
+  return userCode(transformer::enclose(transformer::statement(std::move(First)),
+                                       transformer::statement(std::move(Last))));
+}
+
+Expected<FixItHint> safeReplacement(CharSourceRange Range, StringRef Text,
+                                    const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LangOpts = Ctx.getLangOpts();
+  Range = Lexer::makeFileCharRange(Range, SM, LangOpts);
+  if (Range.isInvalid())
+    return llvm::createStringError("the code to replace is spelled in a macro");
+  auto [File, BeginOffset] = SM.getDecomposedLoc(Range.getBegin());
+  unsigned EndOffset = SM.getFileOffset(Range.getEnd());
+  StringRef Buffer = SM.getBufferData(File);
+  // Lex the replaced text raw: it also sees inactive #if branches.
+  Lexer Raw(SM.getLocForStartOfFile(File), LangOpts, Buffer.begin(),
+            Buffer.begin() + BeginOffset, Buffer.end());
+  Raw.SetCommentRetentionState(true);
+  std::string Kept;
+  std::string Indent = lineIndentation(Range.getBegin(), SM);
+  std::string EndOfLine = lineEnding(Range.getBegin(), SM);
+  Token Tok;
+  bool FirstToken = true;
+  for (Raw.LexFromRawLexer(Tok); Tok.isNot(tok::eof); Raw.LexFromRawLexer(Tok)) {
+    unsigned Offset = SM.getFileOffset(Tok.getLocation());
+    if (Offset >= EndOffset)
+      break;
+    // A `#` that starts a line (the range's first token included) is a directive.
+    if (Tok.is(tok::hash) && (Tok.isAtStartOfLine() || FirstToken))
+      return llvm::createStringError(
+          "preprocessor directives sit inside the code the rewrite would replace");
+    FirstToken = false;
+    if (Tok.is(tok::comment)) {
+      StringRef Comment = Buffer.substr(Offset, Tok.getLength());
+      if (!Text.contains(Comment))
+        Kept += Comment.str() + EndOfLine + Indent;
+    }
+  }
+  return FixItHint::CreateReplacement(Range, Kept + Text.str());
+}
+
+std::string sourceText(SourceRange Range, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Chars = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(Range), SM, Ctx.getLangOpts());
+  if (Chars.isInvalid()) {
+    // A user macro's argument: the text where the user spelled it.
+    SourceLocation Begin = SM.getSpellingLoc(Range.getBegin());
+    SourceLocation End = SM.getSpellingLoc(Range.getEnd());
+    if (SM.getFileID(Begin) != SM.getFileID(End) || End < Begin)
+      return "";
+    Chars = CharSourceRange::getTokenRange(Begin, End);
+  }
+  return Lexer::getSourceText(Chars, SM, Ctx.getLangOpts()).str();
+}
+
+std::string lineIndentation(SourceLocation Loc, const SourceManager &SM) {
+  Loc = SM.getExpansionLoc(Loc);
+  auto [File, Offset] = SM.getDecomposedLoc(Loc);
+  StringRef Buffer = SM.getBufferData(File);
+  size_t LineStart = Offset == 0 ? 0 : Buffer.rfind('\n', Offset - 1);
+  LineStart = LineStart == StringRef::npos ? 0 : (Offset == 0 ? 0 : LineStart + 1);
+  size_t IndentEnd = LineStart;
+  while (IndentEnd < Offset && (Buffer[IndentEnd] == ' ' || Buffer[IndentEnd] == '\t'))
+    ++IndentEnd;
+  return Buffer.substr(LineStart, IndentEnd - LineStart).str();
+}
+
+std::string lineEnding(SourceLocation Loc, const SourceManager &SM) {
+  Loc = SM.getExpansionLoc(Loc);
+  auto [File, Offset] = SM.getDecomposedLoc(Loc);
+  StringRef Buffer = SM.getBufferData(File);
+  size_t NewLine = Buffer.find('\n', Offset);
+  if (NewLine != StringRef::npos && NewLine > 0 && Buffer[NewLine - 1] == '\r')
+    return "\r\n";
+  return "\n";
+}
+
+std::string calleeQualifier(const Expr *Call, const ASTContext &Ctx) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(Call->IgnoreParenImpCasts());
+  if (!CE)
+    return "";
+  const auto *Callee = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreImpCasts());
+  if (!Callee || !Callee->getQualifierLoc())
+    return "";
+  return sourceText(Callee->getQualifierLoc().getSourceRange(), Ctx);
+}
+
+} // namespace kernel_tidy::rules

@@ -1,0 +1,31 @@
+//===--- Analyses.h - The shared analyses of one translation unit ---------===//
+
+#ifndef KERNEL_TIDY_SRC_DSL_ANALYSES_H
+#define KERNEL_TIDY_SRC_DSL_ANALYSES_H
+
+#include "src/dsl/ControlFlow.h"
+#include "src/dsl/Uniformity.h"
+#include "src/dsl/WarpWidth.h"
+#include "src/dsl/Writes.h"
+
+namespace kernel_tidy::dsl {
+
+/// Every memoized analysis of one translation unit, so that a rule asks
+/// them instead of re-walking the AST (rules get one from RuleBase).
+class Analyses {
+public:
+  explicit Analyses(clang::ASTContext &Ctx)
+      : Ctx(Ctx), Writes(Ctx), Widths(Ctx), Flow(Ctx), Uniformity(Ctx, Writes, Flow) {}
+  Analyses(const Analyses &) = delete;
+  Analyses &operator=(const Analyses &) = delete;
+
+  clang::ASTContext &Ctx;
+  WriteAnalysis Writes;
+  WarpWidthAnalysis Widths;
+  ControlFlowAnalysis Flow;
+  UniformityAnalysis Uniformity;
+};
+
+} // namespace kernel_tidy::dsl
+
+#endif // KERNEL_TIDY_SRC_DSL_ANALYSES_H

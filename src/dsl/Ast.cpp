@@ -1,0 +1,137 @@
+//===--- Ast.cpp - Navigating the AST of DSL code -------------------------===//
+
+#include "src/dsl/Ast.h"
+
+#include "src/dsl/Names.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ParentMapContext.h"
+
+using namespace clang;
+
+namespace kernel_tidy::dsl {
+
+const LambdaExpr *lambdaOfBody(const Stmt *Body, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*Body);
+  if (Parents.empty())
+    return nullptr;
+  // A lambda body hangs off the closure's call operator, not the LambdaExpr.
+  const auto *Method = Parents[0].get<CXXMethodDecl>();
+  if (!Method || !Method->getParent()->isLambda() || Method->getBody() != Body)
+    return nullptr;
+  for (DynTypedNodeList Up = Ctx.getParents(*Method->getParent()); !Up.empty();
+       Up = Ctx.getParents(Up[0]))
+    if (const auto *Lambda = Up[0].get<LambdaExpr>())
+      return Lambda;
+  return nullptr;
+}
+
+const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  if (Parents.empty())
+    return nullptr;
+  if (const auto *Parent = Parents[0].get<Stmt>())
+    return Parent;
+  return lambdaOfBody(S, Ctx);
+}
+
+const Stmt *enclosingFunctionBody(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    const DynTypedNode &Node = Parents[0];
+    // A body is not enclosed by itself: keep climbing past its own function.
+    if (const auto *Lambda = Node.get<LambdaExpr>()) {
+      if (Lambda->getBody() != S)
+        return Lambda->getBody();
+    } else if (const auto *FD = Node.get<FunctionDecl>()) {
+      const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+      bool IsLambdaCall = Method && Method->getParent()->isLambda();
+      if (FD->getBody() != S && !IsLambdaCall)
+        return FD->getBody();
+    }
+    Parents = Ctx.getParents(Node);
+  }
+  return nullptr;
+}
+
+EnclosingStatement enclosingStatement(const Expr *E, ASTContext &Ctx) {
+  const Stmt *Node = E;
+  for (const Stmt *Parent = parentStmt(Node, Ctx); Parent;
+       Node = Parent, Parent = parentStmt(Node, Ctx))
+    if (!isa<Expr>(Parent))
+      return {Node, Parent};
+  return {};
+}
+
+bool isDiscardedResult(const Expr *E, ASTContext &Ctx) {
+  const Stmt *Node = E;
+  for (const Stmt *Parent = parentStmt(Node, Ctx); Parent;
+       Node = Parent, Parent = parentStmt(Node, Ctx)) {
+    if (isa<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+            ImplicitCastExpr, ParenExpr>(Parent))
+      continue;
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Parent))
+      return Cast->getType()->isVoidType();
+    return isa<CompoundStmt>(Parent);
+  }
+  return false;
+}
+
+std::vector<const Stmt *> blockStatements(const Stmt *Body) {
+  if (const auto *Block = dyn_cast_or_null<CompoundStmt>(Body))
+    return {Block->body_begin(), Block->body_end()};
+  if (Body)
+    return {Body};
+  return {};
+}
+
+const LambdaExpr *asLambda(const Expr *E) {
+  return E ? dyn_cast<LambdaExpr>(E->IgnoreImplicit()->IgnoreParens()) : nullptr;
+}
+
+/// The role the type \p T gives a lambda converted to it.
+static std::optional<LambdaRole> roleOfType(QualType T) {
+  if (T.isNull())
+    return std::nullopt;
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier() || !isInLuisaCompute(RD))
+    return std::nullopt;
+  if (RD->getName().starts_with("Kernel"))
+    return LambdaRole::Kernel;
+  if (RD->getName() == "Callable")
+    return LambdaRole::Callable;
+  return std::nullopt;
+}
+
+LambdaRole lambdaRole(const LambdaExpr *Lambda, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*Lambda);
+  for (unsigned Depth = 0; !Parents.empty() && Depth < 8; ++Depth) {
+    const DynTypedNode &Node = Parents[0];
+    std::optional<LambdaRole> Role;
+    if (const auto *Var = Node.get<VarDecl>())
+      Role = roleOfType(Var->getType());
+    else if (const auto *E = Node.get<Expr>())
+      Role = roleOfType(E->getType());
+    if (Role)
+      return *Role;
+    if (const auto *Call = Node.get<CXXMemberCallExpr>())
+      if (const auto *Method = Call->getMethodDecl())
+        if (Method->getIdentifier() && Method->getName() == "compile")
+          return LambdaRole::Kernel;
+    if (Node.get<Stmt>() && !Node.get<Expr>())
+      return LambdaRole::Other;
+    Parents = Ctx.getParents(Node);
+  }
+  return LambdaRole::Other;
+}
+
+const LambdaExpr *enclosingKernel(const Stmt *S, ASTContext &Ctx) {
+  for (const Stmt *Body = enclosingFunctionBody(S, Ctx); Body;
+       Body = enclosingFunctionBody(Body, Ctx)) {
+    const LambdaExpr *Lambda = lambdaOfBody(Body, Ctx);
+    if (Lambda && lambdaRole(Lambda, Ctx) != LambdaRole::Other)
+      return Lambda;
+  }
+  return nullptr;
+}
+
+} // namespace kernel_tidy::dsl

@@ -1,0 +1,67 @@
+//===--- Ast.h - Navigating the AST of DSL code ---------------------------===//
+//
+// DSL code nests statements in lambdas (`$if (c) { ... };` is a call with a
+// lambda argument), so walking up from a statement crosses lambda bodies:
+// these helpers do that walk once, for every analysis and rule.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KERNEL_TIDY_SRC_DSL_AST_H
+#define KERNEL_TIDY_SRC_DSL_AST_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include <vector>
+
+namespace kernel_tidy::dsl {
+
+/// The statement that holds \p S; for the body of a lambda, the LambdaExpr.
+/// nullptr at the top of a function.
+const clang::Stmt *parentStmt(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+/// The function body (lambda or function) that contains \p S, innermost first.
+const clang::Stmt *enclosingFunctionBody(const clang::Stmt *S,
+                                         clang::ASTContext &Ctx);
+
+/// The LambdaExpr whose body is \p Body, or nullptr.
+const clang::LambdaExpr *lambdaOfBody(const clang::Stmt *Body,
+                                      clang::ASTContext &Ctx);
+
+/// A full-expression statement and the statement that holds it.
+struct EnclosingStatement {
+  const clang::Stmt *Statement = nullptr;
+  const clang::Stmt *Container = nullptr;
+};
+
+/// The statement whose full expression contains \p E, and its parent.
+EnclosingStatement enclosingStatement(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// True if the value of \p E is discarded: it is a statement of its own
+/// (through temporaries and parentheses) or cast to void.
+bool isDiscardedResult(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// The statements of a block body; a single statement is its own block.
+std::vector<const clang::Stmt *> blockStatements(const clang::Stmt *Body);
+
+/// The lambda that \p E is, through implicit nodes and parentheses.
+const clang::LambdaExpr *asLambda(const clang::Expr *E);
+
+/// What kind of function a lambda is to the DSL.
+enum class LambdaRole {
+  Kernel,   ///< Converted to Kernel1D/2D/3D or compiled by a device.
+  Callable, ///< Converted to a Callable.
+  Other,    ///< A DSL statement body, a helper or plain host code.
+};
+
+/// The role of \p Lambda, from the type it initialises or the call it is
+/// passed to.
+LambdaRole lambdaRole(const clang::LambdaExpr *Lambda, clang::ASTContext &Ctx);
+
+/// The innermost kernel or Callable lambda around \p S (nullptr when S is in
+/// a helper function or host code).
+const clang::LambdaExpr *enclosingKernel(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+} // namespace kernel_tidy::dsl
+
+#endif // KERNEL_TIDY_SRC_DSL_AST_H

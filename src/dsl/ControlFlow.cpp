@@ -1,0 +1,83 @@
+//===--- ControlFlow.cpp - The DSL control around a statement -------------===//
+
+#include "src/dsl/ControlFlow.h"
+
+#include "src/dsl/Ast.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace kernel_tidy::dsl {
+
+ControlSummary ControlFlowAnalysis::enclosing(const Stmt *S) {
+  ControlSummary Summary;
+  const Stmt *Node = S;
+  for (const Stmt *Parent = parentStmt(Node, Ctx);;
+       Node = Parent, Parent = parentStmt(Node, Ctx)) {
+    if (!Parent) {
+      Summary.Body = Node;
+      return Summary;
+    }
+    if (auto Control = controlOfBody(Node, Ctx)) {
+      Summary.Controls.push_back(std::move(*Control));
+      continue;
+    }
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(Parent)) {
+      // A lambda that is not a DSL statement body is a function of its own.
+      Summary.Body = Node;
+      if (lambdaRole(Lambda, Ctx) != LambdaRole::Other)
+        Summary.Kernel = Lambda;
+      return Summary;
+    }
+  }
+}
+
+namespace {
+
+/// Collects barriers and exits below a body.
+class FactsFinder : public RecursiveASTVisitor<FactsFinder> {
+public:
+  FactsFinder(ASTContext &Ctx, std::vector<const CallExpr *> &Barriers,
+              std::vector<ExitSite> &Exits)
+      : Ctx(Ctx), Barriers(Barriers), Exits(Exits) {}
+
+  bool shouldVisitLambdaBody() const { return true; }
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    if (lambdaRole(Lambda, Ctx) != LambdaRole::Other)
+      return true;
+    return RecursiveASTVisitor::TraverseLambdaExpr(Lambda);
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (dslCallName(Call) == "sync_block")
+      Barriers.push_back(Call);
+    else if (auto Exit = matchDslExit(Call))
+      Exits.push_back({*Exit, Call});
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+  std::vector<const CallExpr *> &Barriers;
+  std::vector<ExitSite> &Exits;
+};
+
+} // namespace
+
+const ControlFlowAnalysis::BodyFacts &ControlFlowAnalysis::factsOf(const Stmt *Body) {
+  auto [It, Inserted] = Facts.try_emplace(Body);
+  if (Inserted) {
+    FactsFinder Finder(Ctx, It->second.Barriers, It->second.Exits);
+    Finder.TraverseStmt(const_cast<Stmt *>(Body));
+  }
+  return It->second;
+}
+
+const std::vector<const CallExpr *> &ControlFlowAnalysis::barriers(const Stmt *Body) {
+  return factsOf(Body).Barriers;
+}
+
+const std::vector<ExitSite> &ControlFlowAnalysis::exits(const Stmt *Body) {
+  return factsOf(Body).Exits;
+}
+
+} // namespace kernel_tidy::dsl

@@ -1,0 +1,61 @@
+//===--- ControlFlow.h - The DSL control around a statement ---------------===//
+
+#ifndef KERNEL_TIDY_SRC_DSL_CONTROLFLOW_H
+#define KERNEL_TIDY_SRC_DSL_CONTROLFLOW_H
+
+#include "src/dsl/Statements.h"
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseMap.h"
+#include <unordered_map>
+#include <vector>
+
+namespace kernel_tidy::dsl {
+
+/// The DSL control statements around a statement, up to the body of the
+/// kernel, Callable or function that holds it.
+struct ControlSummary {
+  std::vector<DslControl> Controls; ///< Innermost first.
+  const clang::Stmt *Body = nullptr; ///< The kernel or function body.
+  /// The kernel or Callable lambda whose body is Body; nullptr for a helper
+  /// function or a plain lambda, whose caller decides the control.
+  const clang::LambdaExpr *Kernel = nullptr;
+};
+
+/// A DSL statement that leaves a scope, and where it is.
+struct ExitSite {
+  DslExit Kind;
+  const clang::CallExpr *Call;
+};
+
+/// Control-flow facts of DSL code: enclosing controls, barriers and early
+/// exits. Memoized per body for one translation unit.
+class ControlFlowAnalysis {
+public:
+  explicit ControlFlowAnalysis(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// The controls around \p S.
+  ControlSummary enclosing(const clang::Stmt *S);
+
+  /// The `sync_block()` calls below \p Body in source order (DSL bodies
+  /// included, other kernels and Callables excluded).
+  const std::vector<const clang::CallExpr *> &barriers(const clang::Stmt *Body);
+
+  /// The `$return`, `$break` and `$continue` statements below \p Body, in
+  /// source order (same scope as barriers()).
+  const std::vector<ExitSite> &exits(const clang::Stmt *Body);
+
+private:
+  struct BodyFacts {
+    std::vector<const clang::CallExpr *> Barriers;
+    std::vector<ExitSite> Exits;
+  };
+  const BodyFacts &factsOf(const clang::Stmt *Body);
+
+  clang::ASTContext &Ctx;
+  // Node-based: references handed out stay valid as the map grows.
+  std::unordered_map<const clang::Stmt *, BodyFacts> Facts;
+};
+
+} // namespace kernel_tidy::dsl
+
+#endif // KERNEL_TIDY_SRC_DSL_CONTROLFLOW_H

@@ -1,0 +1,72 @@
+//===--- Statements.h - The shapes of DSL statements ----------------------===//
+//
+// `$if (c) { ... };`, `$while (c) { ... };`, `$for (i, n) { ... };` are C++
+// expressions: a builder combined with lambdas through `%`, `*` and `/`. These
+// recognise them (with the real sugar.h or the bundled model, which expands
+// alike), and the DSL statements the rules look for inside them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KERNEL_TIDY_SRC_DSL_STATEMENTS_H
+#define KERNEL_TIDY_SRC_DSL_STATEMENTS_H
+
+#include "src/dsl/Names.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include <optional>
+#include <vector>
+
+namespace kernel_tidy::dsl {
+
+/// The body of a DSL block statement `BUILDER % [&]() { ... }` (the shape of
+/// `$if`, `$for`, `$loop` bodies); nullptr for other statements.
+const clang::CompoundStmt *dslBlockBody(const clang::Stmt *S);
+
+/// A `$if (Cond) { Then };` with no `$elif`/`$else`.
+struct DslIf {
+  const clang::Expr *Cond = nullptr;
+  const clang::CompoundStmt *Then = nullptr;
+};
+std::optional<DslIf> matchDslIf(const clang::Stmt *S);
+
+/// A DSL control statement around a body.
+struct DslControl {
+  enum Kind { If, Elif, Else, While, Loop, For, Switch, Case, Default };
+  Kind K;
+  /// The conditions that decide whether the body runs: for `$if` its
+  /// condition, for `$elif`/`$else` every condition of the chain up to it,
+  /// for `$while` its condition, for `$for` (and `for (... : dynamic_range)`)
+  /// the range arguments, for `$switch`/`$case` the switch value.
+  std::vector<const clang::Expr *> Conditions;
+  const clang::Stmt *Body = nullptr;      ///< The body the control runs.
+  const clang::Stmt *Statement = nullptr; ///< The whole DSL statement.
+
+  bool isLoop() const { return K == While || K == Loop || K == For; }
+};
+
+/// The DSL control statement whose body (a lambda body or the body of a
+/// device `for`) is \p Body, or std::nullopt.
+std::optional<DslControl> controlOfBody(const clang::Stmt *Body, clang::ASTContext &Ctx);
+
+/// The arguments of `dynamic_range(...)` (or `$for`'s
+/// `dynamic_range_with_comment`) that \p Loop iterates over; std::nullopt
+/// when \p Loop is a host loop.
+std::optional<std::vector<const clang::Expr *>>
+deviceRangeArguments(const clang::CXXForRangeStmt *Loop);
+
+/// `$return(...)`, `$break`, `$continue`: statements that leave a DSL scope.
+enum class DslExit { Return, Break, Continue };
+std::optional<DslExit> matchDslExit(const clang::Expr *E);
+
+/// `V = OP(V, R)`, `V = OP(R, V)` or `V OP= R`: one step of an accumulation.
+struct AccumulateStep {
+  const clang::Expr *Target = nullptr;  ///< V, the accumulated variable.
+  const clang::Expr *Operand = nullptr; ///< R, the value combined into V.
+  CombineOp Op = CombineOp::Sum;
+};
+std::optional<AccumulateStep> matchAccumulateStep(const clang::Stmt *S);
+
+} // namespace kernel_tidy::dsl
+
+#endif // KERNEL_TIDY_SRC_DSL_STATEMENTS_H

@@ -1,0 +1,338 @@
+//===--- Uniformity.cpp - Which threads see the same value ----------------===//
+
+#include "src/dsl/Uniformity.h"
+
+#include "src/dsl/Ast.h"
+#include "src/dsl/Names.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace kernel_tidy::dsl {
+
+StringRef varianceName(Variance V) {
+  switch (V) {
+  case Variance::Grid:
+    return "grid-uniform";
+  case Variance::Block:
+    return "block-uniform";
+  case Variance::Warp:
+    return "warp-uniform";
+  case Variance::Thread:
+    return "thread-varying";
+  }
+  llvm_unreachable("unknown Variance");
+}
+
+namespace {
+
+/// The variance of the DSL builtin \p Name's result, when it does not
+/// depend on the arguments; std::nullopt for builtins that combine them.
+std::optional<Variance> builtinVariance(StringRef Name) {
+  auto Fixed = llvm::StringSwitch<std::optional<Variance>>(Name)
+                   .Cases("block_id", "block_x", "block_y", "block_z", Variance::Block)
+                   .Cases("dispatch_size", "dispatch_size_x", "dispatch_size_y",
+                          "dispatch_size_z", Variance::Grid)
+                   .Cases("block_size", "block_size_x", "block_size_y",
+                          "block_size_z", Variance::Grid)
+                   .Cases("warp_lane_count", "kernel_id", "object_id", Variance::Grid)
+                   .Cases("warp_read_first_active_lane", "warp_first_active_lane",
+                          Variance::Warp)
+                   .Default(std::nullopt);
+  if (Fixed)
+    return Fixed;
+  // Every lane of the warp receives the same result of a reduction.
+  if (Name.starts_with("warp_active_"))
+    return Variance::Warp;
+  if (Name.starts_with("thread_") || Name.starts_with("dispatch_id") ||
+      Name.starts_with("dispatch_x") || Name.starts_with("dispatch_y") ||
+      Name.starts_with("dispatch_z") || Name.starts_with("warp_"))
+    return Variance::Thread;
+  return std::nullopt;
+}
+
+bool isAtomicOperation(StringRef Method) {
+  return Method.starts_with("fetch_") || Method == "exchange" ||
+         Method == "compare_exchange";
+}
+
+/// True if \p FD is part of the DSL (a builtin, an operator, a method of a
+/// DSL type), whose result depends only on its operands.
+bool isDslFunction(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  return isInLuisaComputeLibrary(FD);
+}
+
+/// The LambdaExpr whose call operator declares \p Parm, or nullptr.
+const LambdaExpr *lambdaOfParameter(const ParmVarDecl *Parm, ASTContext &Ctx) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Parm->getDeclContext());
+  if (!Method || !Method->getParent()->isLambda())
+    return nullptr;
+  for (DynTypedNodeList Parents = Ctx.getParents(*Method); !Parents.empty();
+       Parents = Ctx.getParents(Parents[0]))
+    if (const auto *Lambda = Parents[0].get<LambdaExpr>())
+      return Lambda;
+  return nullptr;
+}
+
+/// The device range loop whose variable is \p Var, or nullptr.
+const CXXForRangeStmt *deviceLoopOfVariable(const VarDecl *Var, ASTContext &Ctx) {
+  for (const DynTypedNode &Parent : Ctx.getParents(*Var))
+    if (const auto *Decl = Parent.get<DeclStmt>())
+      for (const DynTypedNode &Up : Ctx.getParents(*Decl))
+        if (const auto *Loop = Up.get<CXXForRangeStmt>())
+          if (Loop->getLoopVariable() == Var && deviceRangeArguments(Loop))
+            return Loop;
+  return nullptr;
+}
+
+} // namespace
+
+Variance UniformityAnalysis::joinOf(llvm::ArrayRef<const Expr *> Exprs) {
+  Variance V = Variance::Grid;
+  for (const Expr *E : Exprs) {
+    V = join(V, varianceOf(E));
+    if (V == Variance::Thread)
+      break;
+  }
+  return V;
+}
+
+Variance UniformityAnalysis::varianceOf(const Expr *E) {
+  E = stripDslWrappers(E);
+  if (!E)
+    return Variance::Thread;
+  // Host values are baked into the kernel; handles have no device value.
+  if (!isDslValueType(E->getType()))
+    return Variance::Grid;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    return Var ? varianceOfVariable(Var) : Variance::Thread;
+  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    return isa<FieldDecl>(Member->getMemberDecl()) ? varianceOf(Member->getBase())
+                                                   : Variance::Thread;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return varianceOfCall(Call);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    return joinOf({Construct->getArgs(), Construct->getNumArgs()});
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    return joinOf({List->getInits(), List->getNumInits()});
+  if (const auto *Cond = dyn_cast<ConditionalOperator>(E))
+    return joinOf({Cond->getCond(), Cond->getTrueExpr(), Cond->getFalseExpr()});
+  return Variance::Thread;
+}
+
+Variance UniformityAnalysis::varianceOfCall(const CallExpr *Call) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    // The DSL's arithmetic operators are global templates (as in the real
+    // operators.h); a call operator runs a Callable, which may read anything.
+    if (Op->getOperator() == OO_Call ||
+        (!isDslFunction(Op->getDirectCallee()) && !isDslValueType(Op->getType())))
+      return Variance::Thread;
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+        !sharedElementType(Op->getArg(0)->IgnoreParenImpCasts()->getType()).isNull())
+      return join(Variance::Block, varianceOf(Op->getArg(1)));
+    return joinOf({Op->getArgs(), Op->getNumArgs()});
+  }
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *Method = Member->getMethodDecl();
+    if (!isDslFunction(Method) || !Method->getIdentifier() ||
+        isAtomicOperation(Method->getName()))
+      return Variance::Thread;
+    const Expr *Object = Member->getImplicitObjectArgument();
+    Variance V = Object ? varianceOf(Object) : Variance::Thread;
+    // Shared memory holds one copy per block.
+    if (Object && !sharedElementType(Object->IgnoreParenImpCasts()->getType()).isNull())
+      V = join(V, Variance::Block);
+    return join(V, joinOf({Member->getArgs(), Member->getNumArgs()}));
+  }
+  StringRef Name = dslCallName(Call);
+  if (Name.empty())
+    return Variance::Thread; // A helper or Callable may read thread ids.
+  if (Name == "warp_read_lane" && Call->getNumArgs() == 2)
+    return varianceOf(Call->getArg(1)) <= Variance::Warp ? Variance::Warp
+                                                         : Variance::Thread;
+  if (auto Fixed = builtinVariance(Name))
+    return *Fixed;
+  return joinOf({Call->getArgs(), Call->getNumArgs()});
+}
+
+Variance UniformityAnalysis::varianceOfVariable(const VarDecl *Var) {
+  Var = Var->getCanonicalDecl();
+  if (!isDslValueType(Var->getType()))
+    return Variance::Grid;
+  if (auto It = Variables.find(Var); It != Variables.end())
+    return It->second;
+  if (InProgress.contains(Var)) {
+    // A cycle (`x = x + 1`): the other contributions decide.
+    ++Assumptions;
+    return Variance::Grid;
+  }
+  Variance V = Variance::Thread;
+  const Stmt *Declaration = nullptr;
+  if (const auto *Parm = dyn_cast<ParmVarDecl>(Var)) {
+    const LambdaExpr *Lambda = lambdaOfParameter(Parm, Ctx);
+    // Kernel arguments are the same for every thread; Callable and helper
+    // parameters are whatever their callers pass.
+    if (!Lambda || lambdaRole(Lambda, Ctx) != LambdaRole::Kernel)
+      return Variance::Thread;
+    V = Variance::Grid;
+  } else if (Var->isLocalVarDecl()) {
+    V = Variance::Grid; // DSL locals start as zero, the same everywhere.
+    for (const DynTypedNode &Parent : Ctx.getParents(*Var))
+      if (const auto *Decl = Parent.get<DeclStmt>())
+        Declaration = Decl;
+  } else {
+    return Variance::Thread;
+  }
+  unsigned AssumptionsBefore = Assumptions;
+  InProgress.insert(Var);
+  if (const auto *Loop = deviceLoopOfVariable(Var, Ctx))
+    V = join(V, joinOf(*deviceRangeArguments(Loop)));
+  else if (Var->getInit())
+    V = join(V, varianceOf(Var->getInit()));
+  for (const VariableWrite &Write : Writes.writesOf(Var)) {
+    if (V == Variance::Thread)
+      break;
+    if (!Write.Value) {
+      V = Variance::Thread;
+      break;
+    }
+    V = join(V, varianceOf(Write.Value));
+    // A store under a condition that not all threads share makes the
+    // variable differ between the threads that stored and those that did not.
+    for (const DslControl &Control :
+         controlsBetween(Write.Write, Declaration ? Declaration : Write.Write))
+      V = join(V, conditionsOf(Control));
+  }
+  InProgress.erase(Var);
+  if (Assumptions == AssumptionsBefore)
+    Variables[Var] = V;
+  return V;
+}
+
+std::vector<DslControl> UniformityAnalysis::controlsBetween(const Stmt *Inner,
+                                                            const Stmt *Outer) {
+  std::vector<DslControl> InnerControls = Flow.enclosing(Inner).Controls;
+  std::vector<DslControl> OuterControls = Flow.enclosing(Outer).Controls;
+  while (!InnerControls.empty() && !OuterControls.empty() &&
+         InnerControls.back().Body == OuterControls.back().Body) {
+    InnerControls.pop_back();
+    OuterControls.pop_back();
+  }
+  return InnerControls;
+}
+
+Variance UniformityAnalysis::conditionsOf(const DslControl &Control) {
+  Variance V = joinOf(Control.Conditions);
+  if (!Control.isLoop() || V == Variance::Thread)
+    return V;
+  // Threads that leave a loop early make later iterations divergent.
+  auto [It, Inserted] = LoopExits.try_emplace(Control.Body, Variance::Grid);
+  if (!Inserted)
+    return join(V, It->second);
+  Variance Exits = Variance::Grid;
+  for (const ExitSite &Exit : Flow.exits(Control.Body)) {
+    std::vector<DslControl> Inside = controlsBetween(Exit.Call, Control.Body);
+    if (Exit.Kind != DslExit::Return &&
+        llvm::any_of(Inside, [](const DslControl &C) { return C.isLoop(); }))
+      continue; // Leaves an inner loop only.
+    for (const DslControl &C : Inside)
+      Exits = join(Exits, conditionsOf(C));
+  }
+  LoopExits[Control.Body] = Exits;
+  return join(V, Exits);
+}
+
+Variance UniformityAnalysis::priorExitsOf(const Stmt *S) {
+  Variance V = Variance::Grid;
+  const Stmt *Body = Flow.enclosing(S).Body;
+  for (const Stmt *Node = S, *Parent = parentStmt(S, Ctx); Parent && Node != Body;
+       Node = Parent, Parent = parentStmt(Node, Ctx)) {
+    const auto *Block = dyn_cast<CompoundStmt>(Parent);
+    if (!Block)
+      continue;
+    for (const Stmt *Before : Block->body()) {
+      if (Before == Node)
+        break;
+      for (const ExitSite &Exit : Flow.exits(Before))
+        if (Exit.Kind == DslExit::Return)
+          for (const DslControl &C : controlsBetween(Exit.Call, Before))
+            V = join(V, conditionsOf(C));
+    }
+  }
+  return V;
+}
+
+Variance UniformityAnalysis::controlOf(const Stmt *S) {
+  if (auto It = Controls.find(S); It != Controls.end())
+    return It->second;
+  Variance V = priorExitsOf(S);
+  for (const DslControl &Control : Flow.enclosing(S).Controls)
+    V = join(V, conditionsOf(Control));
+  Controls[S] = V;
+  return V;
+}
+
+const Stmt *UniformityAnalysis::divergentCause(const Stmt *S, Variance Bound) {
+  for (const DslControl &Control : Flow.enclosing(S).Controls) {
+    for (const Expr *Cond : Control.Conditions)
+      if (varianceOf(Cond) > Bound)
+        return Cond;
+    if (conditionsOf(Control) > Bound)
+      return Control.Statement; // An exit inside the loop.
+  }
+  return priorExitsOf(S) > Bound ? S : nullptr;
+}
+
+bool UniformityAnalysis::isLaneId(const Expr *E) {
+  E = stripDslWrappers(E);
+  if (!E)
+    return false;
+  if (dslCallName(E) == "warp_lane_id")
+    return true;
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || isa<ParmVarDecl>(Var) || !Var->hasInit() || !Var->isLocalVarDecl())
+    return false;
+  return dslCallName(stripDslWrappers(Var->getInit())) == "warp_lane_id" &&
+         !Writes.isWritten(Var);
+}
+
+bool UniformityAnalysis::admitsOneLanePerWarp(const Expr *Cond) {
+  Cond = stripDslWrappers(Cond);
+  if (!Cond)
+    return false;
+  if (isDslCall(Cond, "warp_is_first_active_lane"))
+    return true;
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Cond);
+  if (!Op || Op->getNumArgs() != 2)
+    return false;
+  const Expr *L = Op->getArg(0), *R = Op->getArg(1);
+  switch (Op->getOperator()) {
+  case OO_AmpAmp:
+  case OO_Amp:
+    return admitsOneLanePerWarp(L) || admitsOneLanePerWarp(R);
+  case OO_EqualEqual:
+    // Distinct lanes have distinct ids, so one value matches one lane.
+    return (isLaneId(L) && varianceOf(R) <= Variance::Warp) ||
+           (isLaneId(R) && varianceOf(L) <= Variance::Warp);
+  default:
+    return false;
+  }
+}
+
+bool UniformityAnalysis::runsOnOneLanePerWarp(const Stmt *S) {
+  for (const DslControl &Control : Flow.enclosing(S).Controls)
+    if ((Control.K == DslControl::If || Control.K == DslControl::Elif) &&
+        !Control.Conditions.empty() && admitsOneLanePerWarp(Control.Conditions.back()))
+      return true;
+  return false;
+}
+
+} // namespace kernel_tidy::dsl

@@ -1,0 +1,93 @@
+//===--- Uniformity.h - Which threads see the same value ------------------===//
+//
+// A DSL expression is uniform over the grid (host values, kernel arguments),
+// over a block (block_id, shared reads at uniform slots), over a warp (the
+// result of a warp collective), or thread-varying (thread_id, lane ids,
+// atomic results). Variables take the join of every value stored into them
+// and of the control under which the stores run (flow-insensitive, so one
+// varying assignment makes a variable varying). A statement is under
+// divergent control when an enclosing DSL condition or trip count, or an
+// earlier early exit's condition, is not block-uniform.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KERNEL_TIDY_SRC_DSL_UNIFORMITY_H
+#define KERNEL_TIDY_SRC_DSL_UNIFORMITY_H
+
+#include "src/dsl/ControlFlow.h"
+#include "src/dsl/Writes.h"
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace kernel_tidy::dsl {
+
+/// How widely a value is shared, from most to least uniform.
+enum class Variance { Grid, Block, Warp, Thread };
+
+/// The less uniform of \p A and \p B.
+inline Variance join(Variance A, Variance B) { return A < B ? B : A; }
+
+/// "grid-uniform", "block-uniform", "warp-uniform", "thread-varying".
+llvm::StringRef varianceName(Variance V);
+
+/// The uniformity of DSL expressions and the divergence of statements,
+/// memoized for one translation unit.
+class UniformityAnalysis {
+public:
+  UniformityAnalysis(clang::ASTContext &Ctx, WriteAnalysis &Writes,
+                     ControlFlowAnalysis &Flow)
+      : Ctx(Ctx), Writes(Writes), Flow(Flow) {}
+
+  /// How uniform the value of \p E is.
+  Variance varianceOf(const clang::Expr *E);
+
+  /// How uniform the decision to run \p S is: the join of the conditions
+  /// and trip counts of the DSL controls around it (loops also count the
+  /// conditions of the exits inside them) and of the early exits before it.
+  Variance controlOf(const clang::Stmt *S);
+
+  /// True if some threads of a block may reach \p S while others do not.
+  bool isDivergent(const clang::Stmt *S) { return controlOf(S) > Variance::Block; }
+
+  /// The condition (or trip count, or exit) that makes \p S run under
+  /// control less uniform than \p Bound, innermost first; nullptr if none.
+  const clang::Stmt *divergentCause(const clang::Stmt *S, Variance Bound);
+
+  /// True if \p E is the warp lane id: `warp_lane_id()` or a local
+  /// variable initialised from it and never written again.
+  bool isLaneId(const clang::Expr *E);
+
+  /// True if at most one lane per warp can make \p Cond true:
+  /// `warp_is_first_active_lane()`, `lane == X` with X warp-uniform, or a
+  /// conjunction with such a side.
+  bool admitsOneLanePerWarp(const clang::Expr *Cond);
+
+  /// True if \p S runs under a `$if`/`$elif` whose own condition admits at
+  /// most one lane per warp.
+  bool runsOnOneLanePerWarp(const clang::Stmt *S);
+
+private:
+  Variance varianceOfVariable(const clang::VarDecl *Var);
+  Variance varianceOfCall(const clang::CallExpr *Call);
+  Variance joinOf(llvm::ArrayRef<const clang::Expr *> Exprs);
+  /// The controls around \p Inner that do not also enclose \p Outer.
+  std::vector<DslControl> controlsBetween(const clang::Stmt *Inner,
+                                          const clang::Stmt *Outer);
+  Variance conditionsOf(const DslControl &Control);
+  Variance priorExitsOf(const clang::Stmt *S);
+
+  clang::ASTContext &Ctx;
+  WriteAnalysis &Writes;
+  ControlFlowAnalysis &Flow;
+  llvm::DenseMap<const clang::VarDecl *, Variance> Variables;
+  llvm::DenseSet<const clang::VarDecl *> InProgress;
+  unsigned Assumptions = 0; ///< Cycles broken optimistically so far.
+  llvm::DenseMap<const clang::Stmt *, Variance> Controls;  ///< Per statement.
+  llvm::DenseMap<const clang::Stmt *, Variance> LoopExits; ///< Per loop body.
+};
+
+} // namespace kernel_tidy::dsl
+
+#endif // KERNEL_TIDY_SRC_DSL_UNIFORMITY_H

@@ -1,0 +1,106 @@
+//===--- WarpWidth.cpp - The warp width a kernel runs with ----------------===//
+
+#include "src/dsl/WarpWidth.h"
+
+#include "src/dsl/Ast.h"
+#include "src/dsl/HostEval.h"
+#include "src/dsl/Names.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace clang;
+
+namespace kernel_tidy::dsl {
+
+bool isValidWarpWidth(int64_t Lanes) {
+  return Lanes >= 4 && Lanes <= 128 && llvm::isPowerOf2_64(Lanes);
+}
+
+std::string WarpWidth::whyUnknown() const {
+  if (!SetBy)
+    return "the WarpSize option is not a warp width";
+  if (Conflicting)
+    return "the kernel calls set_warp_size with different widths";
+  if (Requested)
+    return "set_warp_size(" + std::to_string(*Requested) +
+           ") is not a warp width (a power of two in [4, 128])";
+  return "the kernel's warp width is not a constant (set_warp_size with a value known "
+         "only at run time)";
+}
+
+namespace {
+
+/// Collects `set_warp_size(...)` calls of one kernel or builder body.
+class WarpSizeFinder : public RecursiveASTVisitor<WarpSizeFinder> {
+public:
+  WarpSizeFinder(ASTContext &Ctx) : Ctx(Ctx) {}
+  std::vector<const CallExpr *> Calls;
+
+  bool shouldVisitLambdaBody() const { return true; }
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    // Another kernel's width is its own.
+    if (lambdaRole(Lambda, Ctx) != LambdaRole::Other)
+      return true;
+    return RecursiveASTVisitor::TraverseLambdaExpr(Lambda);
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (dslCallName(Call) == "set_warp_size")
+      Calls.push_back(Call);
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+};
+
+} // namespace
+
+WarpWidth WarpWidthAnalysis::setIn(const Stmt *Body) {
+  auto [It, Inserted] = Bodies.try_emplace(Body);
+  if (!Inserted)
+    return It->second;
+  WarpSizeFinder Finder(Ctx);
+  Finder.TraverseStmt(const_cast<Stmt *>(Body));
+  WarpWidth Width;
+  for (const CallExpr *Call : Finder.Calls) {
+    // The argument as written: a value that would wrap on conversion to the
+    // parameter (4294967296ull) is not a width.
+    auto Lanes = Call->getNumArgs() == 1
+                     ? evaluateHostInt(Call->getArg(0)->IgnoreImpCasts(), Ctx)
+                     : std::nullopt;
+    Width.SetBy = Call;
+    if (!Lanes || !isValidWarpWidth(*Lanes) ||
+        (Width.From == WarpWidth::Set && Width.Lanes != *Lanes)) {
+      Width.Conflicting = Lanes && isValidWarpWidth(*Lanes);
+      Width.Requested = Lanes;
+      Width.From = WarpWidth::Unknown;
+      break;
+    }
+    Width.From = WarpWidth::Set;
+    Width.Lanes = static_cast<unsigned>(*Lanes);
+  }
+  return Bodies[Body] = Width;
+}
+
+WarpWidth WarpWidthAnalysis::widthAt(const Stmt *S,
+                                     std::optional<unsigned> DefaultLanes) {
+  for (const Stmt *Body = enclosingFunctionBody(S, Ctx); Body;
+       Body = enclosingFunctionBody(Body, Ctx)) {
+    WarpWidth Width = setIn(Body);
+    if (Width.From != WarpWidth::Default)
+      return Width;
+    // A kernel without set_warp_size runs with the default width, whatever
+    // the function that builds it sets for other kernels.
+    const LambdaExpr *Lambda = lambdaOfBody(Body, Ctx);
+    if (Lambda && lambdaRole(Lambda, Ctx) == LambdaRole::Kernel)
+      break;
+  }
+  WarpWidth Width;
+  if (DefaultLanes)
+    Width.Lanes = *DefaultLanes;
+  else
+    Width.From = WarpWidth::Unknown;
+  return Width;
+}
+
+} // namespace kernel_tidy::dsl

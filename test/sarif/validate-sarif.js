@@ -41,8 +41,15 @@ const copies = {
   'src/no fix.cpp': 'luisa-shared-atomic-counter/near-miss-used-value-no-fix.cpp',
 };
 fs.mkdirSync(path.join(dir, 'src'));
+// The analysed text of a fixture: without its directive lines.
+function fixtureInput(file) {
+  const strip = spawnSync('python3', [path.join(sourceDir, 'scripts', 'fixture-input'), file],
+                          { encoding: 'utf8' });
+  assert.equal(strip.status, 0, `scripts/fixture-input ${file}\n${strip.stderr}`);
+  return strip.stdout;
+}
 for (const [to, from] of Object.entries(copies))
-  fs.copyFileSync(path.join(fixtures, from), path.join(dir, to));
+  fs.writeFileSync(path.join(dir, to), fixtureInput(path.join(fixtures, from)));
 fs.writeFileSync(path.join(dir, 'src', 'broken.cpp'), 'int broken( {\n');
 // --target cuda: the float max and the integer atomic get a profitability note.
 const run = spawnSync(binary, ['check', '--format', 'sarif', '--sarif-root', dir,

@@ -7,6 +7,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <gtest/gtest.h>
+#include <cstdlib>
 #include <set>
 
 namespace kernel_tidy::test {
@@ -61,6 +62,36 @@ TEST(RuleRegistry, EveryFixtureFolderIsARule) {
     std::string Name = llvm::sys::path::filename(Dir).str();
     EXPECT_NE(nullptr, rules::findRule(Name)) << "fixtures for unknown rule " << Name;
   }
+}
+
+/// The README's rules table, one row per rule of the registry (the row
+/// scripts/new-rule appends).
+std::string rulesTable() {
+  std::string Table = "| rule | guide | fix | what |\n|---|---|---|---|\n";
+  for (const auto &Rule : rules::allRules())
+    Table += ("| [" + Rule.Id + "](docs/rules/" + Rule.Id + ".md) | " + Rule.GuideSection +
+              " | " + Rule.FixKinds + " | " + Rule.Summary + " |\n")
+                 .str();
+  return Table;
+}
+
+TEST(RuleRegistry, ReadmeTableIsTheRegistry) {
+  const std::string Path = sourceDir() + "/README.md";
+  std::string Readme = readFile(Path);
+  const std::string Begin = "<!-- The rules table is generated from rules/Rules.def";
+  const std::string End = "<!-- end of the rules table -->";
+  size_t From = Readme.find(Begin);
+  ASSERT_NE(std::string::npos, From) << "README.md lacks '" << Begin << "'";
+  From = Readme.find('\n', From) + 1;
+  size_t To = Readme.find(End, From);
+  ASSERT_NE(std::string::npos, To) << "README.md lacks '" << End << "'";
+  const char *Update = std::getenv("KERNEL_TIDY_UPDATE_FIXTURES");
+  if (Update && std::string(Update) == "1") {
+    Readme.replace(From, To - From, rulesTable());
+    writeFile(Path, Readme);
+  }
+  EXPECT_EQ(rulesTable(), Readme.substr(From, To - From))
+      << "KERNEL_TIDY_UPDATE_FIXTURES=1 rewrites the table";
 }
 
 } // namespace

@@ -112,6 +112,32 @@ void checkSiblings(Fixture &F) {
                                       "CHECK-MESSAGES lines now");
 }
 
+void addRun(Fixture &F, const SourceLine &L, const std::smatch &M, const std::string &Where) {
+  std::string Error;
+  auto Options = parseArgs(M[2].str(), Error);
+  if (!L.Removed)
+    F.Errors.push_back(Where + "RUN-ARGS must be on a line of its own");
+  else if (!Options)
+    F.Errors.push_back(Where + Error);
+  else if (F.run(M[1].str()))
+    F.Errors.push_back(Where + "a second run with suffix '" + M[1].str() + "'");
+  else
+    F.Runs.push_back({M[1].str(), llvm::StringRef(M[2].str()).trim().str(), *Options});
+}
+
+/// The expectation of line \p I, whose [[@LINE+-N]] counts lines of the file.
+void addExpectation(Fixture &F, const std::vector<SourceLine> &Lines, size_t I,
+                    const std::smatch &M, const std::string &Where) {
+  long Offset = M[3].matched ? std::stol(M[3].str()) * (M[2] == "-" ? -1 : 1) : 0;
+  long Target = static_cast<long>(I) + Offset;
+  if (Target < 0 || Target >= static_cast<long>(Lines.size()) || Lines[Target].Removed) {
+    F.Errors.push_back(Where + "[[@LINE" + M[2].str() + M[3].str() + "]] is not a line of code");
+    return;
+  }
+  F.Expectations.push_back({M[1].str(), Lines[Target].InputLine,
+                            static_cast<unsigned>(std::stoul(M[4].str())), M[5].str()});
+}
+
 } // namespace
 
 Fixture loadFixture(const std::string &Path) {
@@ -123,34 +149,16 @@ Fixture loadFixture(const std::string &Path) {
       F.Input += L.Code + L.Eol;
   for (size_t I = 0; I < Lines.size(); ++I) {
     const std::string &D = Lines[I].Directive;
-    if (D.empty())
-      continue;
     std::string Where = Path + ":" + std::to_string(I + 1) + ": ";
     std::smatch M;
-    if (std::regex_match(D, M, RunArgsLine)) {
-      std::string Error;
-      auto Options = parseArgs(M[2].str(), Error);
-      if (!Lines[I].Removed)
-        F.Errors.push_back(Where + "RUN-ARGS must be on a line of its own");
-      else if (!Options)
-        F.Errors.push_back(Where + Error);
-      else if (F.run(M[1].str()))
-        F.Errors.push_back(Where + "a second run with suffix '" + M[1].str() + "'");
-      else
-        F.Runs.push_back({M[1].str(), llvm::StringRef(M[2].str()).trim().str(), *Options});
-    } else if (std::regex_match(D, M, MessageLine)) {
-      long Offset = M[3].matched ? std::stol(M[3].str()) * (M[2] == "-" ? -1 : 1) : 0;
-      long Target = static_cast<long>(I) + Offset;
-      if (Target < 0 || Target >= static_cast<long>(Lines.size()) || Lines[Target].Removed)
-        F.Errors.push_back(Where + "[[@LINE" + M[2].str() + M[3].str() +
-                           "]] is not a line of code");
-      else
-        F.Expectations.push_back(
-            {M[1].str(), Lines[Target].InputLine,
-             static_cast<unsigned>(std::stoul(M[4].str())), M[5].str()});
-    } else {
+    if (D.empty())
+      continue;
+    if (std::regex_match(D, M, RunArgsLine))
+      addRun(F, Lines[I], M, Where);
+    else if (std::regex_match(D, M, MessageLine))
+      addExpectation(F, Lines, I, M, Where);
+    else
       F.Errors.push_back(Where + "malformed directive (test/fixtures/README.md): " + D);
-    }
   }
   if (F.Runs.empty())
     F.Runs.push_back({});
@@ -167,7 +175,7 @@ std::string fixtureInput(const std::string &Path) { return loadFixture(Path).Inp
 std::vector<std::string> fixtureFiles() {
   std::vector<std::string> Files;
   for (const std::string &RuleDir : listFiles(sourceDir() + "/test/fixtures", ""))
-    for (const std::string &File : listFiles(RuleDir, ".cpp")) // No files under README.md.
+    for (const std::string &File : listFiles(RuleDir, ".cpp")) // None under README.md.
       if (!llvm::StringRef(File).ends_with(".fixed.cpp"))
         Files.push_back(File);
   return Files;

@@ -28,7 +28,7 @@ needs_flags='#include "tiny.h"
 fail() { cat "$work/lint.log"; echo "FAIL: $1"; exit 1; }
 lint() { "$cmake" --build "$work/build" --target "$1" > "$work/lint.log" 2>&1; }
 
-{ echo "$needs_flags"; cat "$src/test/fixtures/luisa-butterfly-reduction/max-straight-line.cpp"; } \
+{ echo "$needs_flags"; python3 "$src/scripts/fixture-input" "$src/test/fixtures/luisa-butterfly-reduction/max-straight-line.cpp"; } \
   > "$work/project/kernels.cpp"
 "$cmake" -S "$work/project" -B "$work/build" -DKERNEL_TIDY_EXECUTABLE="$binary" > "$work/lint.log" 2>&1 \
   || fail "configure"

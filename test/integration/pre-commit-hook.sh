@@ -18,7 +18,8 @@ field() {
     /^- id:/ { current = $3 }
     current == id && $1 == key":" { sub("^[^:]*: *", ""); print; exit }' "$hooks"
 }
-cp "$src/test/fixtures/luisa-butterfly-reduction/max-straight-line.cpp" "$work/finding.cpp"
+python3 "$src/scripts/fixture-input" "$src/test/fixtures/luisa-butterfly-reduction/max-straight-line.cpp" \
+  > "$work/finding.cpp"
 printf 'int main() { return 0; }\n' > "$work/clean.cpp"
 printf 'not C++\n' > "$work/notes.txt"
 

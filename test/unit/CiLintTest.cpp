@@ -1,9 +1,12 @@
 //===--- CiLintTest.cpp - SARIF, baselines, folders, shards, parallel runs ===//
 
+#include "rules/RuleRegistry.h"
 #include "src/driver/FileList.h"
 #include "src/driver/Fingerprint.h"
+#include "test/unit/Fixture.h"
 #include "test/unit/TestSupport.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <cstring>
@@ -53,14 +56,15 @@ protected:
   std::vector<std::string> makeTree(size_t Count) {
     llvm::sys::fs::create_directories(Dir + "/src/sub");
     std::vector<std::string> Fixtures;
-    for (const char *Rule : {"luisa-butterfly-reduction", "luisa-sequential-lane-reads",
-                             "luisa-shared-atomic-counter"})
-      for (const std::string &F : listFiles(sourceDir() + "/test/fixtures/" + Rule, ".fixed.cpp"))
-        Fixtures.push_back(F.substr(0, F.size() - 10) + ".cpp");
+    for (const rules::RuleInfo &Rule : rules::allRules())
+      for (const std::string &F :
+           listFiles(sourceDir() + "/test/fixtures/" + Rule.Id.str(), ".fixed.cpp"))
+        if (llvm::sys::path::filename(F).count('.') == 2) // Not <case>.SUFFIX.fixed.cpp.
+          Fixtures.push_back(F.substr(0, F.size() - 10) + ".cpp");
     std::vector<std::string> Files;
     for (size_t I = 0; I < Count && I < Fixtures.size(); ++I) {
       std::string Name = Dir + (I % 2 ? "/src/sub/k" : "/src/k") + std::to_string(I) + ".cpp";
-      writeFile(Name, readFile(Fixtures[I]));
+      writeFile(Name, fixtureInput(Fixtures[I]));
       Files.push_back(Name);
     }
     writeFile(Dir + "/src/clean.cc", "int main() { return 0; }\n");
@@ -253,7 +257,7 @@ TEST_F(CiLint, StatisticsQuietAndWarningsAsErrors) {
 
 TEST_F(CiLint, SarifHasResultsFingerprintsAndFixes) {
   std::string File = Dir + "/k.cpp";
-  writeFile(File, readFile(sourceDir() + ButterflyCase + ".cpp"));
+  writeFile(File, fixtureInput(sourceDir() + ButterflyCase + ".cpp"));
   ProcessResult R = runKernelTidy({"check", "--format", "sarif", "--sarif-root", Dir, File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   auto Log = nlohmann::json::parse(R.Out);

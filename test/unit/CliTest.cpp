@@ -1,5 +1,7 @@
 //===--- CliTest.cpp - The kernel-tidy command line -----------------------===//
 
+#include "rules/RuleRegistry.h"
+#include "test/unit/Fixture.h"
 #include "test/unit/TestSupport.h"
 #include "llvm/Support/FileSystem.h"
 #include <gtest/gtest.h>
@@ -20,7 +22,7 @@ protected:
   /// Copies a fixture into the temp folder (no compile database above it).
   std::string copyFixture(const std::string &Case, const std::string &Name = "k.cpp") {
     std::string Path = Dir + "/" + Name;
-    writeFile(Path, readFile(sourceDir() + Case + ".cpp"));
+    writeFile(Path, fixtureInput(sourceDir() + Case + ".cpp"));
     return Path;
   }
   std::string Dir;
@@ -98,7 +100,7 @@ TEST_F(Cli, FixWritesSafeFixesOnly) {
   ProcessResult R = runKernelTidy({"check", "--fix", Safe, Unsafe});
   EXPECT_EQ(1, R.ExitCode) << "the unsafe finding remains\n" << R.Out << R.Err;
   EXPECT_EQ(readFile(sourceDir() + ButterflyCase + ".fixed.cpp"), readFile(Safe));
-  EXPECT_EQ(readFile(sourceDir() + UnsafeCase + ".cpp"), readFile(Unsafe));
+  EXPECT_EQ(fixtureInput(sourceDir() + UnsafeCase + ".cpp"), readFile(Unsafe));
   struct stat Info;
   ASSERT_EQ(0, stat(Safe.c_str(), &Info));
   EXPECT_EQ(0600u, Info.st_mode & 0777);
@@ -233,7 +235,7 @@ TEST_F(Cli, TargetChangesNoFix) {
 
 TEST_F(Cli, CompilerArgumentsAfterDoubleDash) {
   std::string File = Dir + "/k.cpp";
-  std::string Source = readFile(sourceDir() + ButterflyCase + ".cpp");
+  std::string Source = fixtureInput(sourceDir() + ButterflyCase + ".cpp");
   writeFile(File, "#ifndef KERNEL_TIDY_TEST_DEFINE\n#error needs the define\n#endif\n" + Source);
   EXPECT_EQ(2, runKernelTidy({"check", File}).ExitCode);
   EXPECT_EQ(1, runKernelTidy({"check", File, "--", "-DKERNEL_TIDY_TEST_DEFINE"}).ExitCode);
@@ -241,7 +243,7 @@ TEST_F(Cli, CompilerArgumentsAfterDoubleDash) {
 
 TEST_F(Cli, CompileDatabaseFlagsAreUsed) {
   std::string File = Dir + "/k.cpp";
-  std::string Source = readFile(sourceDir() + ButterflyCase + ".cpp");
+  std::string Source = fixtureInput(sourceDir() + ButterflyCase + ".cpp");
   writeFile(File, "#ifndef FROM_DATABASE\n#error needs the database\n#endif\n" + Source);
   nlohmann::json DB = nlohmann::json::array();
   DB.push_back({{"directory", Dir},
@@ -260,12 +262,13 @@ TEST_F(Cli, CompileDatabaseFlagsAreUsed) {
 TEST_F(Cli, RulesListsAndDocuments) {
   ProcessResult R = runKernelTidy({"rules"});
   EXPECT_EQ(0, R.ExitCode);
-  for (const char *Id : {"luisa-butterfly-reduction", "luisa-sequential-lane-reads",
-                         "luisa-shared-atomic-counter"})
-    EXPECT_NE(std::string::npos, R.Out.find(Id)) << R.Out;
-  R = runKernelTidy({"rules", "luisa-sequential-lane-reads"});
-  EXPECT_EQ(0, R.ExitCode);
-  EXPECT_EQ(readFile(sourceDir() + "/docs/rules/luisa-sequential-lane-reads.md"), R.Out);
+  for (const rules::RuleInfo &Rule : rules::allRules())
+    EXPECT_NE(std::string::npos, R.Out.find(Rule.Id.str())) << R.Out;
+  for (const rules::RuleInfo &Rule : rules::allRules()) {
+    ProcessResult Page = runKernelTidy({"rules", Rule.Id.str()});
+    EXPECT_EQ(0, Page.ExitCode);
+    EXPECT_EQ(readFile(sourceDir() + "/docs/rules/" + Rule.Id.str() + ".md"), Page.Out);
+  }
   EXPECT_EQ(2, runKernelTidy({"rules", "luisa-no-such-rule"}).ExitCode);
 }
 

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "test/unit/LspClient.h"
+#include "rules/RuleRegistry.h"
+#include "test/unit/Fixture.h"
 #include "test/unit/TestSupport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -86,7 +88,7 @@ protected:
 
 TEST_F(KernelClangd, QuickFixEqualsCliFixWithoutCompileDatabase) {
   std::string File = Dir + "/project/k.cpp";
-  std::string Source = readFile(sourceDir() + SafeCase + ".cpp");
+  std::string Source = fixtureInput(sourceDir() + SafeCase + ".cpp");
   writeFile(File, Source);
   // What the CLI's --fix makes of the same file.
   std::string CliCopy = Dir + "/cli.cpp";
@@ -149,7 +151,7 @@ TEST_F(KernelClangd, QuickFixEqualsCliFixWithoutCompileDatabase) {
 
 TEST_F(KernelClangd, UnsafeNoteFixIsOfferedAsCodeActionOfTheWarning) {
   std::string File = Dir + "/project/k.cpp";
-  std::string Source = readFile(sourceDir() + UnsafeCase + ".cpp");
+  std::string Source = fixtureInput(sourceDir() + UnsafeCase + ".cpp");
   writeFile(File, Source);
   auto Client = start();
   initialize(*Client);
@@ -216,9 +218,8 @@ TEST(ClangTidyPlugin, ListsTheChecks) {
     GTEST_SKIP() << "sanitized plugin: not loadable by clang-tidy-19";
   std::string Out;
   ASSERT_EQ(0, runClangTidy({"--checks=-*,luisa-*", "--list-checks"}, &Out)) << Out;
-  for (const char *Id : {"luisa-butterfly-reduction", "luisa-sequential-lane-reads",
-                         "luisa-shared-atomic-counter"})
-    EXPECT_NE(std::string::npos, Out.find(Id)) << Out;
+  for (const rules::RuleInfo &Rule : rules::allRules())
+    EXPECT_NE(std::string::npos, Out.find(Rule.Id.str())) << Out;
 }
 
 /// Fixtures through `clang-tidy --fix` and the CLI's `--fix`, each on
@@ -231,38 +232,36 @@ TEST(ClangTidyPlugin, FixGivesTheCliFix) {
   llvm::sys::fs::create_directories(Dir + "/tidy");
   llvm::sys::fs::create_directories(Dir + "/cli");
   llvm::sys::fs::create_directories(Dir + "/notes");
-  std::vector<std::pair<std::string, std::string>> Cases; // name, fixture base
+  std::vector<std::pair<std::string, std::string>> Cases; // name, fixed text
   // Per rule: its first case with a safe fix, with an unsafe fix, and without
   // a fix (FixtureTest runs every fixture through the CLI's engine).
-  for (const std::string &RuleDir : listFiles(sourceDir() + "/test/fixtures", "")) {
+  for (const rules::RuleInfo &Rule : rules::allRules()) {
     bool HaveSafe = false, HaveUnsafe = false, HaveNone = false;
-    for (const std::string &File : listFiles(RuleDir, ".cpp")) {
-      llvm::StringRef Path(File);
-      if (Path.ends_with(".fixed.cpp"))
+    for (const std::string &File : fixtureFiles()) {
+      if (llvm::sys::path::filename(llvm::sys::path::parent_path(File)) != Rule.Id)
         continue;
-      std::string Base = File.substr(0, File.size() - 4);
-      std::string Source = readFile(File);
-      if (Source.rfind("// kernel-tidy-args:", 0) == 0)
+      Fixture F = loadFixture(File);
+      const FixtureRun *Plain = F.run("");
+      if (!Plain || !Plain->Args.empty())
         continue; // Options: below.
-      bool &Have = !fileExists(Base + ".fixed.cpp") ? HaveNone
-                   : Path.contains("unsafe")        ? HaveUnsafe
-                                                    : HaveSafe;
+      std::string Expected = F.expectedFixed(*Plain);
+      bool &Have = Expected == F.Input                   ? HaveNone
+                   : llvm::StringRef(File).contains("unsafe") ? HaveUnsafe
+                                                               : HaveSafe;
       if (Have)
         continue;
       Have = true;
-      std::string Name = (llvm::sys::path::filename(RuleDir) + "__" +
-                          llvm::sys::path::filename(File))
-                             .str();
+      std::string Name = (Rule.Id + "__" + llvm::sys::path::filename(File)).str();
       for (const char *Sub : {"/tidy/", "/cli/", "/notes/"})
-        writeFile(Dir + Sub + Name, Source);
-      Cases.push_back({Name, Base});
+        writeFile(Dir + Sub + Name, F.Input);
+      Cases.push_back({Name, Expected});
     }
   }
   ASSERT_GE(Cases.size(), 6u);
   std::vector<std::string> Tidy{"--checks=-*,luisa-*", "--fix", "--quiet"};
   std::vector<std::string> Notes{"--checks=-*,luisa-*", "--fix", "--fix-notes", "--quiet"};
   std::vector<std::string> Cli{"check", "--fix"};
-  for (const auto &[Name, Base] : Cases) {
+  for (const auto &[Name, Expected] : Cases) {
     Tidy.push_back(Dir + "/tidy/" + Name);
     Notes.push_back(Dir + "/notes/" + Name);
     Cli.push_back(Dir + "/cli/" + Name);
@@ -276,10 +275,8 @@ TEST(ClangTidyPlugin, FixGivesTheCliFix) {
   EXPECT_NE(-1, runClangTidy(Notes, &Out)) << Out;
   ProcessResult R = runKernelTidy(Cli);
   EXPECT_NE(2, R.ExitCode) << R.Out << R.Err;
-  for (const auto &[Name, Base] : Cases) {
+  for (const auto &[Name, Expected] : Cases) {
     EXPECT_EQ(readFile(Dir + "/cli/" + Name), readFile(Dir + "/tidy/" + Name)) << Name;
-    std::string Expected = fileExists(Base + ".fixed.cpp") ? readFile(Base + ".fixed.cpp")
-                                                           : readFile(Base + ".cpp");
     EXPECT_EQ(Expected, readFile(Dir + "/notes/" + Name)) << Name;
   }
   llvm::sys::fs::remove_directories(Dir);
@@ -292,7 +289,7 @@ TEST(ClangTidyPlugin, CheckOptionsReachTheChecks) {
   std::string Case = sourceDir() + "/test/fixtures/luisa-butterfly-reduction/"
                                    "cli-warp-size-64-six-steps";
   std::string File = Dir + "/k.cpp";
-  writeFile(File, readFile(Case + ".cpp"));
+  writeFile(File, fixtureInput(Case + ".cpp"));
   std::vector<std::string> Args{"--config={Checks: '-*,luisa-*', CheckOptions: {WarpSize: 64}}",
                                 "--fix", "--fix-notes", File};
   for (const std::string &A : modelArgs())
@@ -312,7 +309,7 @@ TEST(ClangTidyPlugin, TargetNoteLeavesTheUnsafeFixApplicable) {
   std::string Case = sourceDir() + "/test/fixtures/luisa-butterfly-reduction/"
                                    "sum-float-explicit-add-unsafe";
   std::string File = Dir + "/k.cpp";
-  writeFile(File, readFile(Case + ".cpp"));
+  writeFile(File, fixtureInput(Case + ".cpp"));
   std::vector<std::string> Args{"--config={Checks: '-*,luisa-*', CheckOptions: {Target: cuda}}",
                                 "--fix", "--fix-notes", File};
   for (const std::string &A : modelArgs())

@@ -1,6 +1,7 @@
 //===--- ReliabilityTest.cpp - Fix runs never lose or garble code ---------===//
 
 #include "src/driver/FixApplier.h"
+#include "test/unit/Fixture.h"
 #include "test/unit/TestSupport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -45,27 +46,28 @@ TEST_F(Reliability, ExportedFixesApplyLikeFix) {
   // Every fixture with a fix: clang-apply-replacements on the exported YAML
   // gives exactly the --fix --unsafe-fixes output.
   unsigned Compared = 0;
-  for (const std::string &RuleDir : listFiles(sourceDir() + "/test/fixtures", "")) {
-    for (const std::string &Fixed : listFiles(RuleDir, ".fixed.cpp")) {
-      std::string Input = Fixed.substr(0, Fixed.size() - 10) + ".cpp";
+  for (const std::string &Path : fixtureFiles()) {
+    Fixture F = loadFixture(Path);
+    for (const FixtureRun &Run : F.Runs) {
+      std::string Fixed = F.expectedFixed(Run);
+      if (Fixed == F.Input)
+        continue;
       std::string Case = Dir + "/" + std::to_string(Compared);
       llvm::sys::fs::create_directories(Case);
       std::string File = Case + "/k.cpp";
-      std::string Source = readFile(Input);
-      writeFile(File, Source);
+      writeFile(File, F.Input);
       std::vector<std::string> Args{"check", "--unsafe-fixes", "--export-fixes",
                                     Case + "/fixes.yaml", File};
-      AnalysisOptions Options = fixtureOptions(Source);
-      if (Options.WarpSize)
-        Args.push_back("--warp-size=" + std::to_string(*Options.WarpSize));
-      if (Options.Target) // The exported fixes do not depend on it.
-        Args.push_back("--target=" + dsl::targetName(*Options.Target).str());
+      if (Run.Options.WarpSize)
+        Args.push_back("--warp-size=" + std::to_string(*Run.Options.WarpSize));
+      if (Run.Options.Target) // The exported fixes do not depend on it.
+        Args.push_back("--target=" + dsl::targetName(*Run.Options.Target).str());
       ProcessResult R = runKernelTidy(Args);
-      ASSERT_EQ(1, R.ExitCode) << Input << R.Err;
+      ASSERT_EQ(1, R.ExitCode) << Path << R.Err;
       ASSERT_EQ(0, llvm::sys::ExecuteAndWait("/usr/bin/clang-apply-replacements-19",
                                              {"clang-apply-replacements-19", Case}))
-          << Input;
-      EXPECT_EQ(readFile(Fixed), readFile(File)) << Input;
+          << Path;
+      EXPECT_EQ(Fixed, readFile(File)) << Path << " " << Run.Suffix;
       ++Compared;
     }
   }
@@ -73,18 +75,18 @@ TEST_F(Reliability, ExportedFixesApplyLikeFix) {
 }
 
 TEST_F(Reliability, ReadOnlyFileIsNotModified) {
-  std::string File = put("k.cpp", readFile(sourceDir() + SafeCase + ".cpp"));
+  std::string File = put("k.cpp", fixtureInput(sourceDir() + SafeCase + ".cpp"));
   chmod(File.c_str(), 0444);
   ProcessResult R = runKernelTidy({"check", "--fix", File});
   EXPECT_EQ(2, R.ExitCode);
   EXPECT_NE(std::string::npos, R.Out.find(File + ": error: " + File + ": file is read-only"))
       << R.Out;
-  EXPECT_EQ(readFile(sourceDir() + SafeCase + ".cpp"), readFile(File));
+  EXPECT_EQ(fixtureInput(sourceDir() + SafeCase + ".cpp"), readFile(File));
 }
 
 TEST_F(Reliability, FullDiskIsAnErrorAndTheFileIsKept) {
   // ulimit -f makes the write of a file over 4 KiB fail with EFBIG.
-  std::string Source = readFile(sourceDir() + SafeCase + ".cpp") + "// " +
+  std::string Source = fixtureInput(sourceDir() + SafeCase + ".cpp") + "// " +
                        std::string(8192, 'x') + "\n";
   std::string File = put("k.cpp", Source);
   std::string Out = Dir + "/out.txt";
@@ -98,7 +100,7 @@ TEST_F(Reliability, FullDiskIsAnErrorAndTheFileIsKept) {
 }
 
 TEST_F(Reliability, CrlfAndBomArePreserved) {
-  std::string Input = readFile(sourceDir() + SafeCase + ".cpp");
+  std::string Input = fixtureInput(sourceDir() + SafeCase + ".cpp");
   std::string Expected = readFile(sourceDir() + SafeCase + ".fixed.cpp");
   std::string Crlf = put("crlf.cpp", withCrlf(Input));
   std::string Bom = put("bom.cpp", "\xEF\xBB\xBF" + Input);
@@ -117,7 +119,7 @@ TEST_F(Reliability, HostileInputsHaveDefinedOutcomes) {
   EXPECT_EQ(2, R.ExitCode);
   EXPECT_NE(std::string::npos, R.Out.find("binary.cpp:1:")) << R.Out;
 
-  std::string Source = readFile(sourceDir() + SafeCase + ".cpp");
+  std::string Source = fixtureInput(sourceDir() + SafeCase + ".cpp");
   std::string Utf8 = put("utf8.cpp", "// \xff\xfe invalid UTF-8 \xc3\x28\n" + Source);
   EXPECT_EQ(1, runKernelTidy({"check", Utf8}).ExitCode);
 
@@ -140,7 +142,7 @@ TEST_F(Reliability, TextForAPathInAMissingFolderIsAnError) {
 }
 
 TEST_F(Reliability, SymlinkTargetIsFixedOnce) {
-  std::string Target = put("real.cpp", readFile(sourceDir() + SafeCase + ".cpp"));
+  std::string Target = put("real.cpp", fixtureInput(sourceDir() + SafeCase + ".cpp"));
   std::string Link = Dir + "/link.cpp";
   ASSERT_EQ(0, symlink(Target.c_str(), Link.c_str()));
   ProcessResult R = runKernelTidy({"check", "--fix", Link, Target});
@@ -151,7 +153,7 @@ TEST_F(Reliability, SymlinkTargetIsFixedOnce) {
 
 TEST_F(Reliability, LargeGeneratedSourceIsAnalysed) {
   // About 10 MB of ordinary host code around one kernel.
-  std::string Source = readFile(sourceDir() + SafeCase + ".cpp");
+  std::string Source = fixtureInput(sourceDir() + SafeCase + ".cpp");
   std::string Filler;
   for (unsigned I = 0; Filler.size() < 10u * 1024 * 1024; ++I)
     Filler += "static int helper_" + std::to_string(I) +
@@ -164,7 +166,7 @@ TEST_F(Reliability, LargeGeneratedSourceIsAnalysed) {
 }
 
 TEST_F(Reliability, HeaderFixesFromTwoFilesAreNeverApplied) {
-  std::string Kernel = readFile(sourceDir() + SafeCase + ".cpp");
+  std::string Kernel = fixtureInput(sourceDir() + SafeCase + ".cpp");
   // The kernel moves into a header that two sources include.
   put("kernel.h", "#pragma once\n" + Kernel);
   std::string A = put("a.cpp", "#include \"kernel.h\"\n");
@@ -185,7 +187,7 @@ TEST(FixOverlaps, OverlappingFixesApplyOnceOrAreDroppedWithANote) {
   std::string Path = sourceDir() + SafeCase + ".cpp";
   auto Analyzer = modelAnalyzer();
   ASSERT_TRUE(Analyzer);
-  FileResult Result = Analyzer->analyze(Path);
+  FileResult Result = Analyzer->analyze(Path, fixtureInput(Path));
   ASSERT_EQ(1u, Result.Findings.size());
   // A second finding whose fix overlaps the first one's edit.
   Finding Twin = Result.Findings[0];
@@ -202,7 +204,7 @@ TEST(FixVerification, AFixThatBreaksTheBuildIsDropped) {
   std::string Path = sourceDir() + SafeCase + ".cpp";
   auto Analyzer = modelAnalyzer();
   ASSERT_TRUE(Analyzer);
-  FileResult Result = Analyzer->analyze(Path);
+  FileResult Result = Analyzer->analyze(Path, fixtureInput(Path));
   ASSERT_EQ(1u, Result.Findings.size());
   Result.Findings[0].FixIt->Edits[0].Replacement = "m = warp_active_max(m, m, m);";
   applyFixes(Result, *Analyzer, /*IncludeUnsafe=*/false);
@@ -223,15 +225,16 @@ TEST_F(Reliability, KilledFixRunLeavesEachFileOriginalOrFixed) {
     std::string Input, Fixed;
   };
   std::vector<Case> Cases;
-  for (const std::string &RuleDir : listFiles(sourceDir() + "/test/fixtures", ""))
-    for (const std::string &Fixed : listFiles(RuleDir, ".fixed.cpp")) {
-      std::string Input = readFile(Fixed.substr(0, Fixed.size() - 10) + ".cpp");
-      if (fixtureOptions(Input).WarpSize)
-        continue;
-      Cases.push_back({Input, readFile(Fixed)});
-      if (Cases.size() == 8)
-        break;
-    }
+  for (const std::string &Path : fixtureFiles()) {
+    Fixture F = loadFixture(Path);
+    const FixtureRun &Run = F.Runs.front();
+    std::string Fixed = F.expectedFixed(Run);
+    if (Run.Options.WarpSize || Fixed == F.Input)
+      continue;
+    Cases.push_back({F.Input, Fixed});
+    if (Cases.size() == 8)
+      break;
+  }
   ASSERT_GE(Cases.size(), 8u);
   std::mt19937 Random(20261130);
   std::uniform_int_distribution<int> DelayMs(0, 2500);

@@ -1,10 +1,13 @@
 //===--- RuleRegistryTest.cpp - Every rule is documented and tested -------===//
 
 #include "rules/RuleRegistry.h"
+#include "test/unit/Fixture.h"
 #include "test/unit/TestSupport.h"
 #include "clang-tidy/ClangTidy.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <gtest/gtest.h>
+#include <cstdlib>
 #include <set>
 
 namespace kernel_tidy::test {
@@ -34,14 +37,17 @@ TEST(RuleRegistry, EveryRuleHasADocPage) {
 }
 
 TEST(RuleRegistry, EveryRuleHasPositiveNegativeAndNearMissFixtures) {
+  // Positive: a warning is expected (in some run); negative: none is.
   for (const auto &Rule : rules::allRules()) {
     std::string Dir = sourceDir() + "/test/fixtures/" + Rule.Id.str();
     unsigned Positive = 0, Negative = 0, NearMiss = 0;
-    for (const std::string &Expected : listFiles(Dir, ".expected")) {
-      bool Empty = readFile(Expected).empty();
-      Positive += !Empty;
-      Negative += Empty;
-      NearMiss += llvm::sys::path::filename(Expected).starts_with("near-miss");
+    for (const std::string &File : fixtureFiles()) {
+      if (llvm::sys::path::parent_path(File) != Dir)
+        continue;
+      bool Warns = loadFixture(File).expectsWarning();
+      Positive += Warns;
+      Negative += !Warns;
+      NearMiss += llvm::sys::path::filename(File).starts_with("near-miss");
     }
     EXPECT_GT(Positive, 0u) << Rule.Id.str() << " has no positive fixture";
     EXPECT_GT(Negative, 0u) << Rule.Id.str() << " has no negative fixture";
@@ -51,9 +57,41 @@ TEST(RuleRegistry, EveryRuleHasPositiveNegativeAndNearMissFixtures) {
 
 TEST(RuleRegistry, EveryFixtureFolderIsARule) {
   for (const std::string &Dir : listFiles(sourceDir() + "/test/fixtures", "")) {
+    if (!llvm::sys::fs::is_directory(Dir))
+      continue; // README.md
     std::string Name = llvm::sys::path::filename(Dir).str();
     EXPECT_NE(nullptr, rules::findRule(Name)) << "fixtures for unknown rule " << Name;
   }
+}
+
+/// The README's rules table, one row per rule of the registry (the row
+/// scripts/new-rule appends).
+std::string rulesTable() {
+  std::string Table = "| rule | guide | fix | what |\n|---|---|---|---|\n";
+  for (const auto &Rule : rules::allRules())
+    Table += ("| [" + Rule.Id + "](docs/rules/" + Rule.Id + ".md) | " + Rule.GuideSection +
+              " | " + Rule.FixKinds + " | " + Rule.Summary + " |\n")
+                 .str();
+  return Table;
+}
+
+TEST(RuleRegistry, ReadmeTableIsTheRegistry) {
+  const std::string Path = sourceDir() + "/README.md";
+  std::string Readme = readFile(Path);
+  const std::string Begin = "<!-- The rules table is generated from rules/Rules.def";
+  const std::string End = "<!-- end of the rules table -->";
+  size_t From = Readme.find(Begin);
+  ASSERT_NE(std::string::npos, From) << "README.md lacks '" << Begin << "'";
+  From = Readme.find('\n', From) + 1;
+  size_t To = Readme.find(End, From);
+  ASSERT_NE(std::string::npos, To) << "README.md lacks '" << End << "'";
+  const char *Update = std::getenv("KERNEL_TIDY_UPDATE_FIXTURES");
+  if (Update && std::string(Update) == "1") {
+    Readme.replace(From, To - From, rulesTable());
+    writeFile(Path, Readme);
+  }
+  EXPECT_EQ(rulesTable(), Readme.substr(From, To - From))
+      << "KERNEL_TIDY_UPDATE_FIXTURES=1 rewrites the table";
 }
 
 } // namespace

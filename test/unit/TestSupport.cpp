@@ -66,24 +66,6 @@ std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options) {
   return Analyzer::create(Options, Error);
 }
 
-AnalysisOptions fixtureOptions(const std::string &Source) {
-  AnalysisOptions Options;
-  const std::string Marker = "// kernel-tidy-args:";
-  if (Source.compare(0, Marker.size(), Marker) != 0)
-    return Options;
-  std::istringstream Args(Source.substr(Marker.size(), Source.find('\n') - Marker.size()));
-  std::string Arg;
-  while (Args >> Arg) {
-    if (Arg.rfind("--warp-size=", 0) == 0)
-      Options.WarpSize = std::stoul(Arg.substr(12));
-    else if (Arg.rfind("--checks=", 0) == 0)
-      Options.Checks = Arg.substr(9);
-    else if (Arg.rfind("--target=", 0) == 0)
-      Options.Target = dsl::parseTarget(Arg.substr(9));
-  }
-  return Options;
-}
-
 std::string describeFindings(const FileResult &Result) {
   std::string Out;
   for (const Finding &F : Result.Findings) {

@@ -25,10 +25,6 @@ std::vector<std::string> listFiles(const std::string &Dir,
 /// An analyzer that parses with the bundled DSL model.
 std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options = {});
 
-/// Options from a fixture's first line, `// kernel-tidy-args: ARGS`, where
-/// ARGS are `--warp-size=N`, `--checks=GLOBS`, `--target=NAME`.
-AnalysisOptions fixtureOptions(const std::string &Source);
-
 /// Findings as `LINE:COL: warning: MESSAGE [RULE] (fix: KIND)` lines, each
 /// followed by its notes without a fix as `LINE:COL: note: MESSAGE` lines.
 std::string describeFindings(const FileResult &Result);

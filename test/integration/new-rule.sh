@@ -1,0 +1,67 @@
+#!/bin/sh
+# scripts/new-rule into a scratch copy of the files it edits: the files it
+# writes, the registry line (through the preprocessor, as LuisaModule.cpp
+# reads it), the README row, and its refusals.
+# Usage: new-rule.sh SOURCE_DIR CXX_COMPILER
+set -eu
+src=$1
+cxx=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $1"; exit 1; }
+mkdir -p "$work/rules"
+cp "$src/rules/Rules.def" "$work/rules/"
+cp "$src/README.md" "$work/"
+gen() { python3 "$src/scripts/new-rule" --root "$work" "$@"; }
+
+gen --guide-section 3.9 --fix-kinds safe --summary 'vote loop -> warp_active_any' \
+    luisa-warp-vote-loop > "$work/out.log" 2>&1 || { cat "$work/out.log"; fail "the generator failed"; }
+cat "$work/out.log"
+for f in rules/WarpVoteLoopCheck.h rules/WarpVoteLoopCheck.cpp docs/rules/luisa-warp-vote-loop.md \
+         test/fixtures/luisa-warp-vote-loop/positive.cpp test/fixtures/luisa-warp-vote-loop/negative.cpp \
+         test/fixtures/luisa-warp-vote-loop/near-miss.cpp; do
+  [ -s "$work/$f" ] || fail "$f was not written"
+  grep -q "wrote $f" "$work/out.log" || fail "$f is not in the generator's output"
+done
+grep -q 'class WarpVoteLoopCheck : public RuleBase' "$work/rules/WarpVoteLoopCheck.h" || fail "the check class"
+grep -q '#include "rules/WarpVoteLoopCheck.h"' "$work/rules/WarpVoteLoopCheck.cpp" || fail "the source's include"
+grep -q 'void WarpVoteLoopCheck::registerMatchers' "$work/rules/WarpVoteLoopCheck.cpp" || fail "registerMatchers"
+grep -q 'void WarpVoteLoopCheck::check' "$work/rules/WarpVoteLoopCheck.cpp" || fail "check"
+for section in '# luisa-warp-vote-loop' '## Before' '## After' '## When it is safe' \
+               '## When it does not fire' '## Options'; do  # RuleRegistry.EveryRuleHasADocPage
+  grep -q "^$section\$" "$work/docs/rules/luisa-warp-vote-loop.md" || fail "the doc page lacks '$section'"
+done
+fixtures="$work/test/fixtures/luisa-warp-vote-loop"
+grep -q '// CHECK-MESSAGES: :\[\[@LINE-1\]\]:9: warning: .* \[luisa-warp-vote-loop\] (fix: none)$' \
+  "$fixtures/positive.cpp" || fail "the positive fixture expects no warning"
+if grep -q 'CHECK-MESSAGES' "$fixtures/negative.cpp" "$fixtures/near-miss.cpp"; then
+  fail "the negative and near-miss fixtures expect messages"
+fi
+if python3 "$src/scripts/fixture-input" "$fixtures/positive.cpp" | grep -q 'CHECK-MESSAGES'; then
+  fail "scripts/fixture-input left a directive"
+fi
+
+# The registry line, expanded as rules/LuisaModule.cpp does: the last rule, well-formed.
+printf '#define KERNEL_TIDY_RULE(Id, Class, Section, Fix, Summary) <Id|Class|Section|Fix|Summary>\n#include "Rules.def"\n' \
+  | "$cxx" -E -P -x c++ -I "$work/rules" - > "$work/rules.i" 2>&1 || { cat "$work/rules.i"; fail "Rules.def does not preprocess"; }
+last=$(grep '<' "$work/rules.i" | tail -n 1 | sed 's/^ *//; s/ *$//')
+[ "$last" = '<"luisa-warp-vote-loop"|WarpVoteLoopCheck|"3.9"|"safe"|"vote loop -> warp_active_any">' ] \
+  || { cat "$work/rules.i"; fail "the registry line: $last"; }
+[ "$(grep -c '<' "$work/rules.i")" -eq "$(( $(grep -c '^KERNEL_TIDY_RULE(' "$src/rules/Rules.def") + 1 ))" ] \
+  || fail "the other rules of Rules.def changed"
+tail -n 1 "$work/rules/Rules.def" | grep -qx '#undef KERNEL_TIDY_RULE' || fail "#undef is not last"
+grep -B1 -x '<!-- end of the rules table -->' "$work/README.md" \
+  | grep -qxF '| [luisa-warp-vote-loop](docs/rules/luisa-warp-vote-loop.md) | 3.9 | safe | vote loop -> warp_active_any |' \
+  || fail "the README row"
+echo "ok: the skeleton, the registry line and the README row"
+
+# Refusals change nothing.
+snapshot() { (cd "$work" && find . -type f ! -name '*.log' ! -name rules.i | sort | xargs md5sum); }
+before=$(snapshot)
+for bad in luisa-warp-vote-loop luisa-butterfly-reduction Luisa-x luisa- luisa-a_b luisa-a--b warp-vote; do
+  if gen "$bad" > "$work/refused.log" 2>&1; then fail "accepted '$bad'"; fi
+  grep -q '^new-rule: ' "$work/refused.log" || { cat "$work/refused.log"; fail "no reason for '$bad'"; }
+done
+if gen luisa-other WarpVoteLoop > "$work/refused.log" 2>&1; then fail "accepted a class name twice"; fi
+[ "$before" = "$(snapshot)" ] || fail "a refused run changed files"
+echo "ok: bad, existing and duplicate ids are refused"

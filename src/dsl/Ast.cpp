@@ -76,6 +76,20 @@ bool isDiscardedResult(const Expr *E, ASTContext &Ctx) {
   return false;
 }
 
+std::vector<const Stmt *> statementsBefore(const Stmt *S, ASTContext &Ctx,
+                                          const Stmt *Stop) {
+  std::vector<const Stmt *> Before;
+  for (const Stmt *Node = S, *Parent = parentStmt(S, Ctx); Parent && Node != Stop;
+       Node = Parent, Parent = parentStmt(Node, Ctx))
+    if (const auto *Block = dyn_cast<CompoundStmt>(Parent))
+      for (const Stmt *Child : Block->body()) {
+        if (Child == Node)
+          break;
+        Before.push_back(Child);
+      }
+  return Before;
+}
+
 std::vector<const Stmt *> blockStatements(const Stmt *Body) {
   if (const auto *Block = dyn_cast_or_null<CompoundStmt>(Body))
     return {Block->body_begin(), Block->body_end()};

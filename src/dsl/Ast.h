@@ -11,6 +11,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include <vector>
 
@@ -61,6 +62,30 @@ LambdaRole lambdaRole(const clang::LambdaExpr *Lambda, clang::ASTContext &Ctx);
 /// The innermost kernel or Callable lambda around \p S (nullptr when S is in
 /// a helper function or host code).
 const clang::LambdaExpr *enclosingKernel(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+/// The statements that run before \p S in the blocks around it (innermost
+/// block first, each block's in source order), stopping below \p Stop (the
+/// function body when nullptr).
+std::vector<const clang::Stmt *> statementsBefore(const clang::Stmt *S,
+                                                  clang::ASTContext &Ctx,
+                                                  const clang::Stmt *Stop = nullptr);
+
+/// A RecursiveASTVisitor over the DSL code of one kernel: it enters the
+/// lambdas of DSL statement bodies, not other kernels or Callables.
+template <typename Derived>
+class KernelCodeVisitor : public clang::RecursiveASTVisitor<Derived> {
+public:
+  explicit KernelCodeVisitor(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  bool shouldVisitLambdaBody() const { return true; }
+  bool TraverseLambdaExpr(clang::LambdaExpr *Lambda) {
+    if (lambdaRole(Lambda, Ctx) != LambdaRole::Other)
+      return true;
+    return clang::RecursiveASTVisitor<Derived>::TraverseLambdaExpr(Lambda);
+  }
+
+protected:
+  clang::ASTContext &Ctx;
+};
 
 } // namespace kernel_tidy::dsl
 

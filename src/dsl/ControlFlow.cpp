@@ -3,7 +3,6 @@
 #include "src/dsl/ControlFlow.h"
 
 #include "src/dsl/Ast.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
 
@@ -35,18 +34,12 @@ ControlSummary ControlFlowAnalysis::enclosing(const Stmt *S) {
 namespace {
 
 /// Collects barriers and exits below a body.
-class FactsFinder : public RecursiveASTVisitor<FactsFinder> {
+class FactsFinder : public KernelCodeVisitor<FactsFinder> {
 public:
   FactsFinder(ASTContext &Ctx, std::vector<const CallExpr *> &Barriers,
               std::vector<ExitSite> &Exits)
-      : Ctx(Ctx), Barriers(Barriers), Exits(Exits) {}
+      : KernelCodeVisitor(Ctx), Barriers(Barriers), Exits(Exits) {}
 
-  bool shouldVisitLambdaBody() const { return true; }
-  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
-    if (lambdaRole(Lambda, Ctx) != LambdaRole::Other)
-      return true;
-    return RecursiveASTVisitor::TraverseLambdaExpr(Lambda);
-  }
   bool VisitCallExpr(CallExpr *Call) {
     if (dslCallName(Call) == "sync_block")
       Barriers.push_back(Call);
@@ -56,7 +49,6 @@ public:
   }
 
 private:
-  ASTContext &Ctx;
   std::vector<const CallExpr *> &Barriers;
   std::vector<ExitSite> &Exits;
 };

@@ -81,26 +81,18 @@ bool isVisible(StringRef Name, const DeclContext *DC, SourceLocation Loc,
 /// True if a block around \p At declares, before it, a using-directive for
 /// luisa::compute or a using-declaration of \p Name.
 bool isVisibleInBlocks(StringRef Name, const Stmt *At, ASTContext &Ctx) {
-  for (const Stmt *Node = At, *Parent = parentStmt(At, Ctx); Parent;
-       Node = Parent, Parent = parentStmt(Node, Ctx)) {
-    const auto *Block = dyn_cast<CompoundStmt>(Parent);
-    if (!Block)
+  for (const Stmt *Before : statementsBefore(At, Ctx)) {
+    const auto *Decls = dyn_cast<DeclStmt>(Before);
+    if (!Decls)
       continue;
-    for (const Stmt *Before : Block->body()) {
-      if (Before == Node)
-        break;
-      const auto *Decls = dyn_cast<DeclStmt>(Before);
-      if (!Decls)
-        continue;
-      for (const Decl *D : Decls->decls()) {
-        if (const auto *Using = dyn_cast<UsingDirectiveDecl>(D))
-          if (isComputeNamespace(Using->getNominatedNamespace()))
+    for (const Decl *D : Decls->decls()) {
+      if (const auto *Using = dyn_cast<UsingDirectiveDecl>(D))
+        if (isComputeNamespace(Using->getNominatedNamespace()))
+          return true;
+      if (const auto *Using = dyn_cast<UsingDecl>(D))
+        for (const UsingShadowDecl *Shadow : Using->shadows())
+          if (Shadow->getName() == Name && isInLuisaCompute(Shadow->getTargetDecl()))
             return true;
-        if (const auto *Using = dyn_cast<UsingDecl>(D))
-          for (const UsingShadowDecl *Shadow : Using->shadows())
-            if (Shadow->getName() == Name && isInLuisaCompute(Shadow->getTargetDecl()))
-              return true;
-      }
     }
   }
   return false;

@@ -251,21 +251,11 @@ Variance UniformityAnalysis::conditionsOf(const DslControl &Control) {
 
 Variance UniformityAnalysis::priorExitsOf(const Stmt *S) {
   Variance V = Variance::Grid;
-  const Stmt *Body = Flow.enclosing(S).Body;
-  for (const Stmt *Node = S, *Parent = parentStmt(S, Ctx); Parent && Node != Body;
-       Node = Parent, Parent = parentStmt(Node, Ctx)) {
-    const auto *Block = dyn_cast<CompoundStmt>(Parent);
-    if (!Block)
-      continue;
-    for (const Stmt *Before : Block->body()) {
-      if (Before == Node)
-        break;
-      for (const ExitSite &Exit : Flow.exits(Before))
-        if (Exit.Kind == DslExit::Return)
-          for (const DslControl &C : controlsBetween(Exit.Call, Before))
-            V = join(V, conditionsOf(C));
-    }
-  }
+  for (const Stmt *Before : statementsBefore(S, Ctx, Flow.enclosing(S).Body))
+    for (const ExitSite &Exit : Flow.exits(Before))
+      if (Exit.Kind == DslExit::Return)
+        for (const DslControl &C : controlsBetween(Exit.Call, Before))
+          V = join(V, conditionsOf(C));
   return V;
 }
 

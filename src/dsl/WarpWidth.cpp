@@ -5,7 +5,6 @@
 #include "src/dsl/Ast.h"
 #include "src/dsl/HostEval.h"
 #include "src/dsl/Names.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace clang;
@@ -30,27 +29,18 @@ std::string WarpWidth::whyUnknown() const {
 
 namespace {
 
-/// Collects `set_warp_size(...)` calls of one kernel or builder body.
-class WarpSizeFinder : public RecursiveASTVisitor<WarpSizeFinder> {
+/// Collects `set_warp_size(...)` calls of one kernel or builder body
+/// (another kernel's width is its own).
+class WarpSizeFinder : public KernelCodeVisitor<WarpSizeFinder> {
 public:
-  WarpSizeFinder(ASTContext &Ctx) : Ctx(Ctx) {}
+  using KernelCodeVisitor::KernelCodeVisitor;
   std::vector<const CallExpr *> Calls;
 
-  bool shouldVisitLambdaBody() const { return true; }
-  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
-    // Another kernel's width is its own.
-    if (lambdaRole(Lambda, Ctx) != LambdaRole::Other)
-      return true;
-    return RecursiveASTVisitor::TraverseLambdaExpr(Lambda);
-  }
   bool VisitCallExpr(CallExpr *Call) {
     if (dslCallName(Call) == "set_warp_size")
       Calls.push_back(Call);
     return true;
   }
-
-private:
-  ASTContext &Ctx;
 };
 
 } // namespace

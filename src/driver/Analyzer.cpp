@@ -521,6 +521,33 @@ private:
   std::map<std::string, Content> Cache;
 };
 
+namespace {
+
+/// What a note of a rule's diagnostic says about the fix (the protocol of
+/// RuleBase): a note with fix-its holds the unsafe fix, "unsafe fix: REASON"
+/// says why; "no automatic fix: REASON" says why there is none; other notes
+/// are shown as they are.
+struct NoteKind {
+  bool IsUnsafeFix = false;
+  bool IsNoFix = false;
+  llvm::StringRef Reason;
+};
+
+NoteKind classifyNote(const tooling::DiagnosticMessage &Note) {
+  llvm::StringRef Text = Note.Message;
+  NoteKind Kind;
+  if (!Note.Fix.empty()) {
+    Kind.IsUnsafeFix = true;
+    Kind.Reason = Text.starts_with("unsafe fix: ") ? Text.drop_front(12) : Text;
+  } else if (Text.consume_front("no automatic fix: ")) {
+    Kind.IsNoFix = true;
+    Kind.Reason = Text;
+  }
+  return Kind;
+}
+
+} // namespace
+
 static std::vector<Edit> toEdits(const llvm::StringMap<tooling::Replacements> &Fix,
                                  ContentCache &Contents) {
   std::vector<Edit> Edits;
@@ -647,21 +674,20 @@ FileResult Analyzer::analyze(const std::string &File,
     if (!Message.Ranges.empty() && Message.Ranges[0].FilePath == Message.FilePath)
       F.End = Cache.position(Message.FilePath,
                              Message.Ranges[0].FileOffset + Message.Ranges[0].Length);
-    if (!Message.Fix.empty()) {
-      F.FixIt = Fix{Applicability::Safe, toEdits(Message.Fix, Cache)};
-    } else {
-      for (const tooling::DiagnosticMessage &Note : Error.Notes) {
-        if (Note.Fix.empty())
-          continue;
-        F.FixIt = Fix{Applicability::Unsafe, toEdits(Note.Fix, Cache)};
-        break;
-      }
-    }
-    // A note with a fix holds the unsafe fix above; the others are shown.
-    for (const tooling::DiagnosticMessage &Note : Error.Notes)
-      if (Note.Fix.empty())
+    if (!Message.Fix.empty())
+      F.FixIt = Fix{Applicability::Safe, "", toEdits(Message.Fix, Cache)};
+    for (const tooling::DiagnosticMessage &Note : Error.Notes) {
+      NoteKind Kind = classifyNote(Note);
+      if (Kind.IsUnsafeFix && !F.FixIt)
+        F.FixIt = Fix{Applicability::Unsafe, Kind.Reason.str(), toEdits(Note.Fix, Cache)};
+      else if (Kind.IsNoFix)
+        F.NoFixReason = Kind.Reason.str();
+      else if (!Kind.IsUnsafeFix)
         F.Notes.push_back({Note.Message, DisplayName(Note.FilePath),
                            Cache.position(Note.FilePath, Note.FileOffset)});
+    }
+    if (F.FixIt)
+      F.NoFixReason.clear();
     if (F.FixIt)
       for (Edit &E : F.FixIt->Edits)
         E.File = DisplayName(E.File);

@@ -95,8 +95,13 @@ std::string formatText(const std::vector<FileResult> &Results) {
       for (const Note &N : F.Notes)
         Out += N.File + ":" + std::to_string(N.At.Line) + ":" + std::to_string(N.At.Column) +
                ": note: " + N.Message + "\n";
+      // The reasons as the rules' notes say them (and clang-tidy prints them).
+      if (!F.NoFixReason.empty())
+        Out += Where + ": note: no automatic fix: " + F.NoFixReason + "\n";
       if (!F.FixIt)
         continue;
+      if (!F.FixIt->Reason.empty())
+        Out += Where + ": note: unsafe fix: " + F.FixIt->Reason + "\n";
       for (const Edit &E : F.FixIt->Edits) {
         Out += Where + ": note: " +
                (F.FixIt->Kind == Applicability::Safe
@@ -148,6 +153,8 @@ std::string formatJson(const std::vector<FileResult> &Results,
         for (const Edit &E : F.FixIt->Edits)
           Edits.push_back(positionJson(E));
         Fix = {{"applicability", applicabilityName(F.FixIt->Kind)},
+               {"reason", F.FixIt->Reason.empty() ? nlohmann::json(nullptr)
+                                                  : nlohmann::json(F.FixIt->Reason)},
                {"edits", Edits}};
       }
       nlohmann::json Notes = nlohmann::json::array();
@@ -165,6 +172,9 @@ std::string formatJson(const std::vector<FileResult> &Results,
                              {"end_line", F.End.Line},
                              {"end_column", F.End.Column},
                              {"fix", Fix},
+                             {"no_fix_reason", F.NoFixReason.empty()
+                                                   ? nlohmann::json(nullptr)
+                                                   : nlohmann::json(F.NoFixReason)},
                              {"notes", Notes}});
     }
   }

@@ -184,8 +184,11 @@ void afterAnalysis(const CheckCommand &Cmd, RunState &State, size_t Index,
     State.Recorded[Index] = kernel_tidy::baselineEntries(Result, State.Root);
   else if (State.Baseline)
     State.Hidden += State.Baseline->removeKnown(Result, State.Root);
-  if (!Cmd.Fix && !Cmd.Diff)
+  if (!Cmd.Fix && !Cmd.Diff) {
+    // Reports promise only the fixes that --fix would apply.
+    kernel_tidy::verifyFixes(Result, Analyzer);
     return;
+  }
   kernel_tidy::applyFixes(Result, Analyzer, Cmd.UnsafeFixes);
   if (Result.Fixed && Cmd.Diff) {
     State.Diffs[Index] = kernel_tidy::unifiedDiff(Result.File, Result.Original, *Result.Fixed);

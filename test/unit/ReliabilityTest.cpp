@@ -208,8 +208,31 @@ TEST(FixVerification, AFixThatBreaksTheBuildIsDropped) {
   applyFixes(Result, *Analyzer, /*IncludeUnsafe=*/false);
   EXPECT_FALSE(Result.Fixed);
   EXPECT_EQ(0u, Result.FixedCount);
-  ASSERT_EQ(1u, Result.FixNotes.size());
-  EXPECT_NE(std::string::npos, Result.FixNotes[0].find("does not compile"));
+  // The finding stays, without a fix, saying why.
+  ASSERT_EQ(1u, Result.Findings.size());
+  EXPECT_FALSE(Result.Findings[0].FixIt);
+  EXPECT_NE(std::string::npos,
+            Result.Findings[0].NoFixReason.find("the fixed file does not compile: no matching "
+                                                "function for call to 'warp_active_max'"))
+      << Result.Findings[0].NoFixReason;
+}
+
+TEST(FixVerification, ReportsWithoutFixOfferOnlyFixesThatCompile) {
+  // Without --fix, the same verification runs: a report never counts a fix
+  // that --fix would drop.
+  std::string Path = sourceDir() + SafeCase + ".cpp";
+  auto Analyzer = modelAnalyzer();
+  ASSERT_TRUE(Analyzer);
+  FileResult Good = Analyzer->analyze(Path);
+  ASSERT_EQ(1u, Good.Findings.size());
+  FileResult Bad = Good;
+  Bad.Findings[0].FixIt->Edits[0].Replacement = "m = warp_active_max(m, m, m);";
+  verifyFixes(Good, *Analyzer);
+  verifyFixes(Bad, *Analyzer);
+  EXPECT_TRUE(Good.Findings[0].FixIt) << Good.Findings[0].NoFixReason;
+  EXPECT_FALSE(Bad.Findings[0].FixIt);
+  EXPECT_FALSE(Bad.Fixed) << "verification writes nothing";
+  EXPECT_NE(std::string::npos, Bad.Findings[0].NoFixReason.find("does not compile"));
 }
 
 unsigned crashTrials() {

@@ -20,6 +20,7 @@
 #include <CLI/CLI.hpp>
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -268,6 +269,26 @@ bool writeExportedFixes(const CheckCommand &Cmd,
   return true;
 }
 
+/// Whether every file's configuration can be used; prints the problems
+/// (one per configuration) otherwise. Checked before anything is analysed,
+/// so that a bad configuration of one folder writes nothing anywhere.
+bool configurationUsable(const std::vector<std::string> &Files,
+                         const kernel_tidy::AnalysisOptions &Options) {
+  std::string Error;
+  auto Checker = kernel_tidy::Analyzer::create(Options, Error);
+  if (!Checker) {
+    std::cerr << "kernel-tidy: error: " << Error << "\n";
+    return false;
+  }
+  llvm::StringSet<> Reported;
+  for (const std::string &File : Files) {
+    std::string Problem = Checker->configurationError(File);
+    if (!Problem.empty() && Reported.insert(Problem).second)
+      std::cerr << "kernel-tidy: error: " << Problem << "\n";
+  }
+  return Reported.empty();
+}
+
 /// The files without repeats: one file named twice (or through a symlink)
 /// is analysed and fixed once.
 std::vector<std::string> withoutRepeats(std::vector<std::string> Files) {
@@ -307,6 +328,8 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     return ExitError;
   }
   *Files = withoutRepeats(std::move(*Files));
+  if (!configurationUsable(*Files, Options))
+    return ExitError;
   State.Recorded.resize(Files->size());
   State.Diffs.resize(Files->size());
 
@@ -398,8 +421,18 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
                    "Read the configuration from this file instead of .clang-tidy lookup");
   Check.add_option("-p", Cmd.BuildPath, "Build directory with compile_commands.json");
   Check.add_option("--warp-size", Cmd.WarpSize,
-                   "Warp width when a kernel does not set it (default 32)")
-      ->check(CLI::Range(2u, 1024u));
+                   "Warp width when a kernel does not set it: a power of two from 4 to 128 "
+                   "(default 32)")
+      ->check(CLI::Validator(
+          [](std::string &Value) -> std::string {
+            unsigned Width = 0;
+            if (!llvm::StringRef(Value).getAsInteger(10, Width) && Width >= 4 &&
+                Width <= 128 && llvm::isPowerOf2_32(Width))
+              return "";
+            return "invalid value '" + Value +
+                   "' for option 'WarpSize': the warp width must be a power of two from 4 to 128";
+          },
+          "WIDTH"));
   Check.add_option("--target", Cmd.Target,
                    "Backend the kernels are compiled for: any (default), cuda, dx, vulkan, "
                    "metal; findings whose rewrite is not expected to be faster there get a note")

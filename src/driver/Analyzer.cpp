@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <map>
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -40,16 +41,80 @@ static bool isHeaderLike(llvm::StringRef File) {
   return Ext == ".h" || Ext == ".hpp" || Ext == ".inl";
 }
 
+namespace {
+
+/// clang-tidy's .clang-tidy lookup, except that a file that does not parse
+/// is recorded instead of printed and skipped (clang-tidy then runs with
+/// the defaults: a rule the file disables would still fix code).
+class StrictFileOptionsProvider : public FileOptionsProvider {
+public:
+  StrictFileOptionsProvider(ClangTidyOptions Defaults, ClangTidyOptions Overrides,
+                            llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS)
+      : FileOptionsProvider(ClangTidyGlobalOptions(), std::move(Defaults),
+                            std::move(Overrides), std::move(FS)) {
+    ConfigHandlers = {{".clang-tidy", [this](llvm::MemoryBufferRef Config) {
+                         return parse(Config);
+                       }}};
+  }
+  /// The first configuration file that did not parse, with the reason.
+  const std::string &problem() const { return Problem; }
+
+private:
+  llvm::ErrorOr<ClangTidyOptions> parse(llvm::MemoryBufferRef Config) {
+    std::string Diagnostics;
+    auto Parsed = parseConfigurationWithDiags(Config, [&](const llvm::SMDiagnostic &D) {
+      if (Diagnostics.empty())
+        Diagnostics = std::to_string(D.getLineNo()) + ":" +
+                      std::to_string(D.getColumnNo() + 1) + ": " + D.getMessage().str();
+    });
+    if (Parsed || !Problem.empty())
+      return Parsed ? Parsed : ClangTidyOptions();
+    Problem = "invalid configuration file '" + Config.getBufferIdentifier().str() + "': " +
+              (Diagnostics.empty() ? Parsed.getError().message() : Diagnostics);
+    return ClangTidyOptions(); // Stops the lookup here, without a message.
+  }
+  std::string Problem;
+};
+
+/// A warp width the rules can rely on, as the hardware has them.
+bool isWarpWidth(llvm::StringRef Value) {
+  unsigned Width = 0;
+  return !Value.trim().getAsInteger(10, Width) && Width >= 4 && Width <= 128 &&
+         llvm::isPowerOf2_32(Width);
+}
+
+/// Why the WarpSize options of \p Sources (in increasing priority) cannot
+/// be used, naming the option, its value and where it was set; "" if they
+/// can.
+std::string warpSizeProblem(const std::vector<ClangTidyOptionsProvider::OptionsSource> &Sources,
+                            const std::optional<std::string> &ConfigFile) {
+  auto Describe = [&](const std::string &Source) {
+    if (Source == ClangTidyOptionsProvider::OptionsSourceTypeCheckCommandLineOption)
+      return std::string("the command line");
+    if (Source == ClangTidyOptionsProvider::OptionsSourceTypeConfigCommandLineOption)
+      return "'" + ConfigFile.value_or("--config-file") + "'";
+    return "'" + Source + "'";
+  };
+  std::map<std::string, std::pair<std::string, std::string>> Effective; // Value, source.
+  for (const auto &[Options, Source] : Sources)
+    for (const auto &[Key, Value] : Options.CheckOptions)
+      if (Key == "WarpSize" || (Key.starts_with("luisa-") && Key.ends_with(".WarpSize")))
+        Effective[Key.str()] = {Value.Value, Describe(Source)};
+  for (const auto &[Key, Set] : Effective)
+    if (!isWarpWidth(Set.first))
+      return "invalid value '" + Set.first + "' for option '" + Key + "' (from " +
+             Set.second + "): the warp width must be a power of two from 4 to 128";
+  return "";
+}
+
+} // namespace
+
 struct Analyzer::Impl {
   AnalysisOptions Options;
   std::optional<ClangTidyOptions> ConfigOptions;
 
-  std::unique_ptr<ClangTidyOptionsProvider>
-  makeOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-                      std::optional<std::string> HeaderFilter = std::nullopt,
-                      const std::vector<std::string> &MoreArgs = {}) const {
-    ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
-    Defaults.Checks = "-*,luisa-*";
+  ClangTidyOptions overrides(std::optional<std::string> HeaderFilter,
+                             const std::vector<std::string> &MoreArgs) const {
     ClangTidyOptions Overrides;
     if (Options.Checks)
       Overrides.Checks = *Options.Checks;
@@ -70,11 +135,38 @@ struct Analyzer::Impl {
     Overrides.ExtraArgsBefore = Before;
     Overrides.UseColor = false;
     Overrides.HeaderFilterRegex = std::move(HeaderFilter);
+    return Overrides;
+  }
+
+  static ClangTidyOptions defaults() {
+    ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
+    Defaults.Checks = "-*,luisa-*";
+    return Defaults;
+  }
+
+  std::unique_ptr<ClangTidyOptionsProvider>
+  makeOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                      std::optional<std::string> HeaderFilter = std::nullopt,
+                      const std::vector<std::string> &MoreArgs = {}) const {
+    ClangTidyOptions Overrides = overrides(std::move(HeaderFilter), MoreArgs);
     if (ConfigOptions)
       return std::make_unique<ConfigOptionsProvider>(
-          ClangTidyGlobalOptions(), Defaults, *ConfigOptions, Overrides, FS);
-    return std::make_unique<FileOptionsProvider>(ClangTidyGlobalOptions(),
-                                                 Defaults, Overrides, FS);
+          ClangTidyGlobalOptions(), defaults(), *ConfigOptions, Overrides, FS);
+    return std::make_unique<StrictFileOptionsProvider>(defaults(), Overrides, FS);
+  }
+
+  /// Why the configuration of \p AbsFile cannot be used: a .clang-tidy
+  /// that does not parse, or a WarpSize that is not a warp width ("" when
+  /// it can be used).
+  std::string configurationProblem(const std::string &AbsFile,
+                                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) const {
+    if (ConfigOptions) // Parsed when the analyzer was created.
+      return warpSizeProblem(makeOptionsProvider(std::move(FS))->getRawOptions(AbsFile),
+                             Options.ConfigFile);
+    StrictFileOptionsProvider Provider(defaults(), overrides(std::nullopt, {}), std::move(FS));
+    auto Sources = Provider.getRawOptions(AbsFile);
+    return Provider.problem().empty() ? warpSizeProblem(Sources, std::nullopt)
+                                      : Provider.problem();
   }
 
   /// The project's compile database for \p File, or the bundled DSL model.
@@ -616,6 +708,11 @@ FileResult Analyzer::analyze(const std::string &File,
   Memory->addFile(AbsFile, 0, llvm::MemoryBuffer::getMemBufferCopy(Result.Original));
   FS->pushOverlay(Memory);
 
+  std::string ConfigProblem = State->configurationProblem(AbsFile, FS);
+  if (!ConfigProblem.empty()) {
+    Result.Errors.push_back({File, 0, 0, ConfigProblem});
+    return Result;
+  }
   // clang-tidy reads HeaderFilterRegex once, from the configuration of the
   // working directory; take it from the file's own configuration instead.
   ClangTidyOptions FileOptions = State->makeOptionsProvider(FS)->getOptions(AbsFile);
@@ -694,6 +791,14 @@ FileResult Analyzer::analyze(const std::string &File,
     Result.Findings.push_back(std::move(F));
   }
   return Result;
+}
+
+std::string Analyzer::configurationError(const std::string &File) {
+  llvm::SmallString<256> Absolute(File);
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  return State->configurationProblem(Absolute.str().str(),
+                                     llvm::vfs::createPhysicalFileSystem());
 }
 
 std::vector<std::string> Analyzer::enabledChecks(const std::string &File) {

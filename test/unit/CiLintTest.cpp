@@ -270,5 +270,29 @@ TEST_F(CiLint, SarifHasResultsFingerprintsAndFixes) {
             Result["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"]);
 }
 
+TEST_F(CiLint, SarifFixesSayWhetherTheyAreSafeAndWhyNot) {
+  std::string Safe = Dir + "/safe.cpp", Unsafe = Dir + "/unsafe.cpp";
+  writeFile(Safe, readFile(sourceDir() + ButterflyCase + ".cpp"));
+  writeFile(Unsafe, readFile(sourceDir() +
+                             "/test/fixtures/luisa-butterfly-reduction/sum-float-explicit-add-unsafe.cpp"));
+  ProcessResult R =
+      runKernelTidy({"check", "--format", "sarif", "--sarif-root", Dir, Safe, Unsafe});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  const auto Results = nlohmann::json::parse(R.Out)["runs"][0]["results"];
+  ASSERT_EQ(2u, Results.size()) << R.Out;
+  const auto &SafeFix = Results[0]["fixes"][0];
+  EXPECT_EQ("Safe fix: the results stay the same", SafeFix["description"]["text"]);
+  EXPECT_EQ("safe", SafeFix["properties"]["applicability"]);
+  EXPECT_FALSE(SafeFix["properties"].contains("reason"));
+  const std::string Reason = "warp_active_sum combines the floating-point values in another "
+                             "order, so the result can differ by rounding";
+  const auto &UnsafeFix = Results[1]["fixes"][0];
+  EXPECT_EQ("Unsafe fix (applied only with --unsafe-fixes): " + Reason,
+            UnsafeFix["description"]["text"]);
+  EXPECT_EQ("unsafe", UnsafeFix["properties"]["applicability"]);
+  EXPECT_EQ(Reason, UnsafeFix["properties"]["reason"]);
+  EXPECT_FALSE(Results[1].contains("relatedLocations")) << "the reason is not a plain note";
+}
+
 } // namespace
 } // namespace kernel_tidy::test

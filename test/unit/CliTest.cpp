@@ -151,6 +151,105 @@ TEST_F(Cli, WarpSizeOptionAndConfigOption) {
   EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode);
 }
 
+const char *RoundingReason = "warp_active_sum combines the floating-point values in another "
+                             "order, so the result can differ by rounding";
+
+TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
+  std::string File = copyFixture(UnsafeCase);
+  ProcessResult R = runKernelTidy({"check", File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Out.find("      |         ^\n" + File + ":12:9: note: unsafe fix: " +
+                       RoundingReason + "\n" + File +
+                       ":12:9: note: unsafe fix (applied with --unsafe-fixes): replace "))
+      << R.Out;
+  R = runKernelTidy({"check", "--format", "json", File});
+  auto D = nlohmann::json::parse(R.Out)["diagnostics"][0];
+  EXPECT_EQ("unsafe", D["fix"]["applicability"]);
+  EXPECT_EQ(RoundingReason, D["fix"]["reason"]);
+  EXPECT_TRUE(D["no_fix_reason"].is_null());
+  EXPECT_TRUE(D["notes"].empty()) << "the reason is not a plain note";
+
+  File = copyFixture(ButterflyCase, "safe.cpp");
+  R = runKernelTidy({"check", "--format", "json", File});
+  D = nlohmann::json::parse(R.Out)["diagnostics"][0];
+  EXPECT_EQ("safe", D["fix"]["applicability"]);
+  EXPECT_TRUE(D["fix"]["reason"].is_null());
+  R = runKernelTidy({"check", File});
+  EXPECT_EQ(std::string::npos, R.Out.find("unsafe")) << R.Out;
+}
+
+TEST_F(Cli, WarpSizeFromAnySourceMustBeAPowerOfTwoFromFourTo128) {
+  std::string File = copyFixture(UnsafeCase);
+  std::string Source = readFile(File);
+  struct Case {
+    std::string Config, Option, Value;
+  };
+  for (const Case &C : std::vector<Case>{{"CheckOptions: {WarpSize: 0}", "WarpSize", "0"},
+                                         {"CheckOptions: {WarpSize: 3}", "WarpSize", "3"},
+                                         {"CheckOptions: {WarpSize: 256}", "WarpSize", "256"},
+                                         {"CheckOptions: {WarpSize: banana}", "WarpSize", "banana"},
+                                         {"CheckOptions: {luisa-butterfly-reduction.WarpSize: 12}",
+                                          "luisa-butterfly-reduction.WarpSize", "12"}}) {
+    writeFile(Dir + "/.clang-tidy", C.Config + "\n");
+    ProcessResult R = runKernelTidy({"check", "--fix", "--unsafe-fixes", File});
+    EXPECT_EQ(2, R.ExitCode) << C.Config << R.Out << R.Err;
+    EXPECT_NE(std::string::npos,
+              R.Err.find("error: invalid value '" + C.Value + "' for option '" + C.Option +
+                         "' (from '" + Dir + "/.clang-tidy'): the warp width must be a power "
+                         "of two from 4 to 128"))
+        << C.Config << R.Err;
+    EXPECT_EQ(Source, readFile(File)) << C.Config << ": nothing written";
+    // The same configuration through --config-file.
+    std::string Config = Dir + "/config.yaml";
+    writeFile(Config, C.Config + "\n");
+    R = runKernelTidy({"check", "--fix", "--unsafe-fixes", "--config-file", Config, File});
+    EXPECT_EQ(2, R.ExitCode) << C.Config << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("'" + C.Option + "' (from '" + Config + "')"))
+        << R.Err;
+    EXPECT_EQ(Source, readFile(File));
+  }
+  llvm::sys::fs::remove(Dir + "/.clang-tidy");
+  for (const char *Width : {"0", "2", "3", "12", "256", "1024"}) {
+    ProcessResult R = runKernelTidy({"check", "--fix", "--unsafe-fixes", "--warp-size", Width, File});
+    EXPECT_EQ(2, R.ExitCode) << Width;
+    EXPECT_NE(std::string::npos,
+              R.Err.find("invalid value '" + std::string(Width) + "' for option 'WarpSize'"))
+        << R.Err;
+  }
+  EXPECT_EQ(Source, readFile(File));
+  for (const char *Width : {"4", "128"})
+    EXPECT_EQ(0, runKernelTidy({"check", "--warp-size", Width, File}).ExitCode) << Width;
+  writeFile(Dir + "/.clang-tidy", "CheckOptions: {WarpSize: 4, luisa-butterfly-reduction.WarpSize: 32}\n");
+  EXPECT_EQ(1, runKernelTidy({"check", File}).ExitCode) << "valid widths are accepted";
+}
+
+TEST_F(Cli, MalformedClangTidyIsAnErrorNamingTheFileAndNothingIsWritten) {
+  // The malformed file would disable every check: running with the defaults
+  // instead would fix the code.
+  std::string File = copyFixture(ButterflyCase);
+  std::string Source = readFile(File);
+  llvm::sys::fs::create_directory(Dir + "/other");
+  std::string Other = Dir + "/other/k.cpp";
+  writeFile(Other, Source);
+  for (std::string Config : {std::string("Checks: '-*'\nCheckOptions: [unclosed\n"),
+                             std::string("Checks: '-*'\nCheckOption:\n  WarpSize: 32\n"),
+                             std::string("\x00\x01\xff\xfe binary", 12)}) {
+    writeFile(Dir + "/.clang-tidy", Config);
+    ProcessResult R = runKernelTidy({"check", "--fix", Other, File});
+    EXPECT_EQ(2, R.ExitCode) << Config << R.Out << R.Err;
+    EXPECT_NE(std::string::npos,
+              R.Err.find("error: invalid configuration file '" + Dir + "/.clang-tidy': "))
+        << R.Err;
+    EXPECT_EQ(Source, readFile(File)) << Config;
+    EXPECT_EQ(Source, readFile(Other)) << "nothing is written, not even elsewhere";
+  }
+  writeFile(Dir + "/.clang-tidy", "CheckOption:\n  WarpSize: 32\n");
+  ProcessResult R = runKernelTidy({"check", Other});
+  EXPECT_EQ(2, R.ExitCode) << "a parent folder's configuration too";
+  EXPECT_NE(std::string::npos, R.Err.find("unknown key 'CheckOption'")) << R.Err;
+}
+
 TEST_F(Cli, UnknownTargetExitsTwoWithAMessage) {
   std::string File = copyFixture(ButterflyCase);
   ProcessResult R = runKernelTidy({"check", "--target", "bogus", File});

@@ -199,6 +199,8 @@ void afterAnalysis(const CheckCommand &Cmd, RunState &State, size_t Index,
     if (!WriteError.empty()) {
       Result.Errors.push_back({Result.File, 0, 0, WriteError});
       Result.FixedCount = 0;
+      for (kernel_tidy::Finding &F : Result.Findings)
+        F.FixApplied = false;
     }
   }
 }
@@ -228,10 +230,17 @@ int exitCode(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileResult>
     return ExitError;
   if (!Cmd.WriteBaseline.empty())
     return ExitClean; // Recording is the point of the run.
-  kernel_tidy::RunSummary Summary = kernel_tidy::summarize(Results);
-  if (Summary.AsErrors && !Cmd.Fix)
+  // With --fix, the findings whose fix was written are gone.
+  bool Written = Cmd.Fix && !Cmd.Diff;
+  bool Remaining = false, ErrorsRemaining = false;
+  for (const kernel_tidy::FileResult &R : Results)
+    for (const kernel_tidy::Finding &F : R.Findings)
+      if (!(Written && F.FixApplied)) {
+        Remaining = true;
+        ErrorsRemaining |= F.AsError;
+      }
+  if (ErrorsRemaining)
     return ExitFindingsAsErrors;
-  unsigned Remaining = Summary.Diagnostics - (Cmd.Fix && !Cmd.Diff ? Summary.Fixed : 0);
   return Remaining ? ExitFindings : ExitClean;
 }
 

@@ -55,6 +55,7 @@ struct Finding {
   std::string NoFixReason;
   std::vector<Note> Notes; ///< Notes without a fix, in the rule's order.
   bool AsError = false; ///< Its rule matches the WarningsAsErrors globs.
+  bool FixApplied = false; ///< Its fix is in FileResult::Fixed.
 };
 
 /// A compiler error that stopped the analysis of a file.

@@ -165,9 +165,9 @@ void applyFixes(FileResult &Result, Analyzer &Reparser, bool IncludeUnsafe) {
     return;
   Verifier V(Result, Reparser);
   verifyWith(V);
-  std::vector<const Finding *> Selected;
+  std::vector<Finding *> Selected;
   tooling::Replacements All;
-  for (const Finding &F : Result.Findings) {
+  for (Finding &F : Result.Findings) {
     if (!F.FixIt || (F.FixIt->Kind == Applicability::Unsafe && !IncludeUnsafe))
       continue;
     if (!editsOnlyItsFile(F, Result.File)) {
@@ -188,6 +188,8 @@ void applyFixes(FileResult &Result, Analyzer &Reparser, bool IncludeUnsafe) {
   if (auto Candidate = V.check(All, Error)) {
     Result.Fixed = *Candidate;
     Result.FixedCount = Selected.size();
+    for (Finding *F : Selected)
+      F->FixApplied = true;
     return;
   }
   // Fixes that compile alone may not compile together: keep those that do,
@@ -195,12 +197,13 @@ void applyFixes(FileResult &Result, Analyzer &Reparser, bool IncludeUnsafe) {
   tooling::Replacements Accepted;
   std::optional<std::string> Text;
   unsigned Count = 0;
-  for (const Finding *F : Selected) {
+  for (Finding *F : Selected) {
     tooling::Replacements Trial = Accepted;
     addFix(Trial, *F->FixIt, Result.File);
     if (auto Candidate = V.check(Trial, Error)) {
       Accepted = std::move(Trial);
       Text = std::move(Candidate);
+      F->FixApplied = true;
       ++Count;
       continue;
     }

@@ -172,6 +172,7 @@ std::string formatJson(const std::vector<FileResult> &Results,
                              {"end_line", F.End.Line},
                              {"end_column", F.End.Column},
                              {"fix", Fix},
+                             {"fixed", F.FixApplied},
                              {"no_fix_reason", F.NoFixReason.empty()
                                                    ? nlohmann::json(nullptr)
                                                    : nlohmann::json(F.NoFixReason)},

@@ -751,12 +751,15 @@ FileResult Analyzer::analyze(const std::string &File,
   for (ClangTidyError &Error : Errors) {
     const tooling::DiagnosticMessage &Message = Error.Message;
     bool IsCompilerDiag = StringRef(Error.DiagnosticName).starts_with("clang-diagnostic-");
+    // An unmatched NOLINTBEGIN/NOLINTEND fails the file, as in clang-tidy:
+    // it would otherwise hide or expose findings the user did not mean to.
+    bool IsNolintError = Error.DiagnosticName == "clang-tidy-nolint";
     Position Begin = Cache.position(Message.FilePath, Message.FileOffset);
-    if (IsCompilerDiag && Error.DiagLevel == tooling::Diagnostic::Error) {
+    if ((IsCompilerDiag || IsNolintError) && Error.DiagLevel == tooling::Diagnostic::Error) {
       Result.Errors.push_back({Message.FilePath.empty() ? File : DisplayName(Message.FilePath),
                                Message.FilePath.empty() ? 0 : Begin.Line,
                                Message.FilePath.empty() ? 0 : Begin.Column,
-                               Message.Message});
+                               Message.Message + (IsNolintError ? " [clang-tidy-nolint]" : "")});
       continue;
     }
     if (StringRef(Error.DiagnosticName).starts_with("clang-tidy-"))

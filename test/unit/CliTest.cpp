@@ -250,6 +250,30 @@ TEST_F(Cli, MalformedClangTidyIsAnErrorNamingTheFileAndNothingIsWritten) {
   EXPECT_NE(std::string::npos, R.Err.find("unknown key 'CheckOption'")) << R.Err;
 }
 
+TEST_F(Cli, UnmatchedNolintBeginFailsTheFileAsInClangTidy) {
+  std::string Source = readFile(sourceDir() + ButterflyCase + ".cpp");
+  size_t Kernel = Source.find("void ");
+  ASSERT_NE(std::string::npos, Kernel);
+  std::string File = Dir + "/k.cpp";
+  std::string Unmatched = Source.substr(0, Kernel) + "// NOLINTBEGIN\n" + Source.substr(Kernel);
+  writeFile(File, Unmatched);
+  ProcessResult R = runKernelTidy({"check", "--fix", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Out.find(File + ":7:4: error: unmatched 'NOLINTBEGIN' comment without a "
+                              "subsequent 'NOLINTEND' comment [clang-tidy-nolint]\n"))
+      << R.Out;
+  EXPECT_EQ(Unmatched, readFile(File)) << "a file with a NOLINT error is not fixed";
+  R = runKernelTidy({"check", "--format", "json", File});
+  EXPECT_EQ(2, R.ExitCode);
+  auto Errors = nlohmann::json::parse(R.Out)["summary"]["errors"];
+  ASSERT_EQ(1u, Errors.size()) << R.Out;
+  EXPECT_EQ(7u, Errors[0]["line"]);
+  // Matched, the block suppresses the finding.
+  writeFile(File, Unmatched + "// NOLINTEND\n");
+  EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode);
+}
+
 TEST_F(Cli, UnknownTargetExitsTwoWithAMessage) {
   std::string File = copyFixture(ButterflyCase);
   ProcessResult R = runKernelTidy({"check", "--target", "bogus", File});

@@ -77,6 +77,7 @@ struct CheckCommand {
   std::string ExportFixes;
   bool Statistics = false;
   bool Quiet = false;
+  bool AllowNoChecks = false;
 };
 
 /// Progress is shown only to a person watching a run of some length.
@@ -278,10 +279,11 @@ bool writeExportedFixes(const CheckCommand &Cmd,
   return true;
 }
 
-/// Whether every file's configuration can be used; prints the problems
-/// (one per configuration) otherwise. Checked before anything is analysed,
-/// so that a bad configuration of one folder writes nothing anywhere.
-bool configurationUsable(const std::vector<std::string> &Files,
+/// Whether every file's configuration can be used and enables a check (as
+/// clang-tidy, unless --allow-no-checks); prints the problems (each once)
+/// otherwise. Checked before anything is analysed, so that a bad
+/// configuration of one folder writes nothing anywhere.
+bool configurationUsable(const CheckCommand &Cmd, const std::vector<std::string> &Files,
                          const kernel_tidy::AnalysisOptions &Options) {
   std::string Error;
   auto Checker = kernel_tidy::Analyzer::create(Options, Error);
@@ -292,6 +294,9 @@ bool configurationUsable(const std::vector<std::string> &Files,
   llvm::StringSet<> Reported;
   for (const std::string &File : Files) {
     std::string Problem = Checker->configurationError(File);
+    if (Problem.empty() && !Cmd.AllowNoChecks && Checker->enabledChecks(File).empty())
+      Problem = "no checks enabled for '" + File +
+                "': its Checks match no check (--allow-no-checks accepts it)";
     if (!Problem.empty() && Reported.insert(Problem).second)
       std::cerr << "kernel-tidy: error: " << Problem << "\n";
   }
@@ -337,7 +342,7 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     return ExitError;
   }
   *Files = withoutRepeats(std::move(*Files));
-  if (!configurationUsable(*Files, Options))
+  if (!configurationUsable(Cmd, *Files, Options))
     return ExitError;
   State.Recorded.resize(Files->size());
   State.Diffs.resize(Files->size());
@@ -479,6 +484,9 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
   Check.add_flag("--statistics", Cmd.Statistics,
                  "Print the number of findings per rule on stderr");
   Check.add_flag("--quiet", Cmd.Quiet, "No progress and no notes on stderr");
+  Check.add_flag("--allow-no-checks", Cmd.AllowNoChecks,
+                 "Accept a configuration that enables no check (otherwise exit code 2, "
+                 "as clang-tidy)");
 }
 
 } // namespace

@@ -137,7 +137,7 @@ TEST_F(Cli, ChecksGlobAndConfigFileSelectRules) {
   std::string Config = Dir + "/config.yaml";
   writeFile(Config, "Checks: '-*,luisa-shared-atomic-counter'\n");
   EXPECT_EQ(0, runKernelTidy({"check", "--config-file", Config, File}).ExitCode);
-  writeFile(Dir + "/.clang-tidy", "Checks: '-*'\n");
+  writeFile(Dir + "/.clang-tidy", "Checks: '-*,luisa-shared-atomic-counter'\n");
   EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode) << ".clang-tidy is looked up";
   writeFile(Config, "Checks: [unclosed\n");
   EXPECT_EQ(2, runKernelTidy({"check", "--config-file", Config, File}).ExitCode);
@@ -248,6 +248,29 @@ TEST_F(Cli, MalformedClangTidyIsAnErrorNamingTheFileAndNothingIsWritten) {
   ProcessResult R = runKernelTidy({"check", Other});
   EXPECT_EQ(2, R.ExitCode) << "a parent folder's configuration too";
   EXPECT_NE(std::string::npos, R.Err.find("unknown key 'CheckOption'")) << R.Err;
+}
+
+TEST_F(Cli, NoChecksEnabledIsAnErrorUnlessAllowed) {
+  std::string File = copyFixture(ButterflyCase);
+  std::string Source = readFile(File);
+  for (std::vector<std::string> Args :
+       {std::vector<std::string>{"--checks=-*"}, {"--checks=-*,luisa-no-such-rule"}, {}}) {
+    if (Args.empty())
+      writeFile(Dir + "/.clang-tidy", "Checks: '-*,bugprone-*'\n");
+    Args.insert(Args.begin(), "check");
+    Args.push_back("--fix");
+    Args.push_back(File);
+    ProcessResult R = runKernelTidy(Args);
+    EXPECT_EQ(2, R.ExitCode) << Args[1] << R.Out << R.Err;
+    EXPECT_NE(std::string::npos,
+              R.Err.find("kernel-tidy: error: no checks enabled for '" + File + "'"))
+        << R.Err;
+    Args.insert(Args.begin() + 1, "--allow-no-checks");
+    R = runKernelTidy(Args);
+    EXPECT_EQ(0, R.ExitCode) << Args[2] << R.Out << R.Err;
+    EXPECT_EQ("", R.Err);
+  }
+  EXPECT_EQ(Source, readFile(File));
 }
 
 TEST_F(Cli, UnmatchedNolintBeginFailsTheFileAsInClangTidy) {

@@ -7,6 +7,7 @@
 
 #include "rules/RuleRegistry.h"
 #include "src/driver/Analyzer.h"
+#include "src/driver/AtomicFile.h"
 #include "src/driver/ExportFixes.h"
 #include "src/driver/Baseline.h"
 #include "src/driver/FileList.h"
@@ -249,13 +250,10 @@ bool writeBaselineFile(const CheckCommand &Cmd, const RunState &State) {
   std::vector<kernel_tidy::BaselineEntry> All;
   for (const auto &Entries : State.Recorded)
     All.insert(All.end(), Entries.begin(), Entries.end());
-  std::error_code EC;
-  llvm::raw_fd_ostream Out(Cmd.WriteBaseline, EC);
-  if (!EC)
-    Out << kernel_tidy::formatBaseline(All);
-  if (EC || Out.has_error()) {
-    std::cerr << "kernel-tidy: error: cannot write baseline '" << Cmd.WriteBaseline
-              << "': " << (EC ? EC : Out.error()).message() << "\n";
+  std::string Error =
+      kernel_tidy::writeAtomically(Cmd.WriteBaseline, kernel_tidy::formatBaseline(All));
+  if (!Error.empty()) {
+    std::cerr << "kernel-tidy: error: cannot write the baseline: " << Error << "\n";
     return false;
   }
   if (!Cmd.Quiet)
@@ -266,14 +264,10 @@ bool writeBaselineFile(const CheckCommand &Cmd, const RunState &State) {
 
 bool writeExportedFixes(const CheckCommand &Cmd,
                         const std::vector<kernel_tidy::FileResult> &Results) {
-  std::error_code EC;
-  llvm::raw_fd_ostream Out(Cmd.ExportFixes, EC);
-  if (!EC)
-    Out << kernel_tidy::exportFixesYaml(Results, Cmd.UnsafeFixes);
-  if (EC || Out.has_error()) {
-    std::cerr << "kernel-tidy: error: cannot write '" << Cmd.ExportFixes
-              << "': " << (EC ? EC : Out.error()).message() << "\n";
-    Out.clear_error();
+  std::string Error = kernel_tidy::writeAtomically(
+      Cmd.ExportFixes, kernel_tidy::exportFixesYaml(Results, Cmd.UnsafeFixes));
+  if (!Error.empty()) {
+    std::cerr << "kernel-tidy: error: cannot export the fixes: " << Error << "\n";
     return false;
   }
   return true;
@@ -330,6 +324,15 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     std::cerr << "kernel-tidy: error: --write-baseline records findings; "
                  "it does not combine with --fix or --diff\n";
     return ExitError;
+  }
+  for (const std::string &Output : {Cmd.WriteBaseline, Cmd.ExportFixes}) {
+    llvm::StringRef Folder = llvm::sys::path::parent_path(Output);
+    if (!Output.empty() && !llvm::sys::fs::is_directory(Folder.empty() ? "." : Folder)) {
+      // Noticed before any source is fixed.
+      std::cerr << "kernel-tidy: error: cannot write '" << Output << "': no folder '"
+                << Folder.str() << "'\n";
+      return ExitError;
+    }
   }
   std::string Error;
   auto Files = selectFiles(Cmd, Error);

@@ -1,6 +1,7 @@
 //===--- Analyzer.cpp - Runs the kernel-tidy checks on files --------------===//
 
 #include "src/driver/Analyzer.h"
+#include "src/driver/AtomicFile.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -294,28 +295,6 @@ private:
   std::shared_ptr<AllDependencies> Deps;
 };
 
-bool writeAtomically(const std::string &Path, llvm::StringRef Text) {
-  llvm::SmallString<256> Temp;
-  int FD;
-  if (llvm::sys::fs::createUniqueFile(Path + ".%%%%%%.tmp", FD, Temp))
-    return false;
-  {
-    llvm::raw_fd_ostream Out(FD, /*shouldClose=*/true);
-    Out << Text;
-    Out.close();
-    if (Out.has_error()) {
-      Out.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return false;
-    }
-  }
-  if (llvm::sys::fs::rename(Temp, Path)) {
-    llvm::sys::fs::remove(Temp);
-    return false;
-  }
-  return true;
-}
-
 std::string readAll(const std::string &Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
@@ -347,7 +326,7 @@ cachedPrefixPch(const tooling::CompileCommand &Command, const std::vector<std::s
   if (llvm::sys::fs::create_directories(Dir))
     return nullptr;
   // The same text keeps its time stamp: other runs may be using the PCH.
-  if (readAll(Header) != Prefix && !writeAtomically(Header, Prefix))
+  if (readAll(Header) != Prefix && !writeAtomically(Header, Prefix).empty())
     return nullptr;
   llvm::sys::fs::remove(Manifest);
   llvm::SmallString<256> Temp;

@@ -3,6 +3,7 @@
 #include "src/driver/FixApplier.h"
 
 #include "src/driver/Analyzer.h"
+#include "src/driver/AtomicFile.h"
 #include "clang/Format/Format.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/Errc.h"
@@ -11,11 +12,6 @@
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <map>
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace clang;
 
@@ -237,42 +233,7 @@ std::string writeFileAtomically(const std::string &Path,
   if ((Status.permissions() & llvm::sys::fs::all_write) == 0)
     return Path + ": file is read-only; not modified";
 
-  llvm::SmallString<256> Model(llvm::sys::path::parent_path(Target));
-  llvm::sys::path::append(Model, ".kernel-tidy-%%%%%%%%.tmp");
-  int FD = -1;
-  llvm::SmallString<256> Temp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp))
-    return Path + ": cannot create a temporary file next to it: " + EC.message();
-  auto Fail = [&](const std::string &Why) {
-    if (FD >= 0)
-      ::close(FD);
-    llvm::sys::fs::remove(Temp);
-    return Path + ": " + Why;
-  };
-  const char *Data = Contents.data();
-  size_t Left = Contents.size();
-  while (Left > 0) {
-    ssize_t Written = ::write(FD, Data, Left);
-    if (Written < 0) {
-      if (errno == EINTR)
-        continue;
-      return Fail(std::string("cannot write: ") + std::strerror(errno));
-    }
-    Data += Written;
-    Left -= static_cast<size_t>(Written);
-  }
-  if (::fsync(FD) != 0)
-    return Fail(std::string("cannot sync: ") + std::strerror(errno));
-  if (::fchmod(FD, Status.permissions()) != 0)
-    return Fail(std::string("cannot set permissions: ") + std::strerror(errno));
-  if (::close(FD) != 0) {
-    FD = -1;
-    return Fail(std::string("cannot close: ") + std::strerror(errno));
-  }
-  FD = -1;
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Target))
-    return Fail("cannot replace the file: " + EC.message());
-  return "";
+  return writeAtomically(Path, Contents, Status.permissions());
 }
 
 namespace {

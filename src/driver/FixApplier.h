@@ -22,9 +22,10 @@ void verifyFixes(FileResult &Result, Analyzer &Reparser);
 /// never fixed.
 void applyFixes(FileResult &Result, Analyzer &Reparser, bool IncludeUnsafe);
 
-/// Replaces the file at \p Path by \p Contents through a temporary file in
-/// the same folder and a rename, keeping its permissions, provided the file
-/// still holds \p Expected. Returns an error message, or "" on success.
+/// Replaces the file at \p Path by \p Contents with writeAtomically (a
+/// temporary file in the same folder and a rename), keeping its
+/// permissions, provided the file still holds \p Expected and is writable.
+/// Returns an error message, or "" on success.
 std::string writeFileAtomically(const std::string &Path,
                                 const std::string &Contents,
                                 const std::string &Expected);

@@ -97,6 +97,47 @@ TEST_F(Reliability, FullDiskIsAnErrorAndTheFileIsKept) {
   EXPECT_EQ(2u, listFiles(Dir, "").size()) << "temporary file left behind";
 }
 
+TEST_F(Reliability, BaselineAndExportedFixesAreWrittenAtomically) {
+  std::string File = put("k.cpp", readFile(sourceDir() + SafeCase + ".cpp"));
+  std::string Source = readFile(File);
+  for (const char *Option : {"--write-baseline", "--export-fixes"}) {
+    std::string Output = Dir + "/previous.out";
+    writeFile(Output, "the previous contents\n");
+    // No room for a byte: the write fails, the previous file stays.
+    std::string Log = Dir + "/log.txt";
+    // (stderr through a pipe, which the limit does not cover.)
+    std::string Script = std::string("set -o pipefail; (ulimit -f 0; exec '" KERNEL_TIDY_BINARY
+                                     "' check ") +
+                         Option + " '" + Output + "' '" + File + "' 2>&1 >/dev/null) | cat > '" +
+                         Log + "'";
+    int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
+    std::string Err = readFile(Log);
+    EXPECT_EQ(2, Code) << Option << Err;
+    EXPECT_NE(std::string::npos, Err.find("kernel-tidy: error: cannot ")) << Err;
+    EXPECT_NE(std::string::npos, Err.find(Output + ": cannot write: File too large")) << Err;
+    EXPECT_EQ(std::string::npos, Err.find("recorded")) << Err;
+    EXPECT_EQ(std::string::npos, Err.find("LLVM ERROR")) << Err;
+    EXPECT_EQ("the previous contents\n", readFile(Output)) << Option;
+    EXPECT_EQ(3u, listFiles(Dir, "").size()) << "temporary file left behind";
+    llvm::sys::fs::remove(Log);
+
+    // /dev/full: a clean error as well.
+    ProcessResult R = runKernelTidy({"check", Option, "/dev/full", File});
+    EXPECT_EQ(2, R.ExitCode) << Option << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("/dev/full: cannot write: No space left")) << R.Err;
+
+    // A missing folder is noticed before any source is fixed.
+    std::vector<std::string> Args{"check", Option, Dir + "/missing/out", File};
+    if (std::string(Option) == "--export-fixes")
+      Args.insert(Args.begin() + 1, "--fix");
+    R = runKernelTidy(Args);
+    EXPECT_EQ(2, R.ExitCode) << Option << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("no folder '" + Dir + "/missing'")) << R.Err;
+    EXPECT_EQ(Source, readFile(File));
+    llvm::sys::fs::remove(Output);
+  }
+}
+
 TEST_F(Reliability, CrlfAndBomArePreserved) {
   std::string Input = readFile(sourceDir() + SafeCase + ".cpp");
   std::string Expected = readFile(sourceDir() + SafeCase + ".fixed.cpp");

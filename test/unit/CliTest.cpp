@@ -1,5 +1,6 @@
 //===--- CliTest.cpp - The kernel-tidy command line -----------------------===//
 
+#include "src/driver/Report.h"
 #include "test/unit/TestSupport.h"
 #include "llvm/Support/FileSystem.h"
 #include <gtest/gtest.h>
@@ -35,9 +36,33 @@ TEST_F(Cli, FindingsGiveExitCodeOneAndClangStyleText) {
                               "lanes takes 5 warp_read_lane shuffles; a single "
                               "warp_active_max(m) does the same [luisa-butterfly-reduction]\n"
                               "   12 |         m = max(m, warp_read_lane(m, lane ^ 16u));\n"
-                              "      |         ^\n"))
+                              "      |         ^" + std::string(41, '~') + "\n"))
       << R.Out;
   EXPECT_NE(std::string::npos, R.Out.find(": note: fix: replace 12:9-16:50 with:")) << R.Out;
+}
+
+TEST(TextReport, CaretLineUnderlinesTheRangeAsClangDoes) {
+  FileResult R;
+  R.File = "k.cpp";
+  R.Original = "int x;\n\tfoo(\"\xC3\xA9\", 1);\nend\n";
+  Finding F;
+  F.Rule = "r";
+  F.Message = "m";
+  F.File = "k.cpp";
+  F.Begin = {8, 2, 2};
+  F.End = {19, 2, 13}; // `foo("é", 1`: 11 bytes, 10 characters.
+  R.Findings.push_back(F);
+  F.Begin = F.End = {0, 1, 5}; // A point.
+  R.Findings.push_back(F);
+  F.Begin = {0, 1, 1};
+  F.End = {26, 3, 4}; // Over several lines: to the end of the first.
+  R.Findings.push_back(F);
+  std::string Text = formatText({R});
+  EXPECT_NE(std::string::npos, Text.find("    2 | \tfoo(\"\xC3\xA9\", 1);\n      | \t^" + std::string(9, '~') +
+                                         "\n"))
+      << Text;
+  EXPECT_NE(std::string::npos, Text.find("    1 | int x;\n      |     ^\n")) << Text;
+  EXPECT_NE(std::string::npos, Text.find("    1 | int x;\n      | ^~~~~~\n")) << Text;
 }
 
 TEST_F(Cli, CleanFileGivesExitCodeZero) {
@@ -159,7 +184,8 @@ TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
   ProcessResult R = runKernelTidy({"check", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   EXPECT_NE(std::string::npos,
-            R.Out.find("      |         ^\n" + File + ":12:9: note: unsafe fix: " +
+            R.Out.find("      |         ^" + std::string(37, '~') + "\n" + File +
+                       ":12:9: note: unsafe fix: " +
                        RoundingReason + "\n" + File +
                        ":12:9: note: unsafe fix (applied with --unsafe-fixes): replace "))
       << R.Out;
@@ -334,7 +360,8 @@ TEST_F(Cli, TargetAddsTheProfitabilityNoteToEveryFormat) {
 
   R = runKernelTidy({"check", "--target", "cuda", File});
   EXPECT_NE(std::string::npos,
-            R.Out.find("      |         ^\n" + File + ":12:9: note: on cuda this rewrite is "
+            R.Out.find("      |         ^" + std::string(41, '~') + "\n" + File +
+                       ":12:9: note: on cuda this rewrite is "
                        "not expected to be faster ("))
       << R.Out;
   // No claim without a target, or where the table knows nothing.

@@ -392,11 +392,12 @@ private:
 };
 
 /// clang-tidy's runClangTidy, with the matchers' traversal restricted to the
-/// main file when \p MainFileOnly.
+/// main file when \p MainFileOnly, and without ClangTool's "Error while
+/// processing" line when \p Quiet.
 std::vector<ClangTidyError>
 runChecks(ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
           const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-          bool MainFileOnly) {
+          bool MainFileOnly, bool Quiet) {
   tooling::ClangTool Tool(Compilations, {File}, std::make_shared<PCHContainerOperations>(),
                           BaseFS);
   Tool.appendArgumentsAdjuster([&Context](const tooling::CommandLineArguments &Args,
@@ -414,6 +415,7 @@ runChecks(ClangTidyContext &Context, const tooling::CompilationDatabase &Compila
     return Adjusted;
   });
   Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  Tool.setPrintErrorMessage(!Quiet);
   ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, /*GetFixesFromNotes=*/true);
   DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(), &DiagConsumer,
                        /*ShouldOwnClient=*/false);
@@ -711,7 +713,9 @@ FileResult Analyzer::analyze(const std::string &File,
     if (UsePch)
       PchArgs = {"-include-pch", Pch->PchPath};
     ClangTidyContext Context(State->makeOptionsProvider(FS, HeaderFilter, PchArgs));
-    return runChecks(Context, *DB, AbsFile, FS, MainFileOnly);
+    // A text given in memory (a fix being verified) that does not compile
+    // is the caller's business: no "Error while processing" on stderr.
+    return runChecks(Context, *DB, AbsFile, FS, MainFileOnly, Contents.has_value());
   };
   std::vector<ClangTidyError> Errors = Run(Pch != nullptr);
   // A file that does not compile is reported exactly as a plain parse

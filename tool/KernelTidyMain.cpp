@@ -7,6 +7,7 @@
 
 #include "rules/RuleRegistry.h"
 #include "src/driver/Analyzer.h"
+#include "src/driver/AtomicFile.h"
 #include "src/driver/ExportFixes.h"
 #include "src/driver/Baseline.h"
 #include "src/driver/FileList.h"
@@ -20,6 +21,7 @@
 #include <CLI/CLI.hpp>
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -76,6 +78,7 @@ struct CheckCommand {
   std::string ExportFixes;
   bool Statistics = false;
   bool Quiet = false;
+  bool AllowNoChecks = false;
 };
 
 /// Progress is shown only to a person watching a run of some length.
@@ -184,8 +187,11 @@ void afterAnalysis(const CheckCommand &Cmd, RunState &State, size_t Index,
     State.Recorded[Index] = kernel_tidy::baselineEntries(Result, State.Root);
   else if (State.Baseline)
     State.Hidden += State.Baseline->removeKnown(Result, State.Root);
-  if (!Cmd.Fix && !Cmd.Diff)
+  if (!Cmd.Fix && !Cmd.Diff) {
+    // Reports promise only the fixes that --fix would apply.
+    kernel_tidy::verifyFixes(Result, Analyzer);
     return;
+  }
   kernel_tidy::applyFixes(Result, Analyzer, Cmd.UnsafeFixes);
   if (Result.Fixed && Cmd.Diff) {
     State.Diffs[Index] = kernel_tidy::unifiedDiff(Result.File, Result.Original, *Result.Fixed);
@@ -195,6 +201,8 @@ void afterAnalysis(const CheckCommand &Cmd, RunState &State, size_t Index,
     if (!WriteError.empty()) {
       Result.Errors.push_back({Result.File, 0, 0, WriteError});
       Result.FixedCount = 0;
+      for (kernel_tidy::Finding &F : Result.Findings)
+        F.FixApplied = false;
     }
   }
 }
@@ -224,10 +232,17 @@ int exitCode(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileResult>
     return ExitError;
   if (!Cmd.WriteBaseline.empty())
     return ExitClean; // Recording is the point of the run.
-  kernel_tidy::RunSummary Summary = kernel_tidy::summarize(Results);
-  if (Summary.AsErrors && !Cmd.Fix)
+  // With --fix, the findings whose fix was written are gone.
+  bool Written = Cmd.Fix && !Cmd.Diff;
+  bool Remaining = false, ErrorsRemaining = false;
+  for (const kernel_tidy::FileResult &R : Results)
+    for (const kernel_tidy::Finding &F : R.Findings)
+      if (!(Written && F.FixApplied)) {
+        Remaining = true;
+        ErrorsRemaining |= F.AsError;
+      }
+  if (ErrorsRemaining)
     return ExitFindingsAsErrors;
-  unsigned Remaining = Summary.Diagnostics - (Cmd.Fix && !Cmd.Diff ? Summary.Fixed : 0);
   return Remaining ? ExitFindings : ExitClean;
 }
 
@@ -235,13 +250,10 @@ bool writeBaselineFile(const CheckCommand &Cmd, const RunState &State) {
   std::vector<kernel_tidy::BaselineEntry> All;
   for (const auto &Entries : State.Recorded)
     All.insert(All.end(), Entries.begin(), Entries.end());
-  std::error_code EC;
-  llvm::raw_fd_ostream Out(Cmd.WriteBaseline, EC);
-  if (!EC)
-    Out << kernel_tidy::formatBaseline(All);
-  if (EC || Out.has_error()) {
-    std::cerr << "kernel-tidy: error: cannot write baseline '" << Cmd.WriteBaseline
-              << "': " << (EC ? EC : Out.error()).message() << "\n";
+  std::string Error =
+      kernel_tidy::writeAtomically(Cmd.WriteBaseline, kernel_tidy::formatBaseline(All));
+  if (!Error.empty()) {
+    std::cerr << "kernel-tidy: error: cannot write the baseline: " << Error << "\n";
     return false;
   }
   if (!Cmd.Quiet)
@@ -252,17 +264,37 @@ bool writeBaselineFile(const CheckCommand &Cmd, const RunState &State) {
 
 bool writeExportedFixes(const CheckCommand &Cmd,
                         const std::vector<kernel_tidy::FileResult> &Results) {
-  std::error_code EC;
-  llvm::raw_fd_ostream Out(Cmd.ExportFixes, EC);
-  if (!EC)
-    Out << kernel_tidy::exportFixesYaml(Results, Cmd.UnsafeFixes);
-  if (EC || Out.has_error()) {
-    std::cerr << "kernel-tidy: error: cannot write '" << Cmd.ExportFixes
-              << "': " << (EC ? EC : Out.error()).message() << "\n";
-    Out.clear_error();
+  std::string Error = kernel_tidy::writeAtomically(
+      Cmd.ExportFixes, kernel_tidy::exportFixesYaml(Results, Cmd.UnsafeFixes));
+  if (!Error.empty()) {
+    std::cerr << "kernel-tidy: error: cannot export the fixes: " << Error << "\n";
     return false;
   }
   return true;
+}
+
+/// Whether every file's configuration can be used and enables a check (as
+/// clang-tidy, unless --allow-no-checks); prints the problems (each once)
+/// otherwise. Checked before anything is analysed, so that a bad
+/// configuration of one folder writes nothing anywhere.
+bool configurationUsable(const CheckCommand &Cmd, const std::vector<std::string> &Files,
+                         const kernel_tidy::AnalysisOptions &Options) {
+  std::string Error;
+  auto Checker = kernel_tidy::Analyzer::create(Options, Error);
+  if (!Checker) {
+    std::cerr << "kernel-tidy: error: " << Error << "\n";
+    return false;
+  }
+  llvm::StringSet<> Reported;
+  for (const std::string &File : Files) {
+    std::string Problem = Checker->configurationError(File);
+    if (Problem.empty() && !Cmd.AllowNoChecks && Checker->enabledChecks(File).empty())
+      Problem = "no checks enabled for '" + File +
+                "': its Checks match no check (--allow-no-checks accepts it)";
+    if (!Problem.empty() && Reported.insert(Problem).second)
+      std::cerr << "kernel-tidy: error: " << Problem << "\n";
+  }
+  return Reported.empty();
 }
 
 /// The files without repeats: one file named twice (or through a symlink)
@@ -293,6 +325,15 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
                  "it does not combine with --fix or --diff\n";
     return ExitError;
   }
+  for (const std::string &Output : {Cmd.WriteBaseline, Cmd.ExportFixes}) {
+    llvm::StringRef Folder = llvm::sys::path::parent_path(Output);
+    if (!Output.empty() && !llvm::sys::fs::is_directory(Folder.empty() ? "." : Folder)) {
+      // Noticed before any source is fixed.
+      std::cerr << "kernel-tidy: error: cannot write '" << Output << "': no folder '"
+                << Folder.str() << "'\n";
+      return ExitError;
+    }
+  }
   std::string Error;
   auto Files = selectFiles(Cmd, Error);
   RunState State;
@@ -304,6 +345,8 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     return ExitError;
   }
   *Files = withoutRepeats(std::move(*Files));
+  if (!configurationUsable(Cmd, *Files, Options))
+    return ExitError;
   State.Recorded.resize(Files->size());
   State.Diffs.resize(Files->size());
 
@@ -395,8 +438,18 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
                    "Read the configuration from this file instead of .clang-tidy lookup");
   Check.add_option("-p", Cmd.BuildPath, "Build directory with compile_commands.json");
   Check.add_option("--warp-size", Cmd.WarpSize,
-                   "Warp width when a kernel does not set it (default 32)")
-      ->check(CLI::Range(2u, 1024u));
+                   "Warp width when a kernel does not set it: a power of two from 4 to 128 "
+                   "(default 32)")
+      ->check(CLI::Validator(
+          [](std::string &Value) -> std::string {
+            unsigned Width = 0;
+            if (!llvm::StringRef(Value).getAsInteger(10, Width) && Width >= 4 &&
+                Width <= 128 && llvm::isPowerOf2_32(Width))
+              return "";
+            return "invalid value '" + Value +
+                   "' for option 'WarpSize': the warp width must be a power of two from 4 to 128";
+          },
+          "WIDTH"));
   Check.add_option("--target", Cmd.Target,
                    "Backend the kernels are compiled for: any (default), cuda, dx, vulkan, "
                    "metal; findings whose rewrite is not expected to be faster there get a note")
@@ -434,6 +487,9 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
   Check.add_flag("--statistics", Cmd.Statistics,
                  "Print the number of findings per rule on stderr");
   Check.add_flag("--quiet", Cmd.Quiet, "No progress and no notes on stderr");
+  Check.add_flag("--allow-no-checks", Cmd.AllowNoChecks,
+                 "Accept a configuration that enables no check (otherwise exit code 2, "
+                 "as clang-tidy)");
 }
 
 } // namespace

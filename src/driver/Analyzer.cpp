@@ -1,6 +1,7 @@
 //===--- Analyzer.cpp - Runs the kernel-tidy checks on files --------------===//
 
 #include "src/driver/Analyzer.h"
+#include "src/driver/AtomicFile.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <map>
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -40,16 +42,80 @@ static bool isHeaderLike(llvm::StringRef File) {
   return Ext == ".h" || Ext == ".hpp" || Ext == ".inl";
 }
 
+namespace {
+
+/// clang-tidy's .clang-tidy lookup, except that a file that does not parse
+/// is recorded instead of printed and skipped (clang-tidy then runs with
+/// the defaults: a rule the file disables would still fix code).
+class StrictFileOptionsProvider : public FileOptionsProvider {
+public:
+  StrictFileOptionsProvider(ClangTidyOptions Defaults, ClangTidyOptions Overrides,
+                            llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS)
+      : FileOptionsProvider(ClangTidyGlobalOptions(), std::move(Defaults),
+                            std::move(Overrides), std::move(FS)) {
+    ConfigHandlers = {{".clang-tidy", [this](llvm::MemoryBufferRef Config) {
+                         return parse(Config);
+                       }}};
+  }
+  /// The first configuration file that did not parse, with the reason.
+  const std::string &problem() const { return Problem; }
+
+private:
+  llvm::ErrorOr<ClangTidyOptions> parse(llvm::MemoryBufferRef Config) {
+    std::string Diagnostics;
+    auto Parsed = parseConfigurationWithDiags(Config, [&](const llvm::SMDiagnostic &D) {
+      if (Diagnostics.empty())
+        Diagnostics = std::to_string(D.getLineNo()) + ":" +
+                      std::to_string(D.getColumnNo() + 1) + ": " + D.getMessage().str();
+    });
+    if (Parsed || !Problem.empty())
+      return Parsed ? Parsed : ClangTidyOptions();
+    Problem = "invalid configuration file '" + Config.getBufferIdentifier().str() + "': " +
+              (Diagnostics.empty() ? Parsed.getError().message() : Diagnostics);
+    return ClangTidyOptions(); // Stops the lookup here, without a message.
+  }
+  std::string Problem;
+};
+
+/// A warp width the rules can rely on, as the hardware has them.
+bool isWarpWidth(llvm::StringRef Value) {
+  unsigned Width = 0;
+  return !Value.trim().getAsInteger(10, Width) && Width >= 4 && Width <= 128 &&
+         llvm::isPowerOf2_32(Width);
+}
+
+/// Why the WarpSize options of \p Sources (in increasing priority) cannot
+/// be used, naming the option, its value and where it was set; "" if they
+/// can.
+std::string warpSizeProblem(const std::vector<ClangTidyOptionsProvider::OptionsSource> &Sources,
+                            const std::optional<std::string> &ConfigFile) {
+  auto Describe = [&](const std::string &Source) {
+    if (Source == ClangTidyOptionsProvider::OptionsSourceTypeCheckCommandLineOption)
+      return std::string("the command line");
+    if (Source == ClangTidyOptionsProvider::OptionsSourceTypeConfigCommandLineOption)
+      return "'" + ConfigFile.value_or("--config-file") + "'";
+    return "'" + Source + "'";
+  };
+  std::map<std::string, std::pair<std::string, std::string>> Effective; // Value, source.
+  for (const auto &[Options, Source] : Sources)
+    for (const auto &[Key, Value] : Options.CheckOptions)
+      if (Key == "WarpSize" || (Key.starts_with("luisa-") && Key.ends_with(".WarpSize")))
+        Effective[Key.str()] = {Value.Value, Describe(Source)};
+  for (const auto &[Key, Set] : Effective)
+    if (!isWarpWidth(Set.first))
+      return "invalid value '" + Set.first + "' for option '" + Key + "' (from " +
+             Set.second + "): the warp width must be a power of two from 4 to 128";
+  return "";
+}
+
+} // namespace
+
 struct Analyzer::Impl {
   AnalysisOptions Options;
   std::optional<ClangTidyOptions> ConfigOptions;
 
-  std::unique_ptr<ClangTidyOptionsProvider>
-  makeOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-                      std::optional<std::string> HeaderFilter = std::nullopt,
-                      const std::vector<std::string> &MoreArgs = {}) const {
-    ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
-    Defaults.Checks = "-*,luisa-*";
+  ClangTidyOptions overrides(std::optional<std::string> HeaderFilter,
+                             const std::vector<std::string> &MoreArgs) const {
     ClangTidyOptions Overrides;
     if (Options.Checks)
       Overrides.Checks = *Options.Checks;
@@ -70,11 +136,38 @@ struct Analyzer::Impl {
     Overrides.ExtraArgsBefore = Before;
     Overrides.UseColor = false;
     Overrides.HeaderFilterRegex = std::move(HeaderFilter);
+    return Overrides;
+  }
+
+  static ClangTidyOptions defaults() {
+    ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
+    Defaults.Checks = "-*,luisa-*";
+    return Defaults;
+  }
+
+  std::unique_ptr<ClangTidyOptionsProvider>
+  makeOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                      std::optional<std::string> HeaderFilter = std::nullopt,
+                      const std::vector<std::string> &MoreArgs = {}) const {
+    ClangTidyOptions Overrides = overrides(std::move(HeaderFilter), MoreArgs);
     if (ConfigOptions)
       return std::make_unique<ConfigOptionsProvider>(
-          ClangTidyGlobalOptions(), Defaults, *ConfigOptions, Overrides, FS);
-    return std::make_unique<FileOptionsProvider>(ClangTidyGlobalOptions(),
-                                                 Defaults, Overrides, FS);
+          ClangTidyGlobalOptions(), defaults(), *ConfigOptions, Overrides, FS);
+    return std::make_unique<StrictFileOptionsProvider>(defaults(), Overrides, FS);
+  }
+
+  /// Why the configuration of \p AbsFile cannot be used: a .clang-tidy
+  /// that does not parse, or a WarpSize that is not a warp width ("" when
+  /// it can be used).
+  std::string configurationProblem(const std::string &AbsFile,
+                                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) const {
+    if (ConfigOptions) // Parsed when the analyzer was created.
+      return warpSizeProblem(makeOptionsProvider(std::move(FS))->getRawOptions(AbsFile),
+                             Options.ConfigFile);
+    StrictFileOptionsProvider Provider(defaults(), overrides(std::nullopt, {}), std::move(FS));
+    auto Sources = Provider.getRawOptions(AbsFile);
+    return Provider.problem().empty() ? warpSizeProblem(Sources, std::nullopt)
+                                      : Provider.problem();
   }
 
   /// The project's compile database for \p File, or the bundled DSL model.
@@ -202,28 +295,6 @@ private:
   std::shared_ptr<AllDependencies> Deps;
 };
 
-bool writeAtomically(const std::string &Path, llvm::StringRef Text) {
-  llvm::SmallString<256> Temp;
-  int FD;
-  if (llvm::sys::fs::createUniqueFile(Path + ".%%%%%%.tmp", FD, Temp))
-    return false;
-  {
-    llvm::raw_fd_ostream Out(FD, /*shouldClose=*/true);
-    Out << Text;
-    Out.close();
-    if (Out.has_error()) {
-      Out.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return false;
-    }
-  }
-  if (llvm::sys::fs::rename(Temp, Path)) {
-    llvm::sys::fs::remove(Temp);
-    return false;
-  }
-  return true;
-}
-
 std::string readAll(const std::string &Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
@@ -255,7 +326,7 @@ cachedPrefixPch(const tooling::CompileCommand &Command, const std::vector<std::s
   if (llvm::sys::fs::create_directories(Dir))
     return nullptr;
   // The same text keeps its time stamp: other runs may be using the PCH.
-  if (readAll(Header) != Prefix && !writeAtomically(Header, Prefix))
+  if (readAll(Header) != Prefix && !writeAtomically(Header, Prefix).empty())
     return nullptr;
   llvm::sys::fs::remove(Manifest);
   llvm::SmallString<256> Temp;
@@ -321,11 +392,12 @@ private:
 };
 
 /// clang-tidy's runClangTidy, with the matchers' traversal restricted to the
-/// main file when \p MainFileOnly.
+/// main file when \p MainFileOnly, and without ClangTool's "Error while
+/// processing" line when \p Quiet.
 std::vector<ClangTidyError>
 runChecks(ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
           const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-          bool MainFileOnly) {
+          bool MainFileOnly, bool Quiet) {
   tooling::ClangTool Tool(Compilations, {File}, std::make_shared<PCHContainerOperations>(),
                           BaseFS);
   Tool.appendArgumentsAdjuster([&Context](const tooling::CommandLineArguments &Args,
@@ -343,6 +415,7 @@ runChecks(ClangTidyContext &Context, const tooling::CompilationDatabase &Compila
     return Adjusted;
   });
   Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  Tool.setPrintErrorMessage(!Quiet);
   ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, /*GetFixesFromNotes=*/true);
   DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(), &DiagConsumer,
                        /*ShouldOwnClient=*/false);
@@ -521,6 +594,33 @@ private:
   std::map<std::string, Content> Cache;
 };
 
+namespace {
+
+/// What a note of a rule's diagnostic says about the fix (the protocol of
+/// RuleBase): a note with fix-its holds the unsafe fix, "unsafe fix: REASON"
+/// says why; "no automatic fix: REASON" says why there is none; other notes
+/// are shown as they are.
+struct NoteKind {
+  bool IsUnsafeFix = false;
+  bool IsNoFix = false;
+  llvm::StringRef Reason;
+};
+
+NoteKind classifyNote(const tooling::DiagnosticMessage &Note) {
+  llvm::StringRef Text = Note.Message;
+  NoteKind Kind;
+  if (!Note.Fix.empty()) {
+    Kind.IsUnsafeFix = true;
+    Kind.Reason = Text.starts_with("unsafe fix: ") ? Text.drop_front(12) : Text;
+  } else if (Text.consume_front("no automatic fix: ")) {
+    Kind.IsNoFix = true;
+    Kind.Reason = Text;
+  }
+  return Kind;
+}
+
+} // namespace
+
 static std::vector<Edit> toEdits(const llvm::StringMap<tooling::Replacements> &Fix,
                                  ContentCache &Contents) {
   std::vector<Edit> Edits;
@@ -589,6 +689,11 @@ FileResult Analyzer::analyze(const std::string &File,
   Memory->addFile(AbsFile, 0, llvm::MemoryBuffer::getMemBufferCopy(Result.Original));
   FS->pushOverlay(Memory);
 
+  std::string ConfigProblem = State->configurationProblem(AbsFile, FS);
+  if (!ConfigProblem.empty()) {
+    Result.Errors.push_back({File, 0, 0, ConfigProblem});
+    return Result;
+  }
   // clang-tidy reads HeaderFilterRegex once, from the configuration of the
   // working directory; take it from the file's own configuration instead.
   ClangTidyOptions FileOptions = State->makeOptionsProvider(FS)->getOptions(AbsFile);
@@ -608,7 +713,9 @@ FileResult Analyzer::analyze(const std::string &File,
     if (UsePch)
       PchArgs = {"-include-pch", Pch->PchPath};
     ClangTidyContext Context(State->makeOptionsProvider(FS, HeaderFilter, PchArgs));
-    return runChecks(Context, *DB, AbsFile, FS, MainFileOnly);
+    // A text given in memory (a fix being verified) that does not compile
+    // is the caller's business: no "Error while processing" on stderr.
+    return runChecks(Context, *DB, AbsFile, FS, MainFileOnly, Contents.has_value());
   };
   std::vector<ClangTidyError> Errors = Run(Pch != nullptr);
   // A file that does not compile is reported exactly as a plain parse
@@ -627,12 +734,15 @@ FileResult Analyzer::analyze(const std::string &File,
   for (ClangTidyError &Error : Errors) {
     const tooling::DiagnosticMessage &Message = Error.Message;
     bool IsCompilerDiag = StringRef(Error.DiagnosticName).starts_with("clang-diagnostic-");
+    // An unmatched NOLINTBEGIN/NOLINTEND fails the file, as in clang-tidy:
+    // it would otherwise hide or expose findings the user did not mean to.
+    bool IsNolintError = Error.DiagnosticName == "clang-tidy-nolint";
     Position Begin = Cache.position(Message.FilePath, Message.FileOffset);
-    if (IsCompilerDiag && Error.DiagLevel == tooling::Diagnostic::Error) {
+    if ((IsCompilerDiag || IsNolintError) && Error.DiagLevel == tooling::Diagnostic::Error) {
       Result.Errors.push_back({Message.FilePath.empty() ? File : DisplayName(Message.FilePath),
                                Message.FilePath.empty() ? 0 : Begin.Line,
                                Message.FilePath.empty() ? 0 : Begin.Column,
-                               Message.Message});
+                               Message.Message + (IsNolintError ? " [clang-tidy-nolint]" : "")});
       continue;
     }
     if (StringRef(Error.DiagnosticName).starts_with("clang-tidy-"))
@@ -647,27 +757,34 @@ FileResult Analyzer::analyze(const std::string &File,
     if (!Message.Ranges.empty() && Message.Ranges[0].FilePath == Message.FilePath)
       F.End = Cache.position(Message.FilePath,
                              Message.Ranges[0].FileOffset + Message.Ranges[0].Length);
-    if (!Message.Fix.empty()) {
-      F.FixIt = Fix{Applicability::Safe, toEdits(Message.Fix, Cache)};
-    } else {
-      for (const tooling::DiagnosticMessage &Note : Error.Notes) {
-        if (Note.Fix.empty())
-          continue;
-        F.FixIt = Fix{Applicability::Unsafe, toEdits(Note.Fix, Cache)};
-        break;
-      }
-    }
-    // A note with a fix holds the unsafe fix above; the others are shown.
-    for (const tooling::DiagnosticMessage &Note : Error.Notes)
-      if (Note.Fix.empty())
+    if (!Message.Fix.empty())
+      F.FixIt = Fix{Applicability::Safe, "", toEdits(Message.Fix, Cache)};
+    for (const tooling::DiagnosticMessage &Note : Error.Notes) {
+      NoteKind Kind = classifyNote(Note);
+      if (Kind.IsUnsafeFix && !F.FixIt)
+        F.FixIt = Fix{Applicability::Unsafe, Kind.Reason.str(), toEdits(Note.Fix, Cache)};
+      else if (Kind.IsNoFix)
+        F.NoFixReason = Kind.Reason.str();
+      else if (!Kind.IsUnsafeFix)
         F.Notes.push_back({Note.Message, DisplayName(Note.FilePath),
                            Cache.position(Note.FilePath, Note.FileOffset)});
+    }
+    if (F.FixIt)
+      F.NoFixReason.clear();
     if (F.FixIt)
       for (Edit &E : F.FixIt->Edits)
         E.File = DisplayName(E.File);
     Result.Findings.push_back(std::move(F));
   }
   return Result;
+}
+
+std::string Analyzer::configurationError(const std::string &File) {
+  llvm::SmallString<256> Absolute(File);
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  return State->configurationProblem(Absolute.str().str(),
+                                     llvm::vfs::createPhysicalFileSystem());
 }
 
 std::vector<std::string> Analyzer::enabledChecks(const std::string &File) {

@@ -58,6 +58,12 @@ public:
   std::shared_ptr<const PrefixPlan>
   planPrecompiledPrefixes(const std::vector<std::string> &Files, size_t MinGroup);
 
+  /// Why the configuration of \p File cannot be used (a .clang-tidy that
+  /// does not parse, a WarpSize that is not a power of two from 4 to 128),
+  /// naming the file or the option; "" when it can. analyze() reports it as
+  /// an error of the file; the CLI asks first, so that nothing is written.
+  std::string configurationError(const std::string &File);
+
   /// The names of the checks enabled for \p File.
   std::vector<std::string> enabledChecks(const std::string &File);
 

@@ -27,8 +27,10 @@ struct Edit {
 /// Whether a fix keeps the program's results exactly.
 enum class Applicability { Safe, Unsafe };
 
+/// The edits of a fix and whether --fix may apply them.
 struct Fix {
   Applicability Kind = Applicability::Safe;
+  std::string Reason; ///< Why the fix is unsafe; empty for a safe fix.
   std::vector<Edit> Edits;
 };
 
@@ -48,8 +50,12 @@ struct Finding {
   Position Begin;
   Position End;
   std::optional<Fix> FixIt;
+  /// Without FixIt: why there is no fix, when the rule (or the verification
+  /// of its fix) said so.
+  std::string NoFixReason;
   std::vector<Note> Notes; ///< Notes without a fix, in the rule's order.
   bool AsError = false; ///< Its rule matches the WarningsAsErrors globs.
+  bool FixApplied = false; ///< Its fix is in FileResult::Fixed.
 };
 
 /// A compiler error that stopped the analysis of a file.

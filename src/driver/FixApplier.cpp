@@ -3,6 +3,7 @@
 #include "src/driver/FixApplier.h"
 
 #include "src/driver/Analyzer.h"
+#include "src/driver/AtomicFile.h"
 #include "clang/Format/Format.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/Errc.h"
@@ -10,11 +11,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <map>
 
 using namespace clang;
 
@@ -60,24 +57,116 @@ std::optional<std::string> render(const std::string &Path,
   return *Text;
 }
 
-bool compiles(Analyzer &Reparser, const std::string &Path,
-              const std::string &Text) {
-  return Reparser.analyze(Path, Text).Errors.empty();
+/// Re-parses the texts that sets of fixes give one file, each text once.
+class Verifier {
+public:
+  Verifier(FileResult &Result, Analyzer &Reparser) : Result(Result), Reparser(Reparser) {}
+
+  /// The fixed text of \p Set, or std::nullopt with \p Error.
+  std::optional<std::string> check(const tooling::Replacements &Set, std::string &Error) {
+    auto Text = render(Result.File, Result.Original, Set);
+    if (!Text) {
+      Error = "its edits do not apply";
+      return std::nullopt;
+    }
+    auto [It, New] = Errors.try_emplace(*Text);
+    if (New)
+      It->second = firstError(Reparser.analyze(Result.File, *Text));
+    Error = It->second;
+    return Error.empty() ? Text : std::nullopt;
+  }
+
+  FileResult &Result;
+
+private:
+  static std::string firstError(const FileResult &Reparsed) {
+    if (Reparsed.Errors.empty())
+      return "";
+    const ParseError &E = Reparsed.Errors.front();
+    std::string Where = E.Line ? " (" + std::to_string(E.Line) + ":" +
+                                     std::to_string(E.Column) + " of the fixed text)"
+                               : "";
+    return E.Message + Where;
+  }
+
+  Analyzer &Reparser;
+  std::map<std::string, std::string> Errors; // Fixed text -> first error.
+};
+
+bool editsOnlyItsFile(const Finding &F, const std::string &File) {
+  return llvm::all_of(F.FixIt->Edits, [&](const Edit &E) { return E.File == File; });
+}
+
+/// Turns the fix of \p F into "no fix", saying why.
+void dropFix(Finding &F, const std::string &Error) {
+  F.FixIt.reset();
+  F.NoFixReason = "the fix was dropped because the fixed file does not compile: " + Error;
+}
+
+/// Keeps of \p Batch (fixes that do not overlap) those that compile
+/// together, adding them one at a time when all of them together do not.
+void verifyBatch(Verifier &V, const std::vector<Finding *> &Batch,
+                 const tooling::Replacements &All) {
+  std::string Error;
+  if (V.check(All, Error))
+    return;
+  tooling::Replacements Accepted;
+  for (Finding *F : Batch) {
+    tooling::Replacements Trial = Accepted;
+    addFix(Trial, *F->FixIt, V.Result.File);
+    if (V.check(Trial, Error))
+      Accepted = std::move(Trial);
+    else
+      dropFix(*F, Error);
+  }
+}
+
+void verifyWith(Verifier &V) {
+  FileResult &Result = V.Result;
+  if (!Result.Errors.empty())
+    return;
+  // Overlapping fixes cannot be applied together: each goes to the first
+  // batch it does not overlap.
+  std::vector<std::vector<Finding *>> Batches;
+  std::vector<tooling::Replacements> Sets;
+  for (Finding &F : Result.Findings) {
+    if (!F.FixIt || !editsOnlyItsFile(F, Result.File))
+      continue;
+    size_t I = 0;
+    while (I < Sets.size() && !addFix(Sets[I], *F.FixIt, Result.File))
+      ++I;
+    if (I == Sets.size()) {
+      Sets.emplace_back();
+      Batches.emplace_back();
+      if (!addFix(Sets.back(), *F.FixIt, Result.File)) {
+        dropFix(F, "its edits overlap each other");
+        continue;
+      }
+    }
+    Batches[I].push_back(&F);
+  }
+  for (size_t I = 0; I < Batches.size(); ++I)
+    verifyBatch(V, Batches[I], Sets[I]);
 }
 
 } // namespace
 
+void verifyFixes(FileResult &Result, Analyzer &Reparser) {
+  Verifier V(Result, Reparser);
+  verifyWith(V);
+}
+
 void applyFixes(FileResult &Result, Analyzer &Reparser, bool IncludeUnsafe) {
   if (!Result.Errors.empty())
     return;
-  std::vector<const Finding *> Selected;
+  Verifier V(Result, Reparser);
+  verifyWith(V);
+  std::vector<Finding *> Selected;
   tooling::Replacements All;
-  for (const Finding &F : Result.Findings) {
+  for (Finding &F : Result.Findings) {
     if (!F.FixIt || (F.FixIt->Kind == Applicability::Unsafe && !IncludeUnsafe))
       continue;
-    bool InThisFile = llvm::all_of(
-        F.FixIt->Edits, [&](const Edit &E) { return E.File == Result.File; });
-    if (!InThisFile) {
+    if (!editsOnlyItsFile(F, Result.File)) {
       Result.FixNotes.push_back(F.File + ":" + std::to_string(F.Begin.Line) +
                                 ": fix not applied: it edits another file");
       continue;
@@ -91,30 +180,35 @@ void applyFixes(FileResult &Result, Analyzer &Reparser, bool IncludeUnsafe) {
   }
   if (Selected.empty())
     return;
-  auto Candidate = render(Result.File, Result.Original, All);
-  if (Candidate && compiles(Reparser, Result.File, *Candidate)) {
+  std::string Error;
+  if (auto Candidate = V.check(All, Error)) {
     Result.Fixed = *Candidate;
     Result.FixedCount = Selected.size();
+    for (Finding *F : Selected)
+      F->FixApplied = true;
     return;
   }
-  // Some fix breaks the build: keep the fixes that compile, one at a time.
+  // Fixes that compile alone may not compile together: keep those that do,
+  // one at a time.
   tooling::Replacements Accepted;
+  std::optional<std::string> Text;
   unsigned Count = 0;
-  for (const Finding *F : Selected) {
+  for (Finding *F : Selected) {
     tooling::Replacements Trial = Accepted;
     addFix(Trial, *F->FixIt, Result.File);
-    auto Text = render(Result.File, Result.Original, Trial);
-    if (Text && compiles(Reparser, Result.File, *Text)) {
+    if (auto Candidate = V.check(Trial, Error)) {
       Accepted = std::move(Trial);
+      Text = std::move(Candidate);
+      F->FixApplied = true;
       ++Count;
       continue;
     }
     Result.FixNotes.push_back(F->File + ":" + std::to_string(F->Begin.Line) +
-                              ": fix dropped: the rewritten file does not compile");
+                              ": fix dropped: the fixed file does not compile: " + Error);
   }
   if (Count == 0)
     return;
-  Result.Fixed = render(Result.File, Result.Original, Accepted);
+  Result.Fixed = std::move(Text);
   Result.FixedCount = Count;
 }
 
@@ -139,42 +233,7 @@ std::string writeFileAtomically(const std::string &Path,
   if ((Status.permissions() & llvm::sys::fs::all_write) == 0)
     return Path + ": file is read-only; not modified";
 
-  llvm::SmallString<256> Model(llvm::sys::path::parent_path(Target));
-  llvm::sys::path::append(Model, ".kernel-tidy-%%%%%%%%.tmp");
-  int FD = -1;
-  llvm::SmallString<256> Temp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp))
-    return Path + ": cannot create a temporary file next to it: " + EC.message();
-  auto Fail = [&](const std::string &Why) {
-    if (FD >= 0)
-      ::close(FD);
-    llvm::sys::fs::remove(Temp);
-    return Path + ": " + Why;
-  };
-  const char *Data = Contents.data();
-  size_t Left = Contents.size();
-  while (Left > 0) {
-    ssize_t Written = ::write(FD, Data, Left);
-    if (Written < 0) {
-      if (errno == EINTR)
-        continue;
-      return Fail(std::string("cannot write: ") + std::strerror(errno));
-    }
-    Data += Written;
-    Left -= static_cast<size_t>(Written);
-  }
-  if (::fsync(FD) != 0)
-    return Fail(std::string("cannot sync: ") + std::strerror(errno));
-  if (::fchmod(FD, Status.permissions()) != 0)
-    return Fail(std::string("cannot set permissions: ") + std::strerror(errno));
-  if (::close(FD) != 0) {
-    FD = -1;
-    return Fail(std::string("cannot close: ") + std::strerror(errno));
-  }
-  FD = -1;
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Target))
-    return Fail("cannot replace the file: " + EC.message());
-  return "";
+  return writeAtomically(Path, Contents, Status.permissions());
 }
 
 namespace {

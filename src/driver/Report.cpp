@@ -3,6 +3,7 @@
 #include "src/driver/Report.h"
 
 #include "llvm/ADT/StringRef.h"
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -66,6 +67,27 @@ static const char *applicabilityName(Applicability Kind) {
   return Kind == Applicability::Safe ? "safe" : "unsafe";
 }
 
+/// Clang's caret line: spaces up to the finding, `^` under its first
+/// character and `~` under the rest of its range on that line (tabs kept,
+/// so that the marks line up; one mark per UTF-8 character).
+static std::string underline(llvm::StringRef Source, const Finding &F) {
+  size_t Begin = F.Begin.Column > 0 ? F.Begin.Column - 1 : 0;
+  size_t End = F.End.Line == F.Begin.Line && F.End.Column > F.Begin.Column
+                   ? F.End.Column - 1
+                   : F.End.Line > F.Begin.Line ? Source.size() : Begin + 1;
+  std::string Line;
+  for (size_t I = 0; I < std::max(End, Begin + 1); ++I) {
+    unsigned char C = I < Source.size() ? Source[I] : ' ';
+    if ((C & 0xC0) == 0x80)
+      continue; // A UTF-8 continuation byte: one mark per character.
+    if (I < Begin)
+      Line += C == '\t' ? '\t' : ' ';
+    else
+      Line += I == Begin ? '^' : C == '\t' ? '\t' : '~';
+  }
+  return Line;
+}
+
 std::string formatText(const std::vector<FileResult> &Results) {
   std::string Out;
   for (const FileResult &R : Results) {
@@ -86,17 +108,18 @@ std::string formatText(const std::vector<FileResult> &Results) {
         Gutter = std::string(Gutter.size() < 5 ? 5 - Gutter.size() : 0, ' ') + Gutter;
         std::string Source = lineOf(R.Original, F.Begin.Line);
         Out += Gutter + " | " + Source + "\n";
-        std::string Caret(F.Begin.Column > 0 ? F.Begin.Column - 1 : 0, ' ');
-        for (size_t I = 0; I < Caret.size() && I < Source.size(); ++I)
-          if (Source[I] == '\t')
-            Caret[I] = '\t';
-        Out += std::string(Gutter.size(), ' ') + " | " + Caret + "^\n";
+        Out += std::string(Gutter.size(), ' ') + " | " + underline(Source, F) + "\n";
       }
       for (const Note &N : F.Notes)
         Out += N.File + ":" + std::to_string(N.At.Line) + ":" + std::to_string(N.At.Column) +
                ": note: " + N.Message + "\n";
+      // The reasons as the rules' notes say them (and clang-tidy prints them).
+      if (!F.NoFixReason.empty())
+        Out += Where + ": note: no automatic fix: " + F.NoFixReason + "\n";
       if (!F.FixIt)
         continue;
+      if (!F.FixIt->Reason.empty())
+        Out += Where + ": note: unsafe fix: " + F.FixIt->Reason + "\n";
       for (const Edit &E : F.FixIt->Edits) {
         Out += Where + ": note: " +
                (F.FixIt->Kind == Applicability::Safe
@@ -148,6 +171,8 @@ std::string formatJson(const std::vector<FileResult> &Results,
         for (const Edit &E : F.FixIt->Edits)
           Edits.push_back(positionJson(E));
         Fix = {{"applicability", applicabilityName(F.FixIt->Kind)},
+               {"reason", F.FixIt->Reason.empty() ? nlohmann::json(nullptr)
+                                                  : nlohmann::json(F.FixIt->Reason)},
                {"edits", Edits}};
       }
       nlohmann::json Notes = nlohmann::json::array();
@@ -165,6 +190,10 @@ std::string formatJson(const std::vector<FileResult> &Results,
                              {"end_line", F.End.Line},
                              {"end_column", F.End.Column},
                              {"fix", Fix},
+                             {"fixed", F.FixApplied},
+                             {"no_fix_reason", F.NoFixReason.empty()
+                                                   ? nlohmann::json(nullptr)
+                                                   : nlohmann::json(F.NoFixReason)},
                              {"notes", Notes}});
     }
   }

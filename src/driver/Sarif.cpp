@@ -96,11 +96,17 @@ public:
     json Changes = json::array();
     for (auto &[File, Change] : ChangesByFile)
       Changes.push_back(std::move(Change));
-    const char *Description =
-        F.Kind == Applicability::Safe
-            ? "Rewrite into the warp collective (safe: same results)"
-            : "Rewrite into the warp collective (unsafe: may change floating-point rounding)";
-    return {{"description", {{"text", Description}}}, {"artifactChanges", Changes}};
+    std::string Description = F.Kind == Applicability::Safe
+                                  ? "Safe fix: the results stay the same"
+                                  : "Unsafe fix (applied only with --unsafe-fixes): " +
+                                        (F.Reason.empty() ? "it can change the results"
+                                                          : F.Reason);
+    json Fix = {{"description", {{"text", Description}}}, {"artifactChanges", Changes},
+                {"properties", {{"applicability", F.Kind == Applicability::Safe ? "safe"
+                                                                                : "unsafe"}}}};
+    if (!F.Reason.empty())
+      Fix["properties"]["reason"] = F.Reason;
+    return Fix;
   }
 
   json result(const Finding &F, const std::string &Fingerprint) {
@@ -120,6 +126,8 @@ public:
       Result["ruleIndex"] = It - Rules.begin();
     if (F.FixIt)
       Result["fixes"] = json::array({fixOf(*F.FixIt)});
+    else if (!F.NoFixReason.empty())
+      Result["properties"] = {{"noFixReason", F.NoFixReason}};
     // Notes as related locations with a message, as Clang's SARIF output has them.
     for (size_t I = 0; I < F.Notes.size(); ++I) {
       const Note &N = F.Notes[I];

@@ -106,7 +106,14 @@ assert.equal(safe.fixes[0].artifactChanges[0].artifactLocation.uri, 'src/safe.cp
 assert.deepEqual(replacement.deletedRegion,
                  { startLine: 12, startColumn: 9, endLine: 16, endColumn: 50 });
 assert.equal(replacement.insertedContent.text, 'm = warp_active_max(m);');
-assert.ok(byUri['src/unsafe.cpp'].fixes[0].description.text.includes('unsafe'));
+const unsafeFix = byUri['src/unsafe.cpp'].fixes[0];
+assert.ok(unsafeFix.description.text.includes('unsafe'));
+// The reason a fix is unsafe, in the description and as a property.
+const roundingReason = 'warp_active_sum combines the floating-point values in another order, ' +
+                       'so the result can differ by rounding';
+assert.ok(unsafeFix.description.text.endsWith(roundingReason), unsafeFix.description.text);
+assert.deepEqual(unsafeFix.properties, { applicability: 'unsafe', reason: roundingReason });
+assert.deepEqual(safe.fixes[0].properties, { applicability: 'safe' });
 // A note without a fix is a related location with a message, at the finding.
 for (const uri of ['src/safe.cpp', 'src/no%20fix.cpp']) {
   const related = byUri[uri].relatedLocations;

@@ -274,5 +274,58 @@ TEST_F(CiLint, SarifHasResultsFingerprintsAndFixes) {
             Result["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"]);
 }
 
+TEST_F(CiLint, FixWithWarningsAsErrorsExitsThreeWhenAPromotedFindingRemains) {
+  std::string NoFix = Dir + "/no-fix.cpp", Unsafe = Dir + "/unsafe.cpp", Safe = Dir + "/safe.cpp";
+  writeFile(NoFix, readFile(sourceDir() + "/test/fixtures/luisa-shared-atomic-counter/"
+                                          "near-miss-used-value-no-fix.cpp"));
+  writeFile(Unsafe, readFile(sourceDir() + "/test/fixtures/luisa-butterfly-reduction/"
+                                           "sum-float-explicit-add-unsafe.cpp"));
+  writeFile(Safe, fixtureInput(sourceDir() + ButterflyCase + ".cpp"));
+  // A promoted finding without a fix remains after --fix: 3, as documented.
+  ProcessResult R =
+      runKernelTidy({"check", "--fix", "--warnings-as-errors", "luisa-shared-*", NoFix});
+  EXPECT_EQ(3, R.ExitCode) << R.Out << R.Err;
+  // So does one whose fix --fix does not apply (unsafe), next to a fixed one.
+  R = runKernelTidy({"check", "--fix", "--warnings-as-errors", "luisa-*", Safe, Unsafe});
+  EXPECT_EQ(3, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ(readFile(sourceDir() + ButterflyCase + ".fixed.cpp"), readFile(Safe));
+  // Once every promoted finding is fixed, what remains decides: here nothing.
+  R = runKernelTidy({"check", "--fix", "--unsafe-fixes", "--warnings-as-errors", "luisa-*",
+                     "--format", "json", Unsafe});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ(true, nlohmann::json::parse(R.Out)["diagnostics"][0]["fixed"]);
+  // A promoted finding that remains next to a fixed one of another rule: 3.
+  writeFile(Safe, fixtureInput(sourceDir() + ButterflyCase + ".cpp"));
+  R = runKernelTidy({"check", "--fix", "--warnings-as-errors", "luisa-shared-*", Safe, NoFix});
+  EXPECT_EQ(3, R.ExitCode) << R.Out << R.Err;
+  // Without promotion the remaining finding gives 1.
+  R = runKernelTidy({"check", "--fix", NoFix});
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+}
+
+TEST_F(CiLint, SarifFixesSayWhetherTheyAreSafeAndWhyNot) {
+  std::string Safe = Dir + "/safe.cpp", Unsafe = Dir + "/unsafe.cpp";
+  writeFile(Safe, fixtureInput(sourceDir() + ButterflyCase + ".cpp"));
+  writeFile(Unsafe, readFile(sourceDir() +
+                             "/test/fixtures/luisa-butterfly-reduction/sum-float-explicit-add-unsafe.cpp"));
+  ProcessResult R =
+      runKernelTidy({"check", "--format", "sarif", "--sarif-root", Dir, Safe, Unsafe});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  const auto Results = nlohmann::json::parse(R.Out)["runs"][0]["results"];
+  ASSERT_EQ(2u, Results.size()) << R.Out;
+  const auto &SafeFix = Results[0]["fixes"][0];
+  EXPECT_EQ("Safe fix: the results stay the same", SafeFix["description"]["text"]);
+  EXPECT_EQ("safe", SafeFix["properties"]["applicability"]);
+  EXPECT_FALSE(SafeFix["properties"].contains("reason"));
+  const std::string Reason = "warp_active_sum combines the floating-point values in another "
+                             "order, so the result can differ by rounding";
+  const auto &UnsafeFix = Results[1]["fixes"][0];
+  EXPECT_EQ("Unsafe fix (applied only with --unsafe-fixes): " + Reason,
+            UnsafeFix["description"]["text"]);
+  EXPECT_EQ("unsafe", UnsafeFix["properties"]["applicability"]);
+  EXPECT_EQ(Reason, UnsafeFix["properties"]["reason"]);
+  EXPECT_FALSE(Results[1].contains("relatedLocations")) << "the reason is not a plain note";
+}
+
 } // namespace
 } // namespace kernel_tidy::test

@@ -1,6 +1,7 @@
 //===--- CliTest.cpp - The kernel-tidy command line -----------------------===//
 
 #include "rules/RuleRegistry.h"
+#include "src/driver/Report.h"
 #include "test/unit/Fixture.h"
 #include "test/unit/TestSupport.h"
 #include "llvm/Support/FileSystem.h"
@@ -37,9 +38,33 @@ TEST_F(Cli, FindingsGiveExitCodeOneAndClangStyleText) {
                               "lanes takes 5 warp_read_lane shuffles; a single "
                               "warp_active_max(m) does the same [luisa-butterfly-reduction]\n"
                               "   12 |         m = max(m, warp_read_lane(m, lane ^ 16u));\n"
-                              "      |         ^\n"))
+                              "      |         ^" + std::string(41, '~') + "\n"))
       << R.Out;
   EXPECT_NE(std::string::npos, R.Out.find(": note: fix: replace 12:9-16:50 with:")) << R.Out;
+}
+
+TEST(TextReport, CaretLineUnderlinesTheRangeAsClangDoes) {
+  FileResult R;
+  R.File = "k.cpp";
+  R.Original = "int x;\n\tfoo(\"\xC3\xA9\", 1);\nend\n";
+  Finding F;
+  F.Rule = "r";
+  F.Message = "m";
+  F.File = "k.cpp";
+  F.Begin = {8, 2, 2};
+  F.End = {19, 2, 13}; // `foo("é", 1`: 11 bytes, 10 characters.
+  R.Findings.push_back(F);
+  F.Begin = F.End = {0, 1, 5}; // A point.
+  R.Findings.push_back(F);
+  F.Begin = {0, 1, 1};
+  F.End = {26, 3, 4}; // Over several lines: to the end of the first.
+  R.Findings.push_back(F);
+  std::string Text = formatText({R});
+  EXPECT_NE(std::string::npos, Text.find("    2 | \tfoo(\"\xC3\xA9\", 1);\n      | \t^" + std::string(9, '~') +
+                                         "\n"))
+      << Text;
+  EXPECT_NE(std::string::npos, Text.find("    1 | int x;\n      |     ^\n")) << Text;
+  EXPECT_NE(std::string::npos, Text.find("    1 | int x;\n      | ^~~~~~\n")) << Text;
 }
 
 TEST_F(Cli, CleanFileGivesExitCodeZero) {
@@ -139,7 +164,7 @@ TEST_F(Cli, ChecksGlobAndConfigFileSelectRules) {
   std::string Config = Dir + "/config.yaml";
   writeFile(Config, "Checks: '-*,luisa-shared-atomic-counter'\n");
   EXPECT_EQ(0, runKernelTidy({"check", "--config-file", Config, File}).ExitCode);
-  writeFile(Dir + "/.clang-tidy", "Checks: '-*'\n");
+  writeFile(Dir + "/.clang-tidy", "Checks: '-*,luisa-shared-atomic-counter'\n");
   EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode) << ".clang-tidy is looked up";
   writeFile(Config, "Checks: [unclosed\n");
   EXPECT_EQ(2, runKernelTidy({"check", "--config-file", Config, File}).ExitCode);
@@ -150,6 +175,153 @@ TEST_F(Cli, WarpSizeOptionAndConfigOption) {
   // Five steps cover 32 lanes, not 64.
   EXPECT_EQ(0, runKernelTidy({"check", "--warp-size", "64", File}).ExitCode);
   writeFile(Dir + "/.clang-tidy", "CheckOptions:\n  WarpSize: 64\n");
+  EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode);
+}
+
+const char *RoundingReason = "warp_active_sum combines the floating-point values in another "
+                             "order, so the result can differ by rounding";
+
+TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
+  std::string File = copyFixture(UnsafeCase);
+  ProcessResult R = runKernelTidy({"check", File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Out.find("      |         ^" + std::string(37, '~') + "\n" + File +
+                       ":12:9: note: unsafe fix: " +
+                       RoundingReason + "\n" + File +
+                       ":12:9: note: unsafe fix (applied with --unsafe-fixes): replace "))
+      << R.Out;
+  R = runKernelTidy({"check", "--format", "json", File});
+  auto D = nlohmann::json::parse(R.Out)["diagnostics"][0];
+  EXPECT_EQ("unsafe", D["fix"]["applicability"]);
+  EXPECT_EQ(RoundingReason, D["fix"]["reason"]);
+  EXPECT_TRUE(D["no_fix_reason"].is_null());
+  EXPECT_TRUE(D["notes"].empty()) << "the reason is not a plain note";
+
+  File = copyFixture(ButterflyCase, "safe.cpp");
+  R = runKernelTidy({"check", "--format", "json", File});
+  D = nlohmann::json::parse(R.Out)["diagnostics"][0];
+  EXPECT_EQ("safe", D["fix"]["applicability"]);
+  EXPECT_TRUE(D["fix"]["reason"].is_null());
+  R = runKernelTidy({"check", File});
+  EXPECT_EQ(std::string::npos, R.Out.find("unsafe")) << R.Out;
+}
+
+TEST_F(Cli, WarpSizeFromAnySourceMustBeAPowerOfTwoFromFourTo128) {
+  std::string File = copyFixture(UnsafeCase);
+  std::string Source = readFile(File);
+  struct Case {
+    std::string Config, Option, Value;
+  };
+  for (const Case &C : std::vector<Case>{{"CheckOptions: {WarpSize: 0}", "WarpSize", "0"},
+                                         {"CheckOptions: {WarpSize: 3}", "WarpSize", "3"},
+                                         {"CheckOptions: {WarpSize: 256}", "WarpSize", "256"},
+                                         {"CheckOptions: {WarpSize: banana}", "WarpSize", "banana"},
+                                         {"CheckOptions: {luisa-butterfly-reduction.WarpSize: 12}",
+                                          "luisa-butterfly-reduction.WarpSize", "12"}}) {
+    writeFile(Dir + "/.clang-tidy", C.Config + "\n");
+    ProcessResult R = runKernelTidy({"check", "--fix", "--unsafe-fixes", File});
+    EXPECT_EQ(2, R.ExitCode) << C.Config << R.Out << R.Err;
+    EXPECT_NE(std::string::npos,
+              R.Err.find("error: invalid value '" + C.Value + "' for option '" + C.Option +
+                         "' (from '" + Dir + "/.clang-tidy'): the warp width must be a power "
+                         "of two from 4 to 128"))
+        << C.Config << R.Err;
+    EXPECT_EQ(Source, readFile(File)) << C.Config << ": nothing written";
+    // The same configuration through --config-file.
+    std::string Config = Dir + "/config.yaml";
+    writeFile(Config, C.Config + "\n");
+    R = runKernelTidy({"check", "--fix", "--unsafe-fixes", "--config-file", Config, File});
+    EXPECT_EQ(2, R.ExitCode) << C.Config << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("'" + C.Option + "' (from '" + Config + "')"))
+        << R.Err;
+    EXPECT_EQ(Source, readFile(File));
+  }
+  llvm::sys::fs::remove(Dir + "/.clang-tidy");
+  for (const char *Width : {"0", "2", "3", "12", "256", "1024"}) {
+    ProcessResult R = runKernelTidy({"check", "--fix", "--unsafe-fixes", "--warp-size", Width, File});
+    EXPECT_EQ(2, R.ExitCode) << Width;
+    EXPECT_NE(std::string::npos,
+              R.Err.find("invalid value '" + std::string(Width) + "' for option 'WarpSize'"))
+        << R.Err;
+  }
+  EXPECT_EQ(Source, readFile(File));
+  for (const char *Width : {"4", "128"})
+    EXPECT_EQ(0, runKernelTidy({"check", "--warp-size", Width, File}).ExitCode) << Width;
+  writeFile(Dir + "/.clang-tidy", "CheckOptions: {WarpSize: 4, luisa-butterfly-reduction.WarpSize: 32}\n");
+  EXPECT_EQ(1, runKernelTidy({"check", File}).ExitCode) << "valid widths are accepted";
+}
+
+TEST_F(Cli, MalformedClangTidyIsAnErrorNamingTheFileAndNothingIsWritten) {
+  // The malformed file would disable every check: running with the defaults
+  // instead would fix the code.
+  std::string File = copyFixture(ButterflyCase);
+  std::string Source = readFile(File);
+  llvm::sys::fs::create_directory(Dir + "/other");
+  std::string Other = Dir + "/other/k.cpp";
+  writeFile(Other, Source);
+  for (std::string Config : {std::string("Checks: '-*'\nCheckOptions: [unclosed\n"),
+                             std::string("Checks: '-*'\nCheckOption:\n  WarpSize: 32\n"),
+                             std::string("\x00\x01\xff\xfe binary", 12)}) {
+    writeFile(Dir + "/.clang-tidy", Config);
+    ProcessResult R = runKernelTidy({"check", "--fix", Other, File});
+    EXPECT_EQ(2, R.ExitCode) << Config << R.Out << R.Err;
+    EXPECT_NE(std::string::npos,
+              R.Err.find("error: invalid configuration file '" + Dir + "/.clang-tidy': "))
+        << R.Err;
+    EXPECT_EQ(Source, readFile(File)) << Config;
+    EXPECT_EQ(Source, readFile(Other)) << "nothing is written, not even elsewhere";
+  }
+  writeFile(Dir + "/.clang-tidy", "CheckOption:\n  WarpSize: 32\n");
+  ProcessResult R = runKernelTidy({"check", Other});
+  EXPECT_EQ(2, R.ExitCode) << "a parent folder's configuration too";
+  EXPECT_NE(std::string::npos, R.Err.find("unknown key 'CheckOption'")) << R.Err;
+}
+
+TEST_F(Cli, NoChecksEnabledIsAnErrorUnlessAllowed) {
+  std::string File = copyFixture(ButterflyCase);
+  std::string Source = readFile(File);
+  for (std::vector<std::string> Args :
+       {std::vector<std::string>{"--checks=-*"}, {"--checks=-*,luisa-no-such-rule"}, {}}) {
+    if (Args.empty())
+      writeFile(Dir + "/.clang-tidy", "Checks: '-*,bugprone-*'\n");
+    Args.insert(Args.begin(), "check");
+    Args.push_back("--fix");
+    Args.push_back(File);
+    ProcessResult R = runKernelTidy(Args);
+    EXPECT_EQ(2, R.ExitCode) << Args[1] << R.Out << R.Err;
+    EXPECT_NE(std::string::npos,
+              R.Err.find("kernel-tidy: error: no checks enabled for '" + File + "'"))
+        << R.Err;
+    Args.insert(Args.begin() + 1, "--allow-no-checks");
+    R = runKernelTidy(Args);
+    EXPECT_EQ(0, R.ExitCode) << Args[2] << R.Out << R.Err;
+    EXPECT_EQ("", R.Err);
+  }
+  EXPECT_EQ(Source, readFile(File));
+}
+
+TEST_F(Cli, UnmatchedNolintBeginFailsTheFileAsInClangTidy) {
+  std::string Source = fixtureInput(sourceDir() + ButterflyCase + ".cpp");
+  size_t Kernel = Source.find("void ");
+  ASSERT_NE(std::string::npos, Kernel);
+  std::string File = Dir + "/k.cpp";
+  std::string Unmatched = Source.substr(0, Kernel) + "// NOLINTBEGIN\n" + Source.substr(Kernel);
+  writeFile(File, Unmatched);
+  ProcessResult R = runKernelTidy({"check", "--fix", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Out.find(File + ":7:4: error: unmatched 'NOLINTBEGIN' comment without a "
+                              "subsequent 'NOLINTEND' comment [clang-tidy-nolint]\n"))
+      << R.Out;
+  EXPECT_EQ(Unmatched, readFile(File)) << "a file with a NOLINT error is not fixed";
+  R = runKernelTidy({"check", "--format", "json", File});
+  EXPECT_EQ(2, R.ExitCode);
+  auto Errors = nlohmann::json::parse(R.Out)["summary"]["errors"];
+  ASSERT_EQ(1u, Errors.size()) << R.Out;
+  EXPECT_EQ(7u, Errors[0]["line"]);
+  // Matched, the block suppresses the finding.
+  writeFile(File, Unmatched + "// NOLINTEND\n");
   EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode);
 }
 
@@ -190,7 +362,8 @@ TEST_F(Cli, TargetAddsTheProfitabilityNoteToEveryFormat) {
 
   R = runKernelTidy({"check", "--target", "cuda", File});
   EXPECT_NE(std::string::npos,
-            R.Out.find("      |         ^\n" + File + ":12:9: note: on cuda this rewrite is "
+            R.Out.find("      |         ^" + std::string(41, '~') + "\n" + File +
+                       ":12:9: note: on cuda this rewrite is "
                        "not expected to be faster ("))
       << R.Out;
   // No claim without a target, or where the table knows nothing.

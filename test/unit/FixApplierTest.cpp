@@ -1,5 +1,6 @@
 //===--- FixApplierTest.cpp - Diffs and atomic writes ---------------------===//
 
+#include "src/driver/AtomicFile.h"
 #include "src/driver/FixApplier.h"
 #include "test/unit/TestSupport.h"
 #include "llvm/Support/FileSystem.h"
@@ -73,6 +74,34 @@ TEST_F(AtomicWrite, ReadOnlyFolderIsAnErrorAndTheFileIsKept) {
   std::string Error = writeFileAtomically(Path, "new\n", "old\n");
   EXPECT_NE(std::string::npos, Error.find("k.cpp")) << Error;
   EXPECT_EQ("old\n", readFile(Path));
+}
+
+TEST_F(AtomicWrite, OneWriterCreatesAndReplacesOutputs) {
+  // Baselines, exported fixes and cache files go through the same writer.
+  std::string Path = Dir + "/baseline.json";
+  mode_t Mask = umask(0022);
+  EXPECT_EQ("", writeAtomically(Path, "first\n"));
+  umask(Mask);
+  EXPECT_EQ("first\n", readFile(Path));
+  struct stat Info;
+  ASSERT_EQ(0, stat(Path.c_str(), &Info));
+  EXPECT_EQ(0644u, Info.st_mode & 0777) << "a new file: 0666 less the umask";
+  chmod(Path.c_str(), 0600);
+  EXPECT_EQ("", writeAtomically(Path, "second\n"));
+  ASSERT_EQ(0, stat(Path.c_str(), &Info));
+  EXPECT_EQ(0600u, Info.st_mode & 0777) << "a replaced file keeps its permissions";
+  EXPECT_EQ("second\n", readFile(Path));
+  EXPECT_EQ(1u, listFiles(Dir, "").size()) << "a temporary file was left behind";
+
+  std::string Error = writeAtomically(Dir + "/no/such/folder/f", "x");
+  EXPECT_EQ(0u, Error.find(Dir + "/no/such/folder/f: cannot create a temporary file")) << Error;
+}
+
+TEST_F(AtomicWrite, DevicesAreWrittenInPlaceWithErrorsReported) {
+  EXPECT_EQ("", writeAtomically("/dev/null", "discarded\n"));
+  EXPECT_TRUE(llvm::sys::fs::exists("/dev/null"));
+  std::string Error = writeAtomically("/dev/full", "no room\n");
+  EXPECT_NE(std::string::npos, Error.find("/dev/full: cannot write")) << Error;
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "llvm/Support/Program.h"
 #include <gtest/gtest.h>
 #include <chrono>
+#include <map>
 #include <csignal>
 #include <random>
 #include <sys/stat.h>
@@ -44,34 +45,47 @@ std::string withCrlf(const std::string &Text) {
 
 TEST_F(Reliability, ExportedFixesApplyLikeFix) {
   // Every fixture with a fix: clang-apply-replacements on the exported YAML
-  // gives exactly the --fix --unsafe-fixes output.
-  unsigned Compared = 0;
+  // gives exactly the --fix --unsafe-fixes output. One kernel-tidy run per
+  // set of fixture options (a shared header parse, as in a real run).
+  std::map<std::vector<std::string>, std::vector<std::string>> FilesByArgs;
+  struct Case {
+    std::string File, Fixed, Fixture;
+  };
+  std::vector<Case> Expected;
   for (const std::string &Path : fixtureFiles()) {
     Fixture F = loadFixture(Path);
     for (const FixtureRun &Run : F.Runs) {
       std::string Fixed = F.expectedFixed(Run);
       if (Fixed == F.Input)
         continue;
-      std::string Case = Dir + "/" + std::to_string(Compared);
-      llvm::sys::fs::create_directories(Case);
-      std::string File = Case + "/k.cpp";
+      std::string Folder = Dir + "/cases/" + std::to_string(Expected.size());
+      llvm::sys::fs::create_directories(Folder);
+      std::string File = Folder + "/k.cpp";
       writeFile(File, F.Input);
-      std::vector<std::string> Args{"check", "--unsafe-fixes", "--export-fixes",
-                                    Case + "/fixes.yaml", File};
+      std::vector<std::string> Args;
       if (Run.Options.WarpSize)
         Args.push_back("--warp-size=" + std::to_string(*Run.Options.WarpSize));
       if (Run.Options.Target) // The exported fixes do not depend on it.
         Args.push_back("--target=" + dsl::targetName(*Run.Options.Target).str());
-      ProcessResult R = runKernelTidy(Args);
-      ASSERT_EQ(1, R.ExitCode) << Path << R.Err;
-      ASSERT_EQ(0, llvm::sys::ExecuteAndWait("/usr/bin/clang-apply-replacements-19",
-                                             {"clang-apply-replacements-19", Case}))
-          << Path;
-      EXPECT_EQ(Fixed, readFile(File)) << Path << " " << Run.Suffix;
-      ++Compared;
+      FilesByArgs[Args].push_back(File);
+      Expected.push_back({File, Fixed, Path + " " + Run.Suffix});
     }
   }
-  EXPECT_GT(Compared, 10u);
+  llvm::sys::fs::create_directories(Dir + "/yaml");
+  unsigned Run = 0;
+  for (const auto &[Options, Files] : FilesByArgs) {
+    std::vector<std::string> Args{"check", "--unsafe-fixes", "--export-fixes",
+                                  Dir + "/yaml/" + std::to_string(Run++) + ".yaml"};
+    Args.insert(Args.end(), Options.begin(), Options.end());
+    Args.insert(Args.end(), Files.begin(), Files.end());
+    ProcessResult R = runKernelTidy(Args);
+    ASSERT_EQ(1, R.ExitCode) << R.Out << R.Err;
+  }
+  ASSERT_EQ(0, llvm::sys::ExecuteAndWait("/usr/bin/clang-apply-replacements-19",
+                                         {"clang-apply-replacements-19", Dir + "/yaml"}));
+  for (const Case &C : Expected)
+    EXPECT_EQ(C.Fixed, readFile(C.File)) << C.Fixture;
+  EXPECT_GT(Expected.size(), 10u);
 }
 
 TEST_F(Reliability, ReadOnlyFileIsNotModified) {
@@ -97,6 +111,47 @@ TEST_F(Reliability, FullDiskIsAnErrorAndTheFileIsKept) {
   EXPECT_NE(std::string::npos, readFile(Out).find(File + ": cannot write")) << readFile(Out);
   EXPECT_EQ(Source, readFile(File));
   EXPECT_EQ(2u, listFiles(Dir, "").size()) << "temporary file left behind";
+}
+
+TEST_F(Reliability, BaselineAndExportedFixesAreWrittenAtomically) {
+  std::string File = put("k.cpp", fixtureInput(sourceDir() + SafeCase + ".cpp"));
+  std::string Source = readFile(File);
+  for (const char *Option : {"--write-baseline", "--export-fixes"}) {
+    std::string Output = Dir + "/previous.out";
+    writeFile(Output, "the previous contents\n");
+    // No room for a byte: the write fails, the previous file stays.
+    std::string Log = Dir + "/log.txt";
+    // (stderr through a pipe, which the limit does not cover.)
+    std::string Script = std::string("set -o pipefail; (ulimit -f 0; exec '" KERNEL_TIDY_BINARY
+                                     "' check ") +
+                         Option + " '" + Output + "' '" + File + "' 2>&1 >/dev/null) | cat > '" +
+                         Log + "'";
+    int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
+    std::string Err = readFile(Log);
+    EXPECT_EQ(2, Code) << Option << Err;
+    EXPECT_NE(std::string::npos, Err.find("kernel-tidy: error: cannot ")) << Err;
+    EXPECT_NE(std::string::npos, Err.find(Output + ": cannot write: File too large")) << Err;
+    EXPECT_EQ(std::string::npos, Err.find("recorded")) << Err;
+    EXPECT_EQ(std::string::npos, Err.find("LLVM ERROR")) << Err;
+    EXPECT_EQ("the previous contents\n", readFile(Output)) << Option;
+    EXPECT_EQ(3u, listFiles(Dir, "").size()) << "temporary file left behind";
+    llvm::sys::fs::remove(Log);
+
+    // /dev/full: a clean error as well.
+    ProcessResult R = runKernelTidy({"check", Option, "/dev/full", File});
+    EXPECT_EQ(2, R.ExitCode) << Option << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("/dev/full: cannot write: No space left")) << R.Err;
+
+    // A missing folder is noticed before any source is fixed.
+    std::vector<std::string> Args{"check", Option, Dir + "/missing/out", File};
+    if (std::string(Option) == "--export-fixes")
+      Args.insert(Args.begin() + 1, "--fix");
+    R = runKernelTidy(Args);
+    EXPECT_EQ(2, R.ExitCode) << Option << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("no folder '" + Dir + "/missing'")) << R.Err;
+    EXPECT_EQ(Source, readFile(File));
+    llvm::sys::fs::remove(Output);
+  }
 }
 
 TEST_F(Reliability, CrlfAndBomArePreserved) {
@@ -210,8 +265,31 @@ TEST(FixVerification, AFixThatBreaksTheBuildIsDropped) {
   applyFixes(Result, *Analyzer, /*IncludeUnsafe=*/false);
   EXPECT_FALSE(Result.Fixed);
   EXPECT_EQ(0u, Result.FixedCount);
-  ASSERT_EQ(1u, Result.FixNotes.size());
-  EXPECT_NE(std::string::npos, Result.FixNotes[0].find("does not compile"));
+  // The finding stays, without a fix, saying why.
+  ASSERT_EQ(1u, Result.Findings.size());
+  EXPECT_FALSE(Result.Findings[0].FixIt);
+  EXPECT_NE(std::string::npos,
+            Result.Findings[0].NoFixReason.find("the fixed file does not compile: no matching "
+                                                "function for call to 'warp_active_max'"))
+      << Result.Findings[0].NoFixReason;
+}
+
+TEST(FixVerification, ReportsWithoutFixOfferOnlyFixesThatCompile) {
+  // Without --fix, the same verification runs: a report never counts a fix
+  // that --fix would drop.
+  std::string Path = sourceDir() + SafeCase + ".cpp";
+  auto Analyzer = modelAnalyzer();
+  ASSERT_TRUE(Analyzer);
+  FileResult Good = Analyzer->analyze(Path);
+  ASSERT_EQ(1u, Good.Findings.size());
+  FileResult Bad = Good;
+  Bad.Findings[0].FixIt->Edits[0].Replacement = "m = warp_active_max(m, m, m);";
+  verifyFixes(Good, *Analyzer);
+  verifyFixes(Bad, *Analyzer);
+  EXPECT_TRUE(Good.Findings[0].FixIt) << Good.Findings[0].NoFixReason;
+  EXPECT_FALSE(Bad.Findings[0].FixIt);
+  EXPECT_FALSE(Bad.Fixed) << "verification writes nothing";
+  EXPECT_NE(std::string::npos, Bad.Findings[0].NoFixReason.find("does not compile"));
 }
 
 unsigned crashTrials() {

@@ -1,0 +1,196 @@
+//===--- DriverReportTest.cpp - Fix reasons and verified fixes in reports -===//
+//
+// A test-only clang-tidy check speaks the rules' diagnostic protocol (safe
+// fix on the warning, unsafe fix on an "unsafe fix: REASON" note, "no
+// automatic fix: REASON" note, plain notes), so that the Analyzer's parsing
+// of it and the three report formats are tested before every rule uses all
+// of it. Its name does not match luisa-*: only tests that ask for it run it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "src/driver/FixApplier.h"
+#include "src/driver/Report.h"
+#include "src/driver/Sarif.h"
+#include "test/unit/TestSupport.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang-tidy/ClangTidyModuleRegistry.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/Support/FileSystem.h"
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace kernel_tidy::test {
+namespace {
+
+/// Reports the variables `safe`, `unsafe`, `no_fix` and `broken` the way the
+/// rules report findings of each kind; `broken` gets a safe fix that does not
+/// compile.
+class ProtocolCheck : public tidy::ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  void registerMatchers(MatchFinder *Finder) override {
+    Finder->addMatcher(varDecl(hasAnyName("safe", "unsafe", "no_fix", "broken")).bind("v"),
+                       this);
+  }
+  void check(const MatchFinder::MatchResult &Result) override {
+    const auto *Var = Result.Nodes.getNodeAs<VarDecl>("v");
+    SourceLocation Loc = Var->getLocation();
+    StringRef Name = Var->getName();
+    auto Rename = FixItHint::CreateReplacement(Loc, Name.str() + "_fixed");
+    if (Name == "safe") {
+      diag(Loc, "safe finding") << Rename;
+    } else if (Name == "unsafe") {
+      diag(Loc, "unsafe finding");
+      diag(Loc, "unsafe fix: %0", DiagnosticIDs::Note) << "it may round differently" << Rename;
+      diag(Loc, "a plain note", DiagnosticIDs::Note);
+    } else if (Name == "no_fix") {
+      diag(Loc, "finding without a fix");
+      diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << "the width is unknown";
+      diag(Loc, "a plain note", DiagnosticIDs::Note);
+    } else {
+      diag(Loc, "finding with a broken fix")
+          << FixItHint::CreateReplacement(Var->getInit()->getSourceRange(),
+                                          "no_such_function()");
+    }
+  }
+};
+
+class ProtocolModule : public tidy::ClangTidyModule {
+public:
+  void addCheckFactories(tidy::ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<ProtocolCheck>("kernel-tidy-test-protocol");
+  }
+};
+
+tidy::ClangTidyModuleRegistry::Add<ProtocolModule>
+    RegisterProtocol("kernel-tidy-test-protocol", "Test-only check of the note protocol");
+
+class DriverReport : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Dir = makeTempDir();
+    File = Dir + "/k.cpp";
+    AnalysisOptions Options;
+    Options.Checks = "-*,kernel-tidy-test-protocol";
+    Checker = modelAnalyzer(Options);
+    ASSERT_TRUE(Checker);
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  FileResult analyze(const std::string &Source) {
+    writeFile(File, Source);
+    return Checker->analyze(File);
+  }
+  const Finding &find(const FileResult &R, const std::string &Message) {
+    for (const Finding &F : R.Findings)
+      if (F.Message == Message)
+        return F;
+    ADD_FAILURE() << "no finding '" << Message << "'";
+    static Finding None;
+    return None;
+  }
+  std::string Dir, File;
+  std::unique_ptr<Analyzer> Checker;
+};
+
+TEST_F(DriverReport, NotesBecomeTypedApplicabilityAndReasons) {
+  FileResult R = analyze("int safe = 1;\nint unsafe = 2;\nint no_fix = 3;\n");
+  ASSERT_TRUE(R.Errors.empty()) << R.Errors[0].Message;
+  ASSERT_EQ(3u, R.Findings.size());
+
+  const Finding &Safe = find(R, "safe finding");
+  ASSERT_TRUE(Safe.FixIt);
+  EXPECT_EQ(Applicability::Safe, Safe.FixIt->Kind);
+  EXPECT_EQ("", Safe.FixIt->Reason);
+  EXPECT_EQ("", Safe.NoFixReason);
+  EXPECT_TRUE(Safe.Notes.empty());
+
+  const Finding &Unsafe = find(R, "unsafe finding");
+  ASSERT_TRUE(Unsafe.FixIt);
+  EXPECT_EQ(Applicability::Unsafe, Unsafe.FixIt->Kind);
+  EXPECT_EQ("it may round differently", Unsafe.FixIt->Reason);
+  ASSERT_EQ(1u, Unsafe.FixIt->Edits.size());
+  EXPECT_EQ("unsafe_fixed", Unsafe.FixIt->Edits[0].Replacement);
+  ASSERT_EQ(1u, Unsafe.Notes.size()) << "the unsafe-fix note is not a plain note";
+  EXPECT_EQ("a plain note", Unsafe.Notes[0].Message);
+
+  const Finding &NoFix = find(R, "finding without a fix");
+  EXPECT_FALSE(NoFix.FixIt);
+  EXPECT_EQ("the width is unknown", NoFix.NoFixReason);
+  ASSERT_EQ(1u, NoFix.Notes.size()) << "the no-fix note is not a plain note";
+  EXPECT_EQ("a plain note", NoFix.Notes[0].Message);
+}
+
+TEST_F(DriverReport, EveryFormatCarriesTheReasons) {
+  FileResult R = analyze("int unsafe = 2;\nint no_fix = 3;\n");
+  ASSERT_EQ(2u, R.Findings.size());
+  std::vector<FileResult> Results{R};
+
+  std::string Text = formatText(Results);
+  EXPECT_NE(std::string::npos,
+            Text.find(File + ":1:5: note: unsafe fix: it may round differently\n"))
+      << Text;
+  EXPECT_NE(std::string::npos,
+            Text.find(File + ":2:5: note: no automatic fix: the width is unknown\n"))
+      << Text;
+
+  auto Json = nlohmann::json::parse(formatJson(Results, "0"));
+  const auto &Unsafe = Json["diagnostics"][0];
+  EXPECT_EQ("unsafe", Unsafe["fix"]["applicability"]);
+  EXPECT_EQ("it may round differently", Unsafe["fix"]["reason"]);
+  EXPECT_TRUE(Unsafe["no_fix_reason"].is_null());
+  const auto &NoFix = Json["diagnostics"][1];
+  EXPECT_TRUE(NoFix["fix"].is_null());
+  EXPECT_EQ("the width is unknown", NoFix["no_fix_reason"]);
+  EXPECT_EQ(1u, NoFix["notes"].size());
+
+  auto Sarif = nlohmann::json::parse(formatSarif(Results, {"0", Dir, Dir}));
+  const auto &SarifResults = Sarif["runs"][0]["results"];
+  ASSERT_EQ(2u, SarifResults.size());
+  const auto &Fix = SarifResults[0]["fixes"][0];
+  EXPECT_EQ("Unsafe fix (applied only with --unsafe-fixes): it may round differently",
+            Fix["description"]["text"]);
+  EXPECT_EQ("unsafe", Fix["properties"]["applicability"]);
+  EXPECT_EQ("it may round differently", Fix["properties"]["reason"]);
+  EXPECT_FALSE(SarifResults[1].contains("fixes"));
+  EXPECT_EQ("the width is unknown", SarifResults[1]["properties"]["noFixReason"]);
+}
+
+TEST_F(DriverReport, AFixThatDoesNotCompileIsReportedAsNoFixWithTheError) {
+  FileResult R = analyze("int safe = 1;\nint broken = 2;\n");
+  ASSERT_EQ(2u, R.Findings.size());
+  verifyFixes(R, *Checker);
+  const Finding &Safe = find(R, "safe finding");
+  ASSERT_TRUE(Safe.FixIt) << "a fix that compiles stays";
+  EXPECT_EQ("", Safe.NoFixReason);
+  const Finding &Broken = find(R, "finding with a broken fix");
+  EXPECT_FALSE(Broken.FixIt);
+  EXPECT_NE(std::string::npos,
+            Broken.NoFixReason.find("the fix was dropped because the fixed file does not "
+                                    "compile: use of undeclared identifier 'no_such_function'"))
+      << Broken.NoFixReason;
+
+  std::vector<FileResult> Results{R};
+  auto Json = nlohmann::json::parse(formatJson(Results, "0"));
+  EXPECT_EQ(1u, Json["summary"]["fixable"]) << "only the fix that compiles";
+  EXPECT_TRUE(Json["diagnostics"][1]["fix"].is_null());
+  std::string Text = formatText(Results);
+  EXPECT_NE(std::string::npos, Text.find(File + ":2:5: note: no automatic fix: the fix was "
+                                                "dropped because"))
+      << Text;
+  EXPECT_NE(std::string::npos, Text.find(File + ":1:5: note: fix: replace 1:5-1:9 with:"))
+      << Text;
+
+  // --fix applies the fix that compiles, and says nothing more of the other.
+  applyFixes(R, *Checker, /*IncludeUnsafe=*/false);
+  EXPECT_EQ(1u, R.FixedCount);
+  EXPECT_EQ("int safe_fixed = 1;\nint broken = 2;\n", R.Fixed.value_or(""));
+  EXPECT_TRUE(R.FixNotes.empty());
+}
+
+} // namespace
+} // namespace kernel_tidy::test

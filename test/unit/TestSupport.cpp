@@ -74,6 +74,10 @@ std::string describeFindings(const FileResult &Result) {
                                                               : "unsafe";
     Out += std::to_string(F.Begin.Line) + ":" + std::to_string(F.Begin.Column) +
            ": warning: " + F.Message + " [" + F.Rule + "] (fix: " + Kind + ")\n";
+    // The rule's note saying why there is no fix, where the rule put it.
+    if (!F.NoFixReason.empty())
+      Out += std::to_string(F.Begin.Line) + ":" + std::to_string(F.Begin.Column) +
+             ": note: no automatic fix: " + F.NoFixReason + "\n";
     for (const Note &N : F.Notes)
       Out += std::to_string(N.At.Line) + ":" + std::to_string(N.At.Column) +
              ": note: " + N.Message + "\n";

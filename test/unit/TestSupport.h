@@ -26,7 +26,8 @@ std::vector<std::string> listFiles(const std::string &Dir,
 std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options = {});
 
 /// Findings as `LINE:COL: warning: MESSAGE [RULE] (fix: KIND)` lines, each
-/// followed by its notes without a fix as `LINE:COL: note: MESSAGE` lines.
+/// followed by `LINE:COL: note: no automatic fix: REASON` when the rule gave
+/// one and its other notes without a fix as `LINE:COL: note: MESSAGE` lines.
 std::string describeFindings(const FileResult &Result);
 
 /// A fresh empty folder under the system temp folder.

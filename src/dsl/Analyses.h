@@ -3,6 +3,7 @@
 #ifndef KERNEL_TIDY_SRC_DSL_ANALYSES_H
 #define KERNEL_TIDY_SRC_DSL_ANALYSES_H
 
+#include "src/dsl/BlockSize.h"
 #include "src/dsl/ControlFlow.h"
 #include "src/dsl/Uniformity.h"
 #include "src/dsl/WarpWidth.h"
@@ -15,13 +16,14 @@ namespace kernel_tidy::dsl {
 class Analyses {
 public:
   explicit Analyses(clang::ASTContext &Ctx)
-      : Ctx(Ctx), Writes(Ctx), Widths(Ctx), Flow(Ctx), Uniformity(Ctx, Writes, Flow) {}
+      : Ctx(Ctx), Writes(Ctx), Widths(Ctx), Blocks(Ctx), Flow(Ctx), Uniformity(Ctx, Writes, Flow) {}
   Analyses(const Analyses &) = delete;
   Analyses &operator=(const Analyses &) = delete;
 
   clang::ASTContext &Ctx;
   WriteAnalysis Writes;
   WarpWidthAnalysis Widths;
+  BlockSizeAnalysis Blocks;
   ControlFlowAnalysis Flow;
   UniformityAnalysis Uniformity;
 };

@@ -4,7 +4,9 @@
 // is analysed with the bundled DSL model: the findings must be exactly its
 // CHECK-MESSAGES lines, in order, and the text after --fix --unsafe-fixes
 // exactly its .fixed.cpp (none: unchanged). The fixed text must parse and
-// leave nothing to fix. KERNEL_TIDY_UPDATE_FIXTURES=1 rewrites the
+// leave nothing to fix. The model's headers come from one shared PCH (as in
+// a CLI run of several files; SharedHeaderParse.SameReportAsPlainParse checks
+// that it reports what a plain parse does). KERNEL_TIDY_UPDATE_FIXTURES=1 rewrites the
 // expectations from the tool's output first.
 //
 //===----------------------------------------------------------------------===//
@@ -44,7 +46,7 @@ bool updating() {
 std::string update(const Fixture &F) {
   std::vector<RunOutput> Outputs;
   for (const FixtureRun &Run : F.Runs) {
-    auto Analyzer = modelAnalyzer(Run.Options);
+    auto Analyzer = sharedPrefixAnalyzer(Run.Options, F.Path);
     if (!Analyzer)
       return "no analyzer";
     RunOutput Out{Run.Suffix, Analyzer->analyze(F.Path, F.Input), std::nullopt};
@@ -68,7 +70,7 @@ TEST_P(FixtureTest, FindingsAndFixesAreExact) {
   }
   const FixtureRun *Run = F.run(GetParam().Suffix);
   ASSERT_TRUE(Run) << "run '" << GetParam().Suffix << "' is gone from " << F.Path;
-  auto Analyzer = modelAnalyzer(Run->Options);
+  auto Analyzer = sharedPrefixAnalyzer(Run->Options, F.Path);
   ASSERT_TRUE(Analyzer);
 
   FileResult Result = Analyzer->analyze(F.Path, F.Input);

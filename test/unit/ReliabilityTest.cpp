@@ -58,9 +58,10 @@ TEST_F(Reliability, ExportedFixesApplyLikeFix) {
       std::string Fixed = F.expectedFixed(Run);
       if (Fixed == F.Input)
         continue;
-      std::string Folder = Dir + "/cases/" + std::to_string(Expected.size());
+      // One folder: the CLI shares a header parse among files of one folder.
+      std::string Folder = Dir + "/cases";
       llvm::sys::fs::create_directories(Folder);
-      std::string File = Folder + "/k.cpp";
+      std::string File = Folder + "/k" + std::to_string(Expected.size()) + ".cpp";
       writeFile(File, F.Input);
       std::vector<std::string> Args;
       if (Run.Options.WarpSize)

@@ -66,6 +66,21 @@ std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options) {
   return Analyzer::create(Options, Error);
 }
 
+std::unique_ptr<Analyzer> sharedPrefixAnalyzer(AnalysisOptions Options,
+                                               const std::string &File) {
+  Options.Pch = PchMode::Force;
+  auto Planner = modelAnalyzer(Options);
+  if (!Planner)
+    return nullptr;
+  // The PCH cache is found through the environment when the plan is made;
+  // other tests of this process keep their private cache.
+  std::string Private = testCacheDir();
+  ::setenv("KERNEL_TIDY_CACHE_DIR", KERNEL_TIDY_TEST_PCH_CACHE, /*overwrite=*/1);
+  Options.Prefixes = Planner->planPrecompiledPrefixes({File}, 1);
+  ::setenv("KERNEL_TIDY_CACHE_DIR", Private.c_str(), /*overwrite=*/1);
+  return modelAnalyzer(Options);
+}
+
 std::string describeFindings(const FileResult &Result) {
   std::string Out;
   for (const Finding &F : Result.Findings) {

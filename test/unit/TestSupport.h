@@ -25,6 +25,13 @@ std::vector<std::string> listFiles(const std::string &Dir,
 /// An analyzer that parses with the bundled DSL model.
 std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options = {});
 
+/// Like modelAnalyzer, but \p File (read from disk) parses its leading
+/// includes from a precompiled header kept in the build tree and shared by
+/// every test process, as the CLI shares one among the files of a run: the
+/// bundled model is then parsed once per build, not once per test.
+std::unique_ptr<Analyzer> sharedPrefixAnalyzer(AnalysisOptions Options,
+                                               const std::string &File);
+
 /// Findings as `LINE:COL: warning: MESSAGE [RULE] (fix: KIND)` lines, each
 /// followed by `LINE:COL: note: no automatic fix: REASON` when the rule gave
 /// one and its other notes without a fix as `LINE:COL: note: MESSAGE` lines.

@@ -25,20 +25,32 @@ public:
   /// UInt n); \p Prelude before the function; \p Using the using-directives.
   explicit Snippet(const std::string &KernelBody, const std::string &Prelude = "",
                    const char *Using = "using namespace luisa;\nusing namespace luisa::compute;\n") {
-    std::string Code = "#include <luisa/luisa-compute.h>\n"
-                       "#include <luisa/dsl/sugar.h>\n" +
-                       std::string(Using) +
+    const std::string Includes = "#include <luisa/luisa-compute.h>\n"
+                                 "#include <luisa/dsl/sugar.h>\n";
+    std::string Code = Includes + std::string(Using) +
                        "template<typename T> void probe(const T &) {}\n" +
                        Prelude +
                        "\nvoid build(luisa::compute::Device &device) {\n"
                        "  luisa::compute::Kernel1D kernel = [&](luisa::compute::BufferUInt buffer,\n"
                        "                                        luisa::compute::UInt n) noexcept {\n" +
                        KernelBody + "\n  };\n}\n";
-    Unit = tooling::buildASTFromCodeWithArgs(
-        Code,
-        {"-std=c++20", "-isystem", modelDir(),
-         "-resource-dir=" KERNEL_TIDY_CLANG_RESOURCE_DIR},
-        "snippet.cpp");
+    std::vector<std::string> Args{"-std=c++20", "-isystem", modelDir(),
+                                  "-resource-dir=" KERNEL_TIDY_CLANG_RESOURCE_DIR};
+    // The model's headers come precompiled (their include guards then skip
+    // the includes): one header parse per build instead of one per snippet.
+    std::string Pch = sharedTestPch("snippet-model", Includes, Args, modelDir());
+    if (!Pch.empty())
+      Args.insert(Args.end(), {"-include-pch", Pch});
+    Unit = tooling::buildASTFromCodeWithArgs(Code, Args, "snippet.cpp");
+    if (!Unit)
+      return;
+    // Matchers and parent maps walk the snippet's own declarations only, as
+    // in a kernel-tidy run (walking the headers would deserialize the PCH).
+    std::vector<Decl *> Own;
+    for (Decl *D : context().getTranslationUnitDecl()->decls())
+      if (context().getSourceManager().isInMainFile(D->getLocation()))
+        Own.push_back(D);
+    context().setTraversalScope(Own);
   }
 
   bool parsed() const {

@@ -2,6 +2,12 @@
 
 #include "test/unit/TestSupport.h"
 
+#include "src/driver/PrecompiledPrefix.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -9,6 +15,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace kernel_tidy::test {
 
@@ -64,6 +71,79 @@ std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options) {
   Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
   std::string Error;
   return Analyzer::create(Options, Error);
+}
+
+namespace {
+/// GeneratePCHAction writing to a given file.
+class GeneratePchTo : public clang::GeneratePCHAction {
+public:
+  explicit GeneratePchTo(std::string Output) : Output(std::move(Output)) {}
+
+protected:
+  bool BeginInvocation(clang::CompilerInstance &CI) override {
+    CI.getFrontendOpts().OutputFile = Output;
+    return GeneratePCHAction::BeginInvocation(CI);
+  }
+
+private:
+  std::string Output;
+};
+
+std::vector<std::string> filesUnder(const std::string &Dir) {
+  std::vector<std::string> Files;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (It->type() == llvm::sys::fs::file_type::regular_file)
+      Files.push_back(It->path());
+  std::sort(Files.begin(), Files.end());
+  return Files;
+}
+} // namespace
+
+std::string sharedTestPch(const std::string &Name, const std::string &Header,
+                          const std::vector<std::string> &Args, const std::string &Inputs) {
+  std::string Dir = KERNEL_TIDY_TEST_PCH_CACHE;
+  std::string Pch = Dir + "/" + Name + ".pch", Manifest = Pch + ".inputs";
+  // The manifest also names the arguments: other ones need another PCH.
+  std::string Key = "args: " + llvm::join(Args, " ") + "\n";
+  std::string Stored = readFile(Manifest);
+  if (fileExists(Pch) && llvm::StringRef(Stored).starts_with(Key) &&
+      dependenciesUnchanged(llvm::StringRef(Stored).drop_front(Key.size())))
+    return Pch;
+  llvm::sys::fs::create_directories(Dir);
+  llvm::SmallString<256> Temp;
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(Pch + ".%%%%%%.tmp", FD, Temp))
+    return "";
+  ::close(FD);
+  // From a file on disk: a PCH records its inputs and checks them on use.
+  std::string HeaderFile = Dir + "/" + Name + ".h";
+  if (readFile(HeaderFile) != Header)
+    writeFile(HeaderFile, Header);
+  std::vector<std::string> PchArgs = Args;
+  PchArgs.insert(PchArgs.begin(), {"-x", "c++-header"});
+  clang::tooling::FixedCompilationDatabase Database(Dir, PchArgs);
+  clang::tooling::ClangTool Tool(Database, {HeaderFile});
+  std::string Tmp = Temp.str().str();
+  struct Factory : clang::tooling::FrontendActionFactory {
+    std::string Output;
+    std::unique_ptr<clang::FrontendAction> create() override {
+      return std::make_unique<GeneratePchTo>(Output);
+    }
+  } Generate;
+  Generate.Output = Tmp;
+  if (Tool.run(&Generate) != 0 || llvm::sys::fs::rename(Tmp, Pch)) {
+    llvm::sys::fs::remove(Tmp);
+    return "";
+  }
+  std::vector<std::string> Deps = filesUnder(Inputs);
+  Deps.push_back(HeaderFile);
+  // Written after the PCH: a reader that sees the PCH without it rebuilds.
+  std::string ManifestTemp = Manifest + "." + std::to_string(::getpid());
+  writeFile(ManifestTemp, Key + describeDependencies(Deps));
+  llvm::sys::fs::rename(ManifestTemp, Manifest);
+  return Pch;
 }
 
 std::unique_ptr<Analyzer> sharedPrefixAnalyzer(AnalysisOptions Options,

@@ -29,6 +29,12 @@ std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options = {});
 /// includes from a precompiled header kept in the build tree and shared by
 /// every test process, as the CLI shares one among the files of a run: the
 /// bundled model is then parsed once per build, not once per test.
+/// A PCH of \p Header (code of `#include` lines) compiled with \p Args, kept
+/// in the build tree and shared by every test process; rebuilt when a file
+/// under \p Inputs changes. "" when it cannot be built (parse plainly then).
+std::string sharedTestPch(const std::string &Name, const std::string &Header,
+                          const std::vector<std::string> &Args, const std::string &Inputs);
+
 std::unique_ptr<Analyzer> sharedPrefixAnalyzer(AnalysisOptions Options,
                                                const std::string &File);
 

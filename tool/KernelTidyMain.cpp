@@ -209,6 +209,11 @@ void afterAnalysis(const CheckCommand &Cmd, RunState &State, size_t Index,
 
 void printReport(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileResult> &Results,
                  const RunState &State, const std::string &Share) {
+  llvm::StringSet<> Warned;
+  for (const kernel_tidy::FileResult &Result : Results)
+    for (const std::string &Warning : Result.Warnings)
+      if (Warned.insert(Warning).second)
+        std::cerr << "kernel-tidy: warning: " << Warning << "\n";
   for (const std::string &Diff : State.Diffs)
     std::cout << Diff;
   if (Cmd.Format == "json") {
@@ -498,6 +503,8 @@ int main(int argc, char **argv) {
   // Past a file-size limit (ulimit -f), fail the write with EFBIG and report
   // it instead of being killed halfway.
   std::signal(SIGXFSZ, SIG_IGN);
+  // Interrupted (Ctrl-C, kill, a closed terminal): no temporary file stays.
+  kernel_tidy::removeTemporaryFilesOnSignals();
   // Everything after `--` goes to the compiler, as with clang-tidy.
   std::vector<std::string> CompilerArgs;
   int ToolArgc = argc;

@@ -92,7 +92,9 @@ bool readMessage(int FD, std::string &Raw, std::string &Body) {
       HaveLength = !Header.trim().getAsInteger(10, Length);
     Line.clear();
   }
-  if (!HaveLength)
+  // clangd refuses messages over 1 GB; hand such a header on unread for it
+  // to refuse, rather than allocate it here.
+  if (!HaveLength || Length > (size_t(1) << 30))
     return false;
   Body.resize(Length);
   size_t Done = 0;

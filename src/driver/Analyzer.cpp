@@ -18,11 +18,14 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/ADT/StringMap.h"
 #include <algorithm>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <map>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
@@ -108,6 +111,53 @@ std::string warpSizeProblem(const std::vector<ClangTidyOptionsProvider::OptionsS
   return "";
 }
 
+/// A compile database whose commands name their file by absolute path:
+/// Bear and Meson write `"file"` relative to `"directory"`, and Clang would
+/// then report (and fix) the file under its relative name.
+class AbsoluteFileDatabase : public tooling::CompilationDatabase {
+public:
+  explicit AbsoluteFileDatabase(std::unique_ptr<tooling::CompilationDatabase> Inner)
+      : Inner(std::move(Inner)) {}
+
+  std::vector<tooling::CompileCommand> getCompileCommands(StringRef File) const override {
+    std::vector<tooling::CompileCommand> Commands = Inner->getCompileCommands(File);
+    for (tooling::CompileCommand &Command : Commands) {
+      if (!llvm::sys::path::is_relative(Command.Filename))
+        continue;
+      llvm::SmallString<256> Absolute(Command.Filename);
+      llvm::sys::fs::make_absolute(Command.Directory, Absolute);
+      llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+      for (std::string &Arg : Command.CommandLine)
+        if (Arg == Command.Filename)
+          Arg = Absolute.str().str();
+      Command.Filename = Absolute.str().str();
+    }
+    return Commands;
+  }
+  std::vector<std::string> getAllFiles() const override { return Inner->getAllFiles(); }
+
+private:
+  std::unique_ptr<tooling::CompilationDatabase> Inner;
+};
+
+/// Why the compile_commands.json nearest above \p File (if there is one)
+/// cannot be used; "" when there is none.
+std::string unusableDatabaseWarning(StringRef File) {
+  for (StringRef Dir = llvm::sys::path::parent_path(File); !Dir.empty();
+       Dir = llvm::sys::path::parent_path(Dir)) {
+    llvm::SmallString<256> Path(Dir);
+    llvm::sys::path::append(Path, "compile_commands.json");
+    if (!llvm::sys::fs::exists(Path))
+      continue;
+    std::string Error;
+    tooling::JSONCompilationDatabase::loadFromFile(Path, Error,
+                                                   tooling::JSONCommandLineSyntax::AutoDetect);
+    return "ignoring '" + Path.str().str() + "' (" + StringRef(Error).trim().str() +
+           "): parsed with the bundled DSL model";
+  }
+  return "";
+}
+
 } // namespace
 
 struct Analyzer::Impl {
@@ -170,9 +220,11 @@ struct Analyzer::Impl {
                                       : Provider.problem();
   }
 
-  /// The project's compile database for \p File, or the bundled DSL model.
+  /// The project's compile database for \p File, or the bundled DSL model
+  /// (with \p Warning saying why, when a database was found but not usable).
   std::unique_ptr<tooling::CompilationDatabase>
-  compilationDatabase(const std::string &File, std::string &Error) const {
+  compilationDatabase(const std::string &File, std::string &Error,
+                      std::string *Warning = nullptr) const {
     std::unique_ptr<tooling::CompilationDatabase> DB;
     if (Options.ForceBundledModel) {
       // Fall through to the bundled model.
@@ -184,9 +236,12 @@ struct Analyzer::Impl {
     } else {
       std::string Ignored;
       DB = tooling::CompilationDatabase::autoDetectFromSource(File, Ignored);
+      if (!DB && Warning)
+        *Warning = unusableDatabaseWarning(File);
     }
     if (DB)
-      return tooling::inferMissingCompileCommands(std::move(DB));
+      return std::make_unique<AbsoluteFileDatabase>(
+          tooling::inferMissingCompileCommands(std::move(DB)));
     std::vector<std::string> ModelArgs{"-std=c++20", "-isystem",
                                        Options.ModelDir};
     // Without a database, Clang would take a .h for C and an .inl for an
@@ -334,36 +389,50 @@ cachedPrefixPch(const tooling::CompileCommand &Command, const std::vector<std::s
   if (llvm::sys::fs::createUniqueFile(Pch + ".%%%%%%.tmp", FD, Temp))
     return nullptr;
   llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  SignalCleanup Cleanup(Temp);
 
-  tooling::CompileCommand PchCommand = Command;
-  PchCommand.Filename = Header;
-  PchCommand.CommandLine.insert(PchCommand.CommandLine.end(), {"-x", "c++-header", Header});
-  OneCommandDatabase DB(PchCommand);
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
-  tooling::ClangTool Tool(DB, {Header}, std::make_shared<PCHContainerOperations>(), FS);
-  IgnoringDiagConsumer Quiet;
-  Tool.setDiagnosticConsumer(&Quiet);
-  Tool.setPrintErrorMessage(false);
-  auto Deps = std::make_shared<AllDependencies>();
-  GeneratePch Action(Temp.str().str(), Deps);
-  if (Tool.run(&Action) != 0) {
-    llvm::sys::fs::remove(Temp);
+  auto Build = [&] {
+    tooling::CompileCommand PchCommand = Command;
+    PchCommand.Filename = Header;
+    PchCommand.CommandLine.insert(PchCommand.CommandLine.end(), {"-x", "c++-header", Header});
+    OneCommandDatabase DB(PchCommand);
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
+        new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+    tooling::ClangTool Tool(DB, {Header}, std::make_shared<PCHContainerOperations>(), FS);
+    IgnoringDiagConsumer Quiet;
+    Tool.setDiagnosticConsumer(&Quiet);
+    Tool.setPrintErrorMessage(false);
+    auto Deps = std::make_shared<AllDependencies>();
+    GeneratePch Action(Temp.str().str(), Deps);
+    if (Tool.run(&Action) != 0)
+      return false;
+    std::vector<std::string> Inputs;
+    for (const std::string &File : Deps->getDependencies()) {
+      llvm::SmallString<256> Path(File);
+      llvm::sys::fs::make_absolute(Command.Directory, Path);
+      Inputs.push_back(Path.str().str());
+    }
+    if (llvm::sys::fs::rename(Temp, Pch))
+      return false;
+    // The PCH itself too: a damaged cached PCH is rebuilt, not read (Clang
+    // aborts on some corruptions).
+    Inputs.push_back(Pch);
+    std::string Inventory = describeDependencies(Inputs);
+    return !Inventory.empty() && writeAtomically(Manifest, Inventory).empty();
+  };
+  // Built in a child process: Clang ends the process ("LLVM ERROR") when
+  // the PCH cannot be written (a full disk, ulimit -f), and a cache problem
+  // must never fail the run; the files are then parsed plainly.
+  pid_t Child = ::fork();
+  if (Child == 0)
+    ::_exit(Build() ? 0 : 1);
+  int Status = 0;
+  bool Built = Child < 0 ? Build()
+                         : ::waitpid(Child, &Status, 0) == Child && WIFEXITED(Status) &&
+                               WEXITSTATUS(Status) == 0;
+  llvm::sys::fs::remove(Temp);
+  if (!Built || !dependenciesUnchanged(readAll(Manifest)))
     return nullptr;
-  }
-  std::vector<std::string> Inputs;
-  for (const std::string &File : Deps->getDependencies()) {
-    llvm::SmallString<256> Path(File);
-    llvm::sys::fs::make_absolute(Command.Directory, Path);
-    Inputs.push_back(Path.str().str());
-  }
-  if (llvm::sys::fs::rename(Temp, Pch)) {
-    llvm::sys::fs::remove(Temp);
-    return nullptr;
-  }
-  std::string Inventory = describeDependencies(Inputs);
-  if (!Inventory.empty())
-    writeAtomically(Manifest, Inventory); // Else rebuilt by the next run.
   return Result;
 }
 
@@ -484,6 +553,12 @@ Analyzer::planPrecompiledPrefixes(const std::vector<std::string> &Files, size_t 
     llvm::sys::fs::make_absolute(Absolute);
     llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
     std::string AbsFile = Absolute.str().str();
+    // Not a FIFO or device: reading would block or never end (analyze()
+    // reports them).
+    llvm::sys::fs::file_status Status;
+    if (llvm::sys::fs::status(AbsFile, Status) ||
+        Status.type() != llvm::sys::fs::file_type::regular_file)
+      continue;
     std::string Text = readAll(AbsFile);
     std::vector<std::string> Includes = leadingAngleIncludes(Text);
     if (Includes.empty())
@@ -647,8 +722,15 @@ FileResult Analyzer::analyze(const std::string &File,
   if (Contents) {
     Result.Original = *Contents;
   } else {
-    if (llvm::sys::fs::is_directory(AbsFile)) {
-      Result.Errors.push_back({File, 0, 0, "is a directory"});
+    // Only regular files: a FIFO would block (and be opened twice), a
+    // device such as /dev/zero never ends.
+    llvm::sys::fs::file_status Status;
+    if (!llvm::sys::fs::status(AbsFile, Status) &&
+        Status.type() != llvm::sys::fs::file_type::regular_file) {
+      Result.Errors.push_back({File, 0, 0,
+                               Status.type() == llvm::sys::fs::file_type::directory_file
+                                   ? "is a directory"
+                                   : "is not a regular file"});
       return Result;
     }
     auto Buffer = llvm::MemoryBuffer::getFile(AbsFile, /*IsText=*/false,
@@ -661,10 +743,19 @@ FileResult Analyzer::analyze(const std::string &File,
     Result.Original = (*Buffer)->getBuffer().str();
   }
 
-  std::string DBError;
-  auto DB = State->compilationDatabase(AbsFile, DBError);
+  std::string DBError, DBWarning;
+  auto DB = State->compilationDatabase(AbsFile, DBError, &DBWarning);
   if (!DB) {
     Result.Errors.push_back({File, 0, 0, "cannot load compilation database: " + DBError});
+    return Result;
+  }
+  if (!DBWarning.empty())
+    Result.Warnings.push_back(DBWarning);
+  // An empty database has no command to infer one from: the file would be
+  // skipped, and a CI gate pass without analysing it.
+  if (DB->getCompileCommands(AbsFile).empty()) {
+    Result.Errors.push_back(
+        {File, 0, 0, "cannot analyse: the compilation database has no command for it"});
     return Result;
   }
   // Clang's tooling aborts the whole process when it cannot enter a compile

@@ -4,10 +4,14 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 namespace kernel_tidy {
@@ -43,6 +47,42 @@ std::string writeInPlace(const std::string &Path, llvm::StringRef Contents) {
   return Error.empty() ? "" : Path + ": " + Error;
 }
 
+/// The temporary files a signal handler must remove: fixed slots, so that
+/// the handler reads them without locks or allocation.
+constexpr int CleanupSlots = 64;
+std::atomic<char *> CleanupPaths[CleanupSlots];
+
+void removeTemporariesAndExit(int Signal) {
+  for (std::atomic<char *> &Slot : CleanupPaths)
+    if (char *Path = Slot.load())
+      ::unlink(Path); // Async-signal-safe.
+  ::_exit(128 + Signal);
+}
+
+/// Gives the temporary file \p FD the owner, group and extended attributes
+/// of \p Original, as far as the user may set them (root may; others may
+/// keep their own groups). Errors leave the temporary file's own.
+void copyOwnership(const char *Original, int FD, const llvm::sys::fs::file_status &Status) {
+  if (::fchown(FD, Status.getUser(), Status.getGroup()) != 0)
+    (void)::fchown(FD, static_cast<uid_t>(-1), Status.getGroup());
+  ssize_t Size = ::listxattr(Original, nullptr, 0);
+  if (Size <= 0)
+    return;
+  std::string Names(static_cast<size_t>(Size), '\0');
+  Size = ::listxattr(Original, Names.data(), Names.size());
+  for (size_t At = 0; Size > 0 && At < static_cast<size_t>(Size);) {
+    const char *Name = Names.data() + At;
+    At += std::strlen(Name) + 1;
+    ssize_t Length = ::getxattr(Original, Name, nullptr, 0);
+    if (Length < 0)
+      continue;
+    std::string Value(static_cast<size_t>(Length), '\0');
+    Length = ::getxattr(Original, Name, Value.data(), Value.size());
+    if (Length >= 0)
+      (void)::fsetxattr(FD, Name, Value.data(), static_cast<size_t>(Length), 0);
+  }
+}
+
 unsigned newFileMode() {
   mode_t Mask = ::umask(0);
   ::umask(Mask);
@@ -51,9 +91,37 @@ unsigned newFileMode() {
 
 } // namespace
 
+SignalCleanup::SignalCleanup(llvm::StringRef Path) {
+  char *Copy = ::strdup(Path.str().c_str());
+  for (int I = 0; I < CleanupSlots && Copy; ++I) {
+    char *Empty = nullptr;
+    if (CleanupPaths[I].compare_exchange_strong(Empty, Copy)) {
+      Slot = I;
+      return;
+    }
+  }
+  std::free(Copy); // More than 64 at once: this one is not cleaned up.
+}
+
+SignalCleanup::~SignalCleanup() {
+  if (Slot >= 0)
+    std::free(CleanupPaths[Slot].exchange(nullptr));
+}
+
+void removeTemporaryFilesOnSignals() {
+  for (int Signal : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction Action = {};
+    Action.sa_handler = removeTemporariesAndExit;
+    sigemptyset(&Action.sa_mask);
+    sigaction(Signal, &Action, nullptr);
+  }
+}
+
 std::string writeAtomically(const std::string &Path, llvm::StringRef Contents,
-                            std::optional<unsigned> Mode) {
+                            std::optional<unsigned> Mode,
+                            const std::function<std::string()> &BeforeRename) {
   llvm::SmallString<256> Target(Path);
+  std::optional<llvm::sys::fs::file_status> Existing;
   if (llvm::sys::fs::exists(Path)) {
     if (std::error_code EC = llvm::sys::fs::real_path(Path, Target))
       return Path + ": cannot resolve path: " + EC.message();
@@ -64,6 +132,7 @@ std::string writeAtomically(const std::string &Path, llvm::StringRef Contents,
       return writeInPlace(Target.str().str(), Contents);
     if (!Mode)
       Mode = Status.permissions();
+    Existing = Status;
   }
   unsigned Permissions = Mode.value_or(newFileMode());
 
@@ -75,6 +144,7 @@ std::string writeAtomically(const std::string &Path, llvm::StringRef Contents,
   llvm::SmallString<256> Temp;
   if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp))
     return Path + ": cannot create a temporary file next to it: " + EC.message();
+  SignalCleanup Cleanup(Temp);
   auto Fail = [&](const std::string &Why) {
     if (FD >= 0)
       ::close(FD);
@@ -85,12 +155,20 @@ std::string writeAtomically(const std::string &Path, llvm::StringRef Contents,
     return Fail(Error);
   if (::fsync(FD) != 0)
     return Fail("cannot sync: " + lastError());
+  if (Existing)
+    copyOwnership(Target.c_str(), FD, *Existing);
+  // After fchown, which clears the setuid and setgid bits.
   if (::fchmod(FD, Permissions) != 0)
     return Fail("cannot set permissions: " + lastError());
   int Closing = FD;
   FD = -1;
   if (::close(Closing) != 0)
     return Fail("cannot close: " + lastError());
+  if (BeforeRename)
+    if (std::string Error = BeforeRename(); !Error.empty()) {
+      llvm::sys::fs::remove(Temp);
+      return Error;
+    }
   if (std::error_code EC = llvm::sys::fs::rename(Temp, Target))
     return Fail("cannot replace the file: " + EC.message());
   return "";

@@ -4,6 +4,7 @@
 #define KERNEL_TIDY_SRC_DRIVER_ATOMICFILE_H
 
 #include "llvm/ADT/StringRef.h"
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -17,8 +18,31 @@ namespace kernel_tidy {
 /// (through symbolic links). A path that names a device or FIFO
 /// (/dev/stdout) is written directly, with every write checked. Returns ""
 /// or an error message starting with \p Path; no temporary file remains.
+///
+/// The replaced file keeps its owner and group (where the user may set them)
+/// and its extended attributes. \p BeforeRename, when given, runs right
+/// before the rename; a non-empty result cancels the write with that error.
 std::string writeAtomically(const std::string &Path, llvm::StringRef Contents,
-                            std::optional<unsigned> Mode = std::nullopt);
+                            std::optional<unsigned> Mode = std::nullopt,
+                            const std::function<std::string()> &BeforeRename = nullptr);
+
+/// Registers a temporary file for removal when SIGINT, SIGTERM or SIGHUP
+/// ends the process (see removeTemporaryFilesOnSignals), while it lives.
+class SignalCleanup {
+public:
+  explicit SignalCleanup(llvm::StringRef Path);
+  ~SignalCleanup();
+  SignalCleanup(const SignalCleanup &) = delete;
+  SignalCleanup &operator=(const SignalCleanup &) = delete;
+
+private:
+  int Slot = -1;
+};
+
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove the
+/// registered temporary files and exit with 128 + the signal number
+/// (130, 143, 129), as a shell reports a process the signal ended.
+void removeTemporaryFilesOnSignals();
 
 } // namespace kernel_tidy
 

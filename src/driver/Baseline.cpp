@@ -39,23 +39,24 @@ std::string formatBaseline(const std::vector<BaselineEntry> &Entries) {
                         {"message", E.Message}});
   nlohmann::json Baseline = {{"kernel_tidy_baseline", BaselineVersion},
                              {"findings", Findings}};
-  return Baseline.dump(2) + "\n";
+  return Baseline.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::optional<std::vector<BaselineEntry>>
 parseBaseline(const std::string &Text, std::string &Error) {
   nlohmann::json Baseline = nlohmann::json::parse(Text, nullptr, /*allow_exceptions=*/false);
   if (Baseline.is_discarded() || !Baseline.is_object() ||
-      Baseline.value("kernel_tidy_baseline", 0) != BaselineVersion ||
-      !Baseline["findings"].is_array()) {
+      Baseline["kernel_tidy_baseline"] != BaselineVersion || !Baseline["findings"].is_array()) {
     Error = "not a kernel-tidy baseline (version " + std::to_string(BaselineVersion) + ")";
     return std::nullopt;
   }
   std::vector<BaselineEntry> Entries;
   for (const nlohmann::json &F : Baseline["findings"]) {
     if (!F.is_object() || !F["rule"].is_string() || !F["file"].is_string() ||
-        !F["fingerprint"].is_string()) {
-      Error = "baseline entry without rule, file and fingerprint: " + F.dump();
+        !F["fingerprint"].is_string() || !F.value("message", nlohmann::json("")).is_string()) {
+      Error = "baseline entry without rule, file and fingerprint (and a message, if any, "
+              "that is a string): " +
+              F.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       return std::nullopt;
     }
     Entries.push_back({F["rule"], F["file"], F["fingerprint"],

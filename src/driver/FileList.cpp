@@ -9,6 +9,7 @@
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 namespace kernel_tidy {
 namespace {
@@ -41,20 +42,33 @@ bool isHidden(llvm::StringRef Path) {
 }
 
 /// Source files under \p Dir, sorted, so that runs list them in the same
-/// order on every machine.
+/// order on every machine. Each real directory is entered once (symlinks to
+/// a parent would otherwise make the walk endless), and only regular files
+/// are taken: a FIFO or a device in the tree is not source code.
 std::vector<std::string> walk(const std::string &Dir, const ExcludeList &Excludes,
                               std::string &Error) {
   std::vector<std::string> Files;
+  std::set<llvm::sys::fs::UniqueID> Entered;
+  llvm::sys::fs::file_status Root;
+  if (!llvm::sys::fs::status(Dir, Root))
+    Entered.insert(Root.getUniqueID());
   std::error_code EC;
   for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
        It.increment(EC)) {
     llvm::StringRef Path = It->path();
-    bool IsDir = It->type() == llvm::sys::fs::file_type::directory_file;
-    if (IsDir && (isHidden(Path) || Excludes.excludes(Path))) {
-      It.no_push();
+    llvm::sys::fs::file_status Status; // Of the target, for a symlink.
+    if (llvm::sys::fs::status(Path, Status)) {
+      It.no_push(); // A dangling symlink: nothing to analyse.
       continue;
     }
-    if (!IsDir && isSourceFileName(Path.str()) && !Excludes.excludes(Path))
+    if (Status.type() == llvm::sys::fs::file_type::directory_file) {
+      if (isHidden(Path) || Excludes.excludes(Path) ||
+          !Entered.insert(Status.getUniqueID()).second)
+        It.no_push();
+      continue;
+    }
+    if (Status.type() == llvm::sys::fs::file_type::regular_file &&
+        isSourceFileName(Path.str()) && !Excludes.excludes(Path))
       Files.push_back(Path.str());
   }
   if (EC)
@@ -133,7 +147,9 @@ std::vector<std::string> selectShard(const std::vector<std::string> &Files,
     return Files[A] < Files[B];
   });
   // Largest first to the lightest shard (ties: the lowest shard number).
-  std::vector<uint64_t> Load(N, 0);
+  // Past one shard per file the rest stay empty: no need to count them
+  // (--shard 1/4294967295 must not allocate 4 billion loads).
+  std::vector<uint64_t> Load(std::min<size_t>(N, Files.size()), 0);
   std::vector<bool> Mine(Files.size(), false);
   for (size_t Index : Order) {
     unsigned Lightest = std::min_element(Load.begin(), Load.end()) - Load.begin();

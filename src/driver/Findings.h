@@ -75,6 +75,9 @@ struct FileResult {
   std::optional<std::string> Fixed; ///< Contents with the applied fixes.
   unsigned FixedCount = 0;          ///< Findings whose fix was applied.
   std::vector<std::string> FixNotes; ///< Fixes dropped, with the reason.
+  /// Problems that did not stop the analysis (an unusable compile database
+  /// it fell back from), for stderr.
+  std::vector<std::string> Warnings;
 };
 
 } // namespace kernel_tidy

@@ -232,8 +232,24 @@ std::string writeFileAtomically(const std::string &Path,
   // respect the user's intent that the file must not change.
   if ((Status.permissions() & llvm::sys::fs::all_write) == 0)
     return Path + ": file is read-only; not modified";
+  // Replacing one name of a hard-linked file would split it from the others.
+  if (Status.getLinkCount() > 1)
+    return Path + ": file has " + std::to_string(Status.getLinkCount()) +
+           " hard links; not modified (a fix would split them)";
 
-  return writeAtomically(Path, Contents, Status.permissions());
+  // Checked again right before the rename: an editor may have saved the
+  // file while the fixed text was written and synced.
+  auto Unchanged = [&]() -> std::string {
+    llvm::sys::fs::file_status Now;
+    auto Text = llvm::MemoryBuffer::getFile(Target, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+    if (llvm::sys::fs::status(Target, Now) || !Text || (*Text)->getBuffer() != Expected ||
+        Now.getUniqueID() != Status.getUniqueID() || Now.getSize() != Status.getSize() ||
+        Now.getLastModificationTime() != Status.getLastModificationTime())
+      return Path + ": file changed on disk since it was analysed; not overwritten";
+    return "";
+  };
+  return writeAtomically(Path, Contents, Status.permissions(), Unchanged);
 }
 
 namespace {

@@ -208,7 +208,7 @@ std::string formatJson(const std::vector<FileResult> &Results,
         {"fixable", S.Fixable},
         {"fixed", S.Fixed},
         {"errors", Errors}}}};
-  return Report.dump(2) + "\n";
+  return Report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace kernel_tidy

@@ -13,14 +13,27 @@ namespace {
 
 enum class ReportKind { Sarif, Json, Baseline, Unknown };
 
+/// What \p Report is, checking the shape merging relies on (a field of
+/// another type is not a report of that kind).
 ReportKind kindOf(const json &Report) {
   if (!Report.is_object())
     return ReportKind::Unknown;
-  if (Report.contains("runs") && Report.value("version", "") == "2.1.0")
+  auto Is = [&](const char *Key, json::value_t Type) {
+    auto It = Report.find(Key);
+    return It != Report.end() && It->type() == Type;
+  };
+  if (Is("runs", json::value_t::array) && Report["version"] == "2.1.0" &&
+      Report["runs"].size() == 1 && Report["runs"][0].is_object() &&
+      Report["runs"][0].value("results", json()).is_array())
     return ReportKind::Sarif;
-  if (Report.contains("diagnostics") && Report.contains("summary"))
-    return ReportKind::Json;
-  if (Report.contains("kernel_tidy_baseline"))
+  if (Is("diagnostics", json::value_t::array) && Is("summary", json::value_t::object)) {
+    const json &Summary = Report["summary"];
+    for (const char *Count : {"files", "diagnostics", "fixable", "fixed"})
+      if (!Summary.contains(Count) || !Summary[Count].is_number_unsigned())
+        return ReportKind::Unknown;
+    return Summary.value("errors", json()).is_array() ? ReportKind::Json : ReportKind::Unknown;
+  }
+  if (Report.contains("kernel_tidy_baseline") && Is("findings", json::value_t::array))
     return ReportKind::Baseline;
   return ReportKind::Unknown;
 }
@@ -76,7 +89,7 @@ std::optional<std::string> mergeReports(const std::vector<std::string> &Texts,
                                         std::string &Error) {
   std::optional<json> Merged;
   ReportKind Kind = ReportKind::Unknown;
-  for (size_t I = 0; I < Texts.size(); ++I) {
+  for (size_t I = 0; I < Texts.size(); ++I) try {
     json Report = json::parse(Texts[I], nullptr, /*allow_exceptions=*/false);
     ReportKind ThisKind = kindOf(Report);
     if (ThisKind == ReportKind::Unknown || (Merged && ThisKind != Kind)) {
@@ -100,23 +113,21 @@ std::optional<std::string> mergeReports(const std::vector<std::string> &Texts,
         (*Merged)["findings"] = json::array();
       }
     }
-    try {
-      if (Kind == ReportKind::Sarif)
-        mergeSarif(*Merged, Report);
-      else if (Kind == ReportKind::Json)
-        mergeJson(*Merged, Report);
-      else
-        mergeBaseline(*Merged, Report);
-    } catch (const json::exception &E) {
-      Error = "report " + std::to_string(I + 1) + " is malformed: " + E.what();
-      return std::nullopt;
-    }
+    if (Kind == ReportKind::Sarif)
+      mergeSarif(*Merged, Report);
+    else if (Kind == ReportKind::Json)
+      mergeJson(*Merged, Report);
+    else
+      mergeBaseline(*Merged, Report);
+  } catch (const json::exception &E) {
+    Error = "report " + std::to_string(I + 1) + " is malformed: " + E.what();
+    return std::nullopt;
   }
   if (!Merged) {
     Error = "no reports to merge";
     return std::nullopt;
   }
-  return Merged->dump(2) + "\n";
+  return Merged->dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 } // namespace kernel_tidy

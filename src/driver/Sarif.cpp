@@ -209,7 +209,7 @@ std::string formatSarif(const std::vector<FileResult> &Results,
                         const SarifOptions &Options) {
   LogBuilder Builder(Results, Options);
   json Log = {{"$schema", SchemaUri}, {"version", "2.1.0"}, {"runs", json::array({Builder.run(Results)})}};
-  return Log.dump(2) + "\n";
+  return Log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace kernel_tidy

@@ -25,16 +25,16 @@ std::vector<std::string> listFiles(const std::string &Dir,
 /// An analyzer that parses with the bundled DSL model.
 std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options = {});
 
-/// Like modelAnalyzer, but \p File (read from disk) parses its leading
-/// includes from a precompiled header kept in the build tree and shared by
-/// every test process, as the CLI shares one among the files of a run: the
-/// bundled model is then parsed once per build, not once per test.
 /// A PCH of \p Header (code of `#include` lines) compiled with \p Args, kept
 /// in the build tree and shared by every test process; rebuilt when a file
 /// under \p Inputs changes. "" when it cannot be built (parse plainly then).
 std::string sharedTestPch(const std::string &Name, const std::string &Header,
                           const std::vector<std::string> &Args, const std::string &Inputs);
 
+/// Like modelAnalyzer, but \p File (read from disk) parses its leading
+/// includes from a precompiled header kept in the build tree and shared by
+/// every test process, as the CLI shares one among the files of a run: the
+/// bundled model is then parsed once per build, not once per test.
 std::unique_ptr<Analyzer> sharedPrefixAnalyzer(AnalysisOptions Options,
                                                const std::string &File);
 

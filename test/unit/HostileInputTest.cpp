@@ -1,0 +1,285 @@
+//===--- HostileInputTest.cpp - Odd files, folders and databases ----------===//
+//
+// Inputs a hostile or unlucky user hands over (docs/reliability.md): each
+// gets a clear error or a defined result, never a hang, a crash or a pass
+// for a file that was not analysed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "src/driver/AtomicFile.h"
+#include "test/unit/Fixture.h"
+#include "test/unit/TestSupport.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include <csignal>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace kernel_tidy::test {
+namespace {
+
+const std::string SafeCase = "/test/fixtures/luisa-butterfly-reduction/max-straight-line";
+
+class HostileInput : public ::testing::Test {
+protected:
+  void SetUp() override { Dir = makeTempDir(); }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+  std::string put(const std::string &Name, const std::string &Contents) {
+    std::string Path = Dir + "/" + Name;
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
+    writeFile(Path, Contents);
+    return Path;
+  }
+  static std::string safeSource() { return fixtureInput(sourceDir() + SafeCase + ".cpp"); }
+  static size_t count(const std::string &Text, const std::string &Needle) {
+    size_t N = 0;
+    for (size_t At = Text.find(Needle); At != std::string::npos; At = Text.find(Needle, At + 1))
+      ++N;
+    return N;
+  }
+  std::string Dir;
+};
+
+TEST_F(HostileInput, OnlyRegularFilesAreRead) {
+  std::string Fifo = Dir + "/pipe.cpp";
+  ASSERT_EQ(0, mkfifo(Fifo.c_str(), 0600));
+  ProcessResult R = runKernelTidy({"check", Fifo});
+  EXPECT_EQ(2, R.ExitCode);
+  EXPECT_NE(std::string::npos, R.Out.find(Fifo + ": error: is not a regular file")) << R.Out;
+
+  R = runKernelTidy({"check", "/dev/zero"});
+  EXPECT_EQ(2, R.ExitCode);
+  EXPECT_NE(std::string::npos, R.Out.find("/dev/zero: error: is not a regular file")) << R.Out;
+
+  // In a folder, the FIFO is not source code: skipped, the real file checked.
+  put("k.cpp", safeSource());
+  R = runKernelTidy({"check", Dir});
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ(std::string::npos, R.Out.find("pipe.cpp")) << R.Out;
+  EXPECT_EQ(1u, count(R.Out, "[luisa-butterfly-reduction]")) << R.Out;
+}
+
+TEST_F(HostileInput, SymlinkLoopsAreWalkedOnce) {
+  put("src/k.cpp", safeSource());
+  // Two links to the parent made the walk exponential; a dangling one is noise.
+  ASSERT_EQ(0, symlink("..", (Dir + "/src/up1").c_str()));
+  ASSERT_EQ(0, symlink("..", (Dir + "/src/up2").c_str()));
+  ASSERT_EQ(0, symlink("missing", (Dir + "/src/gone.cpp").c_str()));
+  ProcessResult R = runKernelTidy({"check", Dir + "/src"});
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ(1u, count(R.Out, "[luisa-butterfly-reduction]")) << R.Out;
+}
+
+TEST_F(HostileInput, ACompileDatabaseWithoutTheFileFailsIt) {
+  std::string File = put("src/k.cpp", safeSource());
+  put("build/compile_commands.json", "[]");
+  ProcessResult R = runKernelTidy({"check", "-p", Dir + "/build", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Out.find(File + ": error: cannot analyse: the compilation database has no "
+                              "command for it"))
+      << R.Out;
+  EXPECT_EQ(std::string::npos, R.Err.find("Skipping")) << R.Err;
+}
+
+TEST_F(HostileInput, AnUnusableDatabaseIsNamedOnStderr) {
+  for (const char *Database : {"{", "{}"}) {
+    std::string File = put("k.cpp", safeSource());
+    put("compile_commands.json", Database);
+    ProcessResult R = runKernelTidy({"check", File});
+    // Parsed with the bundled model, and the user is told why.
+    EXPECT_EQ(1, R.ExitCode) << Database << R.Out << R.Err;
+    EXPECT_NE(std::string::npos,
+              R.Err.find("kernel-tidy: warning: ignoring '" + Dir + "/compile_commands.json' ("))
+        << Database << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("): parsed with the bundled DSL model")) << R.Err;
+  }
+}
+
+TEST_F(HostileInput, ARelativeFileInTheDatabaseIsTheFile) {
+  // As Bear and Meson write it: "file" relative to "directory".
+  std::string File = put("src/k.cpp", safeSource());
+  put("build/compile_commands.json",
+      "[{\"directory\": \"" + Dir + "/src\", \"file\": \"k.cpp\", \"arguments\": "
+      "[\"clang++\", \"-std=c++20\", \"-isystem\", \"" + modelDir() + "\", \"-c\", \"k.cpp\"]}]");
+  ProcessResult R = runKernelTidy({"check", "-p", Dir + "/build", "--fix", File});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ(readFile(sourceDir() + SafeCase + ".fixed.cpp"), readFile(File)) << R.Out << R.Err;
+}
+
+TEST_F(HostileInput, KernelClangdRefusesAHugeMessageAsClangdDoes) {
+  std::string Input = put("input", "Content-Length: 99999999999\r\n\r\n{}");
+  std::string Err = Dir + "/stderr";
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(Input), llvm::StringRef("/dev/null"),
+                                                llvm::StringRef(Err)};
+  int Code = llvm::sys::ExecuteAndWait(KERNEL_CLANGD_BINARY,
+                                       {KERNEL_CLANGD_BINARY, "--log=error"}, std::nullopt,
+                                       Redirects, /*SecondsToWait=*/60);
+  // Not an abort (bad_alloc) or a timeout: clangd's own refusal, then end of input.
+  EXPECT_GE(Code, 0) << readFile(Err);
+  EXPECT_LT(Code, 128) << readFile(Err);
+  EXPECT_NE(std::string::npos, readFile(Err).find("Refusing to read message")) << readFile(Err);
+}
+
+
+TEST_F(HostileInput, MalformedBaselinesAndReportsAreErrorsNotCrashes) {
+  std::string File = put("k.cpp", safeSource());
+  for (const char *Baseline :
+       {R"({"kernel_tidy_baseline": "1", "findings": []})",
+        R"({"kernel_tidy_baseline": 1, "findings": [{"rule": "r", "file": "f", "fingerprint": "x", "message": 7}]})"}) {
+    std::string Path = put("baseline.json", Baseline);
+    ProcessResult R = runKernelTidy({"check", "--baseline", Path, File});
+    EXPECT_EQ(2, R.ExitCode) << Baseline << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("kernel-tidy: error: ")) << R.Err;
+  }
+  ProcessResult Good = runKernelTidy({"check", "--format", "sarif", File});
+  std::string First = put("first.sarif", Good.Out);
+  for (const char *Sarif :
+       {R"({"version": "2.1.0", "runs": {}})", R"({"version": "2.1.0", "runs": "x"})",
+        R"({"version": 2, "runs": []})",
+        R"({"diagnostics": [], "summary": {"files": -1, "diagnostics": 0, "fixable": 0, "fixed": 0, "errors": []}})",
+        R"({"kernel_tidy_baseline": 1, "findings": "x"})"}) {
+    ProcessResult R = runKernelTidy({"merge", First, put("bad.json", Sarif)});
+    EXPECT_EQ(2, R.ExitCode) << Sarif << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("kernel-tidy: error: report 2 ")) << R.Err;
+  }
+}
+
+TEST_F(HostileInput, AHugeShardCountSelectsNormally) {
+  std::string File = put("k.cpp", safeSource());
+  EXPECT_EQ(1, runKernelTidy({"check", "--shard", "1/4294967295", File}).ExitCode);
+  EXPECT_EQ(0, runKernelTidy({"check", "--shard", "2/4294967295", File}).ExitCode);
+}
+
+TEST_F(HostileInput, NonUtf8NamesGiveValidJsonAndSarif) {
+  std::string File = put("k\xff\xfe.cpp", safeSource());
+  for (const char *Format : {"json", "sarif"}) {
+    ProcessResult R = runKernelTidy({"check", "--format", Format, File});
+    EXPECT_EQ(1, R.ExitCode) << Format << R.Err;
+    // Invalid bytes become U+FFFD: the report is valid UTF-8 JSON.
+    EXPECT_FALSE(nlohmann::json::parse(R.Out, nullptr, false).is_discarded()) << R.Out;
+    if (std::string(Format) == "json") // SARIF percent-encodes the bytes of its URIs.
+      EXPECT_NE(std::string::npos, R.Out.find("k\xef\xbf\xbd\xef\xbf\xbd.cpp")) << R.Out;
+  }
+  std::string Baseline = Dir + "/b.json";
+  EXPECT_EQ(0, runKernelTidy({"check", "--write-baseline", Baseline, File}).ExitCode);
+  EXPECT_FALSE(nlohmann::json::parse(readFile(Baseline), nullptr, false).is_discarded());
+}
+
+TEST_F(HostileInput, HardLinkedFilesAreNotSplit) {
+  std::string File = put("k.cpp", safeSource()), Link = Dir + "/other.cpp";
+  ASSERT_EQ(0, ::link(File.c_str(), Link.c_str()));
+  ProcessResult R = runKernelTidy({"check", "--fix", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Out;
+  EXPECT_NE(std::string::npos,
+            R.Out.find(File + ": error: " + File + ": file has 2 hard links; not modified"))
+      << R.Out;
+  EXPECT_EQ(safeSource(), readFile(Link));
+  EXPECT_EQ(safeSource(), readFile(File));
+}
+
+TEST_F(HostileInput, AFixKeepsOwnerGroupAndExtendedAttributes) {
+  std::string File = put("k.cpp", safeSource());
+  bool Root = ::geteuid() == 0;
+  if (Root) {
+    ASSERT_EQ(0, ::chown(File.c_str(), 65534, 65534)); // nobody:nogroup
+  }
+  bool Xattr = ::setxattr(File.c_str(), "user.kernel-tidy-test", "kept", 4, 0) == 0;
+  ProcessResult R = runKernelTidy({"check", "--fix", File});
+  ASSERT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ(readFile(sourceDir() + SafeCase + ".fixed.cpp"), readFile(File));
+  struct stat After;
+  ASSERT_EQ(0, ::stat(File.c_str(), &After));
+  if (Root) {
+    EXPECT_EQ(65534u, After.st_uid);
+    EXPECT_EQ(65534u, After.st_gid);
+  }
+  if (Xattr) {
+    // Not every temp folder's file system has user attributes.
+    char Value[8] = {};
+    EXPECT_EQ(4, ::getxattr(File.c_str(), "user.kernel-tidy-test", Value, sizeof(Value)));
+    EXPECT_STREQ("kept", Value);
+  }
+}
+
+TEST_F(HostileInput, AWriteIsCancelledByTheCheckBeforeTheRename) {
+  std::string File = put("k.cpp", "old\n");
+  std::string Error = writeAtomically(File, "new\n", std::nullopt,
+                                      [] { return std::string("moved on disk"); });
+  EXPECT_EQ("moved on disk", Error);
+  EXPECT_EQ("old\n", readFile(File));
+  EXPECT_EQ(1u, listFiles(Dir, "").size()) << "temporary file left behind";
+}
+
+TEST_F(HostileInput, SignalsRemoveTemporaryFilesAndExitAsTheShellReports) {
+  for (auto [Signal, Code] : {std::pair{SIGINT, 130}, std::pair{SIGTERM, 143},
+                              std::pair{SIGHUP, 129}}) {
+    std::string Temp = put(".kernel-tidy-test.tmp", "partial");
+    pid_t Child = ::fork();
+    ASSERT_GE(Child, 0);
+    if (Child == 0) {
+      removeTemporaryFilesOnSignals();
+      SignalCleanup Cleanup(Temp);
+      ::raise(Signal);
+      ::_exit(0); // Not reached: the handler exits.
+    }
+    int Status = 0;
+    ASSERT_EQ(Child, ::waitpid(Child, &Status, 0));
+    ASSERT_TRUE(WIFEXITED(Status)) << Signal;
+    EXPECT_EQ(Code, WEXITSTATUS(Status)) << Signal;
+    EXPECT_FALSE(fileExists(Temp)) << Signal;
+  }
+}
+
+TEST_F(HostileInput, ABrokenHeaderCacheNeverFailsARun) {
+  std::string Cache = Dir + "/cache";
+  std::string A = put("src/a.cpp", safeSource()), B = put("src/b.cpp", safeSource());
+  auto Run = [&](const std::string &Limit) {
+    std::string Out = Dir + "/out.txt";
+    std::string Script = Limit + "KERNEL_TIDY_CACHE_DIR='" + Cache + "' exec '" KERNEL_TIDY_BINARY
+                         "' check '" + A + "' '" + B + "' > '" + Out + "' 2>&1";
+    int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
+    return std::pair{Code, readFile(Out)};
+  };
+  // A cache folder that cannot take the PCH (ulimit -f): plain parses.
+  auto [Code, Out] = Run("ulimit -f 512; ");
+  EXPECT_EQ(1, Code) << Out;
+  EXPECT_EQ(2u, count(Out, "[luisa-butterfly-reduction]")) << Out;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Cache, EC), End; It != End && !EC;
+       It.increment(EC))
+    EXPECT_FALSE(llvm::StringRef(It->path()).ends_with(".tmp")) << It->path();
+
+  // A damaged cached PCH is rebuilt, not read.
+  std::tie(Code, Out) = Run("");
+  ASSERT_EQ(1, Code) << Out;
+  std::string Pch;
+  for (llvm::sys::fs::recursive_directory_iterator It(Cache, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with("prefix.pch"))
+      Pch = It->path();
+  ASSERT_FALSE(Pch.empty());
+  std::string Bytes = readFile(Pch);
+  for (size_t At = 4096; At < Bytes.size(); At += Bytes.size() / 16)
+    Bytes[At] = static_cast<char>(~Bytes[At]);
+  // As a disk error would: same size and modification time.
+  llvm::sys::fs::file_status Before;
+  ASSERT_FALSE(llvm::sys::fs::status(Pch, Before));
+  writeFile(Pch, Bytes);
+  int FD;
+  ASSERT_FALSE(llvm::sys::fs::openFileForWrite(Pch, FD, llvm::sys::fs::CD_OpenExisting));
+  EXPECT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(
+      FD, Before.getLastAccessedTime(), Before.getLastModificationTime()));
+  ::close(FD);
+  std::tie(Code, Out) = Run("");
+  EXPECT_EQ(1, Code) << Out;
+  EXPECT_EQ(2u, count(Out, "[luisa-butterfly-reduction]")) << Out;
+}
+
+} // namespace
+} // namespace kernel_tidy::test

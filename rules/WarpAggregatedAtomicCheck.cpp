@@ -74,6 +74,49 @@ std::string asFactor(const std::string &Text) {
   return "(" + Text + ")";
 }
 
+/// True if \p E is a thread's own index: thread_x/y/z(), dispatch_x/y/z(),
+/// or a component of thread_id() or dispatch_id().
+bool isThreadIndex(const Expr *E) {
+  E = stripDslWrappers(E);
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    E = stripDslWrappers(Member->getBase());
+  StringRef Name = dslCallName(E->IgnoreParenImpCasts());
+  return llvm::is_contained({"thread_x", "thread_y", "thread_z", "dispatch_x", "dispatch_y",
+                             "dispatch_z", "thread_id", "dispatch_id"},
+                            Name);
+}
+
+/// True if \p Cond lets at most one thread of a row of the block through:
+/// `thread_x() == X` with X warp-uniform, or a conjunction with such a side
+/// (the guide's `$if (thread_x() == 0u)` around the one atomic per block).
+bool admitsOneThread(const Expr *Cond, UniformityAnalysis &U) {
+  Cond = stripDslWrappers(Cond);
+  const Expr *L = nullptr, *R = nullptr;
+  bool IsEqual = false, IsAnd = false;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Cond); Op && Op->getNumArgs() == 2) {
+    L = Op->getArg(0), R = Op->getArg(1);
+    IsEqual = Op->getOperator() == OO_EqualEqual;
+    IsAnd = Op->getOperator() == OO_Amp || Op->getOperator() == OO_AmpAmp;
+  } else if (const auto *Bin = dyn_cast<BinaryOperator>(Cond)) {
+    L = Bin->getLHS(), R = Bin->getRHS();
+    IsEqual = Bin->getOpcode() == BO_EQ;
+    IsAnd = Bin->getOpcode() == BO_And || Bin->getOpcode() == BO_LAnd;
+  }
+  if (IsAnd)
+    return admitsOneThread(L, U) || admitsOneThread(R, U);
+  return IsEqual && ((isThreadIndex(L) && U.varianceOf(R) <= Variance::Warp) ||
+                     (isThreadIndex(R) && U.varianceOf(L) <= Variance::Warp));
+}
+
+/// True if \p S runs under a `$if`/`$elif` that admits one thread per row.
+bool runsOnOneThread(const Stmt *S, Analyses &A) {
+  for (const DslControl &Control : A.Flow.enclosing(S).Controls)
+    if ((Control.K == DslControl::If || Control.K == DslControl::Elif) &&
+        !Control.Conditions.empty() && admitsOneThread(Control.Conditions.back(), A.Uniformity))
+      return true;
+  return false;
+}
+
 } // namespace
 
 void WarpAggregatedAtomicCheck::registerMatchers(MatchFinder *Finder) {
@@ -102,6 +145,7 @@ void WarpAggregatedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
   // value of min/max/and/or/xor has no prefix builtin to share it out.
   if (Atomic->getNumArgs() != 1 || Fetch->getNumArgs() != 1 || !Element->isScalarType() ||
       U.varianceOf(Atomic->getArg(0)) > Variance::Warp || U.runsOnOneLanePerWarp(Fetch) ||
+      runsOnOneThread(Fetch, analyses(Ctx)) ||
       (Discarded && OnShared) || (!Discarded && !AddOrSub))
     return;
   Diagnosis D;
@@ -131,10 +175,10 @@ void WarpAggregatedAtomicCheck::reportSlotAllocation(const MatchFinder::MatchRes
     emit(Result, std::move(D));
     return;
   }
-  // An increment the same for the whole warp is counted with one ballot,
+  // A 32-bit increment the same for the whole warp is counted with one ballot,
   // exact for any set of active lanes; per-lane amounts need a prefix scan.
   bool UniformAmount = U.varianceOf(Operand) <= Variance::Warp &&
-                       Element->isUnsignedIntegerType() && Ctx.getTypeSize(Element) == 32;
+                       Element->isIntegerType() && Ctx.getTypeSize(Element) == 32;
   D.Args.push_back(UniformAmount ? "warp_active_count_bits" : "warp_active_sum");
   D.Args.push_back(UniformAmount ? "warp_prefix_count_bits" : "warp_prefix_sum");
   D.Format = "every thread takes a slot with a %0 atomic %1 on the same slot of '%2'; let "
@@ -175,19 +219,26 @@ void WarpAggregatedAtomicCheck::reportSlotAllocation(const MatchFinder::MatchRes
   std::string Total = Fresh("warp_total"), Offset = Fresh("lane_offset"),
               Base = Fresh("warp_base");
   std::string TotalValue, OffsetValue;
+  PrintingPolicy Policy(Ctx.getLangOpts());
   if (UniformAmount) {
     Expr::EvalResult One;
-    const Expr *Host = Operand->IgnoreParenImpCasts();
+    const Expr *Host = stripDslWrappers(Operand);
     bool IsOne = !isDslValueType(Host->getType()) && !Host->isValueDependent() &&
                  Host->EvaluateAsInt(One, Ctx) && One.Val.getInt() == 1;
     std::string Times = IsOne ? "" : " * " + asFactor(OperandText);
-    TotalValue = Q("warp_active_count_bits", false) + "(true)" + Times;
-    OffsetValue = Q("warp_prefix_count_bits", false) + "(true)" + Times;
+    // The counts are uint; a signed counter takes them as its own type.
+    auto Count = [&](StringRef Builtin) {
+      std::string Call = Q(Builtin, false) + "(true)";
+      if (Element->isSignedIntegerType())
+        Call = Q("cast", true) + "<" + Element.getAsString(Policy) + ">(" + Call + ")";
+      return Call + Times;
+    };
+    TotalValue = Count("warp_active_count_bits");
+    OffsetValue = Count("warp_prefix_count_bits");
   } else {
     TotalValue = Q("warp_active_sum", DslOperand) + "(" + OperandText + ")";
     OffsetValue = Q("warp_prefix_sum", DslOperand) + "(" + OperandText + ")";
   }
-  PrintingPolicy Policy(Ctx.getLangOpts());
   std::string NewAtomic = withArgumentReplaced(Fetch, Total, Ctx);
   if (NewAtomic.empty())
     return Withhold("the atomic is spelled in a macro");

@@ -26,6 +26,10 @@ std::string atomicObjectName(const Expr *Object) {
   if (const auto *Deref = dyn_cast<UnaryOperator>(E))
     if (Deref->getOpcode() == UO_Deref)
       E = Deref->getSubExpr()->IgnoreParenImpCasts();
+  // `buffer->atomic(i)` on a captured Buffer<T> calls Buffer<T>::operator->.
+  if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(E))
+    if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
+      E = Arrow->getArg(0)->IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     return Ref->getDecl()->getNameAsString();
   if (const auto *Member = dyn_cast<MemberExpr>(E))

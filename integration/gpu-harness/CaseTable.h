@@ -17,7 +17,21 @@
 namespace kernel_tidy::harness {
 
 /// The CPU reference a case is checked against.
-enum class Pattern { WarpReduce, WarpScan, WarpScanInclusive, BlockAtomic };
+enum class Pattern {
+  WarpReduce,
+  WarpScan,
+  WarpScanInclusive,
+  BlockAtomic,
+  GlobalAtomic,   ///< One global counter: out[0] = Init OP every active input.
+  SharedAppend,   ///< Slots from a shared counter, per block (AppendLayout).
+  GlobalAppend,   ///< Slots from a global counter in out[0].
+  WeightedAppend, ///< The same, each thread taking (x & 3) + 1 slots.
+};
+
+/// Whether a case is an atomic pattern, which the contention sweep runs.
+inline bool isContended(Pattern P) {
+  return P != Pattern::WarpReduce && P != Pattern::WarpScan && P != Pattern::WarpScanInclusive;
+}
 
 struct CaseSpec {
   std::string_view Rule;
@@ -33,6 +47,10 @@ inline constexpr CaseSpec CaseTable[] = {
     {"luisa-sequential-lane-reads", "scan_sum_inclusive", Pattern::WarpScanInclusive, Op::Sum},
     {"luisa-shared-atomic-counter", "atomic_add", Pattern::BlockAtomic, Op::Sum},
     {"luisa-shared-atomic-counter", "atomic_max", Pattern::BlockAtomic, Op::Max},
+    {"luisa-warp-aggregated-atomic", "warp_append_shared", Pattern::SharedAppend, Op::Sum},
+    {"luisa-warp-aggregated-atomic", "warp_append_global", Pattern::GlobalAppend, Op::Sum},
+    {"luisa-warp-aggregated-atomic", "warp_append_weighted", Pattern::WeightedAppend, Op::Sum},
+    {"luisa-warp-aggregated-atomic", "warp_global_counter", Pattern::GlobalAtomic, Op::Sum},
 };
 
 /// The case named \p Name, or nullptr.

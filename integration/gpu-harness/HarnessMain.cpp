@@ -32,6 +32,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -161,13 +162,15 @@ private:
   /// contention sweep (block size x fraction of active threads).
   std::vector<LaunchShape> shapes() const {
     std::vector<LaunchShape> Shapes = standardShapes();
-    if (Spec.Kind != Pattern::BlockAtomic)
+    if (!isContended(Spec.Kind))
       return Shapes;
     for (std::uint32_t Block : {64u, 256u, 1024u})
-      for (LaneMask Mask : {LaneMask::All, LaneMask::Random, LaneMask::OddLanes}) {
-        const char *MaskName = Mask == LaneMask::All      ? "all"
-                               : Mask == LaneMask::Random ? "random-half"
-                                                          : "odd-lanes";
+      for (LaneMask Mask :
+           {LaneMask::All, LaneMask::Random, LaneMask::OddLanes, LaneMask::OneIn32}) {
+        const char *MaskName = Mask == LaneMask::All        ? "all"
+                               : Mask == LaneMask::Random   ? "random-half"
+                               : Mask == LaneMask::OddLanes ? "odd-lanes"
+                                                            : "one-in-32";
         Shapes.push_back({"contention-b" + std::to_string(Block) + "-" + MaskName, 8192, 1,
                           Block, 1, Mask});
       }
@@ -179,8 +182,8 @@ private:
            (Shape.Name == "full-warps" || Shape.Name.rfind("contention-", 0) == 0);
   }
 
-  Expected reference(const std::vector<double> &In, const std::vector<Warp> &Warps,
-                     std::uint32_t Blocks) const {
+  Expected reference(const LaunchShape &Shape, const std::vector<double> &In,
+                     const std::vector<Warp> &Warps, std::uint32_t Blocks) const {
     double Init = initialValue(Spec, Type);
     switch (Spec.Kind) {
     case Pattern::WarpReduce:
@@ -191,14 +194,52 @@ private:
       return referenceWarpScan(Type, Spec.Operation, In, Warps, true, Init);
     case Pattern::BlockAtomic:
       return referenceBlockAtomic(Type, Spec.Operation, In, Warps, Blocks, Init);
+    case Pattern::GlobalAtomic: {
+      std::vector<Warp> OneBlock = Warps;
+      for (Warp &W : OneBlock)
+        W.Block = 0;
+      return referenceBlockAtomic(Type, Spec.Operation, In, OneBlock, 1, Init);
+    }
+    case Pattern::SharedAppend:
+    case Pattern::GlobalAppend:
+    case Pattern::WeightedAppend:
+      return referenceAppend(In, Warps, Blocks, *appendLayout(Shape), Init);
     }
     return {};
+  }
+
+  /// Where an append case puts its items; std::nullopt for other cases.
+  std::optional<AppendLayout> appendLayout(const LaunchShape &Shape) const {
+    std::uint32_t Elements = Shape.Width * Shape.Height;
+    switch (Spec.Kind) {
+    case Pattern::SharedAppend:
+      return AppendLayout{true, Shape.BlockX * Shape.BlockY, false};
+    case Pattern::GlobalAppend:
+      return AppendLayout{false, Elements, false};
+    case Pattern::WeightedAppend:
+      return AppendLayout{false, 4 * Elements, true};
+    default:
+      return std::nullopt;
+    }
   }
 
   std::size_t outputCount(const LaunchShape &Shape) const {
     if (Spec.Kind == Pattern::BlockAtomic)
       return blockCount(Shape);
+    if (Spec.Kind == Pattern::GlobalAtomic)
+      return 1;
+    if (auto Layout = appendLayout(Shape))
+      return (Layout->PerBlock ? std::size_t(blockCount(Shape)) * Layout->RegionSize
+                               : 1 + std::size_t(Layout->RegionSize));
     return static_cast<std::size_t>(Shape.Width) * Shape.Height;
+  }
+
+  /// \p Out in the form the reference has: append regions sorted, since a
+  /// rewrite may hand out the slots in another order.
+  std::vector<double> canonical(const LaunchShape &Shape, std::vector<double> Out) const {
+    if (auto Layout = appendLayout(Shape))
+      sortAppendRegions(Out, blockCount(Shape), *Layout);
+    return Out;
   }
 
   /// Runs version \p Version once on \p In; returns what it wrote.
@@ -246,7 +287,7 @@ std::vector<CaseResult> TypedCase<T>::run(Device &Dev, Stream &S, CacheFlush &Fl
       std::vector<double> In =
           makeInputs(Type, Inputs, static_cast<std::size_t>(Shape.Width) * Shape.Height,
                      Opts.Seed);
-      Expected Want = reference(In, Warps, blockCount(Shape));
+      Expected Want = reference(Shape, In, Warps, blockCount(Shape));
       CaseResult Result;
       Result.Rule = std::string(Spec.Rule);
       Result.Case = std::string(Spec.Name);
@@ -254,8 +295,8 @@ std::vector<CaseResult> TypedCase<T>::run(Device &Dev, Stream &S, CacheFlush &Fl
       Result.Shape = Shape.Name;
       Result.Inputs = std::string(inputSetName(Inputs));
       Result.Operation = std::string(profitabilityOp(Spec.Operation));
-      Result.Before = compare(Type, Want, execute(Dev, S, 0, Shape, In, Flags));
-      Result.After = compare(Type, Want, execute(Dev, S, 1, Shape, In, Flags));
+      Result.Before = compare(Type, Want, canonical(Shape, execute(Dev, S, 0, Shape, In, Flags)));
+      Result.After = compare(Type, Want, canonical(Shape, execute(Dev, S, 1, Shape, In, Flags)));
       if (Opts.Timing && timed(Shape, Inputs))
         time(Dev, S, Flush, Gpu, Opts, Shape, Result);
       std::printf("%-28s %-20s %-4s %-24s %-10s %s\n", Result.Rule.c_str(), Result.Case.c_str(),

@@ -31,6 +31,13 @@ const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx) {
     return nullptr;
   if (const auto *Parent = Parents[0].get<Stmt>())
     return Parent;
+  // A variable's initialiser: the statement is the DeclStmt that declares it.
+  if (const auto *Var = Parents[0].get<VarDecl>()) {
+    DynTypedNodeList Above = Ctx.getParents(*Var);
+    if (!Above.empty())
+      if (const auto *Decl = Above[0].get<DeclStmt>())
+        return Decl;
+  }
   return lambdaOfBody(S, Ctx);
 }
 

@@ -173,7 +173,17 @@ QualType sharedElementType(QualType T) {
 bool isBufferType(QualType T) {
   // BufferVar<T> is Var<Buffer<T>>; a captured host Buffer<T> or BufferView<T>
   // is the handle itself.
-  return computeTemplateOf(dslValueType(T), {"Buffer", "BufferView"}) != nullptr;
+  if (computeTemplateOf(dslValueType(T), {"Buffer", "BufferView"}))
+    return true;
+  // `buffer->atomic(i)` goes through a detail::BufferExprProxy<Buffer<T>>.
+  QualType Pointee = T.getNonReferenceType();
+  if (Pointee->isPointerType())
+    Pointee = Pointee->getPointeeType();
+  const auto *Proxy = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Pointee.getCanonicalType()->getAsCXXRecordDecl());
+  return Proxy && Proxy->getName() == "BufferExprProxy" && isInLuisaComputeLibrary(Proxy) &&
+         Proxy->getTemplateArgs().size() == 1 &&
+         isBufferType(Proxy->getTemplateArgs()[0].getAsType());
 }
 
 const Expr *stripDslWrappers(const Expr *E) {

@@ -46,6 +46,26 @@ TEST(ControlFlow, EnclosingControlsInnermostFirst) {
   EXPECT_EQ(Inner.Body, Flow.enclosing(S.probeStatement(3)).Body);
 }
 
+TEST(ControlFlow, InitialisersAreInsideTheirDeclaration) {
+  Snippet S(R"(
+    $if (n > 0u) {
+      auto slot = buffer.atomic(0u).fetch_add(1u);
+      probe(slot);
+    };
+  )");
+  ASSERT_TRUE(S.parsed());
+  using namespace clang::ast_matchers;
+  auto Fetches = match(
+      findAll(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("fetch_add")))).bind("fetch")),
+      S.context());
+  ASSERT_FALSE(Fetches.empty());
+  const auto *Fetch = Fetches[0].getNodeAs<clang::Expr>("fetch");
+  auto Enclosing = dsl::enclosingStatement(Fetch, S.context());
+  EXPECT_TRUE(llvm::isa_and_nonnull<clang::DeclStmt>(Enclosing.Container));
+  dsl::ControlFlowAnalysis Flow(S.context());
+  EXPECT_EQ((std::vector<DslControl::Kind>{DslControl::If}), kinds(Flow.enclosing(Fetch)));
+}
+
 TEST(ControlFlow, BarriersAndExitsOfAKernel) {
   Snippet S(R"(
     sync_block();

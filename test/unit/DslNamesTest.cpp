@@ -65,6 +65,22 @@ TEST(DslNames, SharedAndBufferTypes) {
   EXPECT_FALSE(dsl::isBufferType(S.probe(3)->getType()));
 }
 
+TEST(DslNames, CapturedBufferThroughArrowIsABuffer) {
+  Snippet S(R"(
+    probe(captured_counter->atomic(0u));
+  )", "luisa::compute::Buffer<luisa::uint> captured_counter;\n");
+  ASSERT_TRUE(S.parsed());
+  using namespace clang::ast_matchers;
+  auto Atomics = match(
+      findAll(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("atomic"))), isExpansionInMainFile())
+                  .bind("atomic")),
+      S.context());
+  ASSERT_FALSE(Atomics.empty());
+  const auto *Atomic = Atomics[0].getNodeAs<clang::CXXMemberCallExpr>("atomic");
+  EXPECT_TRUE(dsl::isBufferType(Atomic->getImplicitObjectArgument()->getType()))
+      << Atomic->getImplicitObjectArgument()->getType().getAsString();
+}
+
 TEST(DslNames, StatementSugarMacros) {
   for (const char *Name : {"$if", "$elif", "$else", "$for", "$while", "$loop", "$switch"})
     EXPECT_TRUE(dsl::isStatementSugarMacro(Name)) << Name;

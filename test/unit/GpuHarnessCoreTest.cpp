@@ -951,3 +951,39 @@ TEST(GpuHarnessReport, ProfitabilityLines) {
             "\"measured: NVIDIA H200, driver 570.86, 2026-11-30: 3.00x [2.90, 3.10]\")\n");
   EXPECT_EQ("and", profitabilityOp(Op::BitAnd));
 }
+
+namespace {
+
+TEST(GpuHarnessLaunch, OneIn32MaskSelectsOneLanePerWarp) {
+  LaunchShape Shape{"one-in-32", 256, 1, 64, 1, LaneMask::OneIn32};
+  std::vector<std::uint32_t> Flags = activeFlags(Shape, 1);
+  std::uint32_t Active = 0;
+  for (std::size_t I = 0; I < Flags.size(); ++I) {
+    Active += Flags[I];
+    EXPECT_EQ(Flags[I], I % 32 == 0 ? 1u : 0u) << I;
+  }
+  EXPECT_EQ(Active, 8u);
+}
+
+TEST(GpuHarnessReference, AppendsAreSortedRegions) {
+  // Two blocks of 4 threads, 4-lane warps; threads 1, 2 of block 0 and 4 of
+  // block 1 active.
+  LaunchShape Shape{"tiny", 8, 1, 4, 1, LaneMask::All};
+  std::vector<std::uint32_t> Flags{0, 1, 1, 0, 1, 0, 0, 0};
+  std::vector<Warp> Warps = warpsOf(Shape, 4, Flags);
+  std::vector<double> In{9, 7, 5, 3, 6, 1, 1, 1};
+  Expected PerBlock = referenceAppend(In, Warps, 2, AppendLayout{true, 4, false}, 0);
+  EXPECT_EQ(PerBlock.Value, (std::vector<double>{0, 0, 5, 7, 0, 0, 0, 6}));
+  Expected Weighted = referenceAppend(In, Warps, 2, AppendLayout{false, 32, true}, 0);
+  // (7 & 3) + 1 = 4, (5 & 3) + 1 = 2, (6 & 3) + 1 = 3 items: 9 in out[0].
+  EXPECT_EQ(Weighted.Value[0], 9);
+  EXPECT_EQ(std::count(Weighted.Value.begin() + 1, Weighted.Value.end(), 7.0), 4);
+  EXPECT_EQ(std::count(Weighted.Value.begin() + 1, Weighted.Value.end(), 6.0), 3);
+  // A device output in another order compares equal once sorted.
+  std::vector<double> Device{9, 6, 6, 6, 7, 7, 7, 7, 5, 5};
+  Device.resize(33, 0);
+  sortAppendRegions(Device, 2, AppendLayout{false, 32, true});
+  EXPECT_EQ(compare(ValueType::U32, Weighted, Device).Mismatches, 0u);
+}
+
+} // namespace

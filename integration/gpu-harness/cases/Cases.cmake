@@ -2,12 +2,18 @@
 # A case's reference is declared in CaseTable.h. Shared atomics on half are
 # not part of the DSL, so the atomic cases stop at 32-bit types.
 set(KERNEL_TIDY_HARNESS_CASES butterfly_sum butterfly_max scan_sum scan_sum_inclusive atomic_add atomic_max)
+# Slot allocations keep the counter in the item buffer, so they run for u32.
+list(APPEND KERNEL_TIDY_HARNESS_CASES warp_append_shared warp_append_global warp_append_weighted warp_global_counter)
 set(KERNEL_TIDY_HARNESS_TYPES_butterfly_sum u32 i32 f32 f16)
 set(KERNEL_TIDY_HARNESS_TYPES_butterfly_max u32 i32 f32 f16)
 set(KERNEL_TIDY_HARNESS_TYPES_scan_sum u32 i32 f32 f16)
 set(KERNEL_TIDY_HARNESS_TYPES_scan_sum_inclusive u32 i32 f32 f16)
 set(KERNEL_TIDY_HARNESS_TYPES_atomic_add u32 i32 f32)
 set(KERNEL_TIDY_HARNESS_TYPES_atomic_max u32 i32 f32)
+set(KERNEL_TIDY_HARNESS_TYPES_warp_append_shared u32)
+set(KERNEL_TIDY_HARNESS_TYPES_warp_append_global u32)
+set(KERNEL_TIDY_HARNESS_TYPES_warp_append_weighted u32)
+set(KERNEL_TIDY_HARNESS_TYPES_warp_global_counter u32)
 # The DSL spelling of each type suffix.
 set(KERNEL_TIDY_HARNESS_DSL_TYPE_u32 uint)
 set(KERNEL_TIDY_HARNESS_DSL_TYPE_i32 int)

@@ -57,7 +57,8 @@ std::vector<std::uint32_t> activeFlags(const LaunchShape &Shape, std::uint64_t S
     std::uint32_t X = static_cast<std::uint32_t>(Element % Shape.Width);
     std::uint32_t Y = static_cast<std::uint32_t>(Element / Shape.Width);
     std::uint32_t ThreadInBlock = (Y % Shape.BlockY) * Shape.BlockX + X % Shape.BlockX;
-    Flags[Element] = ThreadInBlock % 2;
+    // OneIn32: the first thread of every 32, one lane per 32-lane warp.
+    Flags[Element] = Shape.Mask == LaneMask::OneIn32 ? ThreadInBlock % 32 == 0 : ThreadInBlock % 2;
   }
   return Flags;
 }

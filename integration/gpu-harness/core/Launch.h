@@ -18,7 +18,7 @@ namespace kernel_tidy::harness {
 
 /// Which in-bounds threads run the pattern: all, odd lanes only, or a seeded
 /// random half (the pattern then sits in a divergent branch).
-enum class LaneMask { All, OddLanes, Random };
+enum class LaneMask { All, OddLanes, Random, OneIn32 };
 
 struct LaunchShape {
   std::string Name;

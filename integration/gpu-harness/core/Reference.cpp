@@ -239,4 +239,53 @@ Expected referenceBlockAtomic(ValueType Type, Op O, const std::vector<double> &I
   return E;
 }
 
+Expected referenceAppend(const std::vector<double> &In, const std::vector<Warp> &Warps,
+                         std::uint32_t Blocks, const AppendLayout &Layout, double Init) {
+  std::uint32_t Regions = Layout.PerBlock ? Blocks : 1;
+  std::vector<std::vector<double>> Items(Regions);
+  for (const Warp &W : Warps) {
+    if (Layout.PerBlock && W.Block >= Blocks)
+      continue;
+    for (const Lane &L : W.Lanes) {
+      if (!L.Active || L.Element >= In.size())
+        continue;
+      double X = In[L.Element];
+      std::uint32_t Times =
+          Layout.Weighted ? (static_cast<std::uint32_t>(X) & 3u) + 1u : 1u;
+      for (std::uint32_t T = 0; T < Times; ++T)
+        Items[Layout.PerBlock ? W.Block : 0].push_back(X);
+    }
+  }
+  std::size_t Offset = Layout.PerBlock ? 0 : 1;
+  Expected E = sized(Offset + static_cast<std::size_t>(Regions) * Layout.RegionSize);
+  auto Exact = [&](std::size_t Element, double Value) {
+    E.Value[Element] = Value;
+    E.Defined[Element] = true;
+    E.Bound[Element] = 0;
+  };
+  if (!Layout.PerBlock)
+    Exact(0, static_cast<double>(Items[0].size()));
+  for (std::uint32_t R = 0; R < Regions; ++R) {
+    std::vector<double> Region = Items[R];
+    Region.resize(std::max<std::size_t>(Region.size(), Layout.RegionSize), Init);
+    Region.resize(Layout.RegionSize); // more items than slots: the kernel is wrong
+    std::sort(Region.begin(), Region.end());
+    for (std::uint32_t I = 0; I < Layout.RegionSize; ++I)
+      Exact(Offset + static_cast<std::size_t>(R) * Layout.RegionSize + I, Region[I]);
+  }
+  return E;
+}
+
+void sortAppendRegions(std::vector<double> &Out, std::uint32_t Blocks,
+                       const AppendLayout &Layout) {
+  std::uint32_t Regions = Layout.PerBlock ? Blocks : 1;
+  std::size_t Offset = Layout.PerBlock ? 0 : 1;
+  for (std::uint32_t R = 0; R < Regions; ++R) {
+    std::size_t Begin = Offset + static_cast<std::size_t>(R) * Layout.RegionSize;
+    std::size_t End = std::min(Out.size(), Begin + Layout.RegionSize);
+    if (Begin < End)
+      std::sort(Out.begin() + Begin, Out.begin() + End);
+  }
+}
+
 } // namespace kernel_tidy::harness

@@ -67,6 +67,26 @@ Expected referenceBlockAtomic(ValueType Type, Op O, const std::vector<double> &I
                               const std::vector<Warp> &Warps, std::uint32_t Blocks,
                               double Init);
 
+/// The layout of an append output: the order of appends is free, so each
+/// region is compared as a multiset (sorted; see sortAppendRegions).
+/// PerBlock: block b appends to out[b * RegionSize ...] through a shared slot
+/// counter. Otherwise out[0] is a global slot counter and the items fill
+/// out[1 ...] (RegionSize slots). Slots that nobody took keep Init.
+struct AppendLayout {
+  bool PerBlock = true;
+  std::uint32_t RegionSize = 0;
+  bool Weighted = false; ///< Each thread appends its value (x & 3) + 1 times.
+};
+
+/// Every active thread appends its input (Weighted: (x & 3) + 1 times), each
+/// region sorted; out[0] of a global layout is the number of items.
+Expected referenceAppend(const std::vector<double> &In, const std::vector<Warp> &Warps,
+                         std::uint32_t Blocks, const AppendLayout &Layout, double Init);
+
+/// Sorts every region of an append output, as referenceAppend lays it out.
+void sortAppendRegions(std::vector<double> &Out, std::uint32_t Blocks,
+                       const AppendLayout &Layout);
+
 } // namespace kernel_tidy::harness
 
 #endif

@@ -1,0 +1,41 @@
+//===--- WarpAggregatedAtomicCheck.h - luisa-warp-aggregated-atomic -------===//
+
+#ifndef KERNEL_TIDY_RULES_WARPAGGREGATEDATOMICCHECK_H
+#define KERNEL_TIDY_RULES_WARPAGGREGATEDATOMICCHECK_H
+
+#include "rules/RuleBase.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace kernel_tidy::rules {
+
+/// Finds per-thread atomics on one warp-uniform slot (slot allocations on
+/// Shared or Buffer counters, global counters) and lets one lane per warp do them.
+class WarpAggregatedAtomicCheck : public RuleBase {
+public:
+  using RuleBase::RuleBase;
+  void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
+                           clang::Preprocessor *ModuleExpanderPP) override {
+    this->PP = PP;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override {
+    RuleBase::onEndOfTranslationUnit();
+    TakenNames.clear();
+  }
+
+private:
+  /// A used old value: every lane gets its slot from one atomic per warp.
+  void reportSlotAllocation(const clang::ast_matchers::MatchFinder::MatchResult &Result,
+                            Diagnosis D);
+  /// A discarded old value on a buffer: reduce, then one atomic per warp.
+  void reportGlobalCounter(const clang::ast_matchers::MatchFinder::MatchResult &Result,
+                           Diagnosis D);
+
+  clang::Preprocessor *PP = nullptr;
+  llvm::StringSet<> TakenNames; ///< Names declared by this unit's fixes.
+};
+
+} // namespace kernel_tidy::rules
+
+#endif // KERNEL_TIDY_RULES_WARPAGGREGATEDATOMICCHECK_H

@@ -5,6 +5,7 @@
 #include "src/dsl/Ast.h"
 #include "src/dsl/HostEval.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -81,6 +82,22 @@ bool containsDslExit(const Stmt *S) {
   return false;
 }
 
+/// The lambda that an initialiser wraps: `Callable f = [](...) {...};`.
+const LambdaExpr *lambdaOfInit(const Expr *E) {
+  while (E) {
+    E = E->IgnoreImplicit();
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
+      return Lambda;
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+      E = Construct->getNumArgs() == 1 ? Construct->getArg(0) : nullptr;
+    else if (const auto *Cast = dyn_cast<CastExpr>(E))
+      E = Cast->getSubExpr();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
 /// The function a call runs and the arguments it passes to the function's
 /// parameters: the callee of a plain or member call, the `operator()` of a
 /// lambda object, or the lambda of a Callable variable.
@@ -94,7 +111,7 @@ const FunctionDecl *calledFunction(const CallExpr *Call,
     First = 1;
     // A Callable variable: its operator() is the DSL's; the code is its lambda's.
     if (const VarDecl *Var = variableOf(Op->getArg(0)); Var && Var->hasInit())
-      if (const LambdaExpr *Lambda = asLambda(stripDslWrappers(Var->getInit())))
+      if (const LambdaExpr *Lambda = lambdaOfInit(Var->getInit()))
         Callee = Lambda->getCallOperator();
     if (const auto *Lambda = asLambda(Op->getArg(0)))
       Callee = Lambda->getCallOperator();
@@ -332,7 +349,10 @@ std::optional<LaneShiftLoop> matchLaneShiftLoop(const CallExpr *Read, ASTContext
   }
   // The combination, alone or as the only statement of a `$if`.
   const Stmt *Combine = Statement;
-  if (auto If = matchDslIf(dyn_cast<Expr>(Statement)->IgnoreImplicit())) {
+  const auto *StatementExpr = dyn_cast<Expr>(Statement);
+  if (!StatementExpr)
+    return std::nullopt;
+  if (auto If = matchDslIf(StatementExpr->IgnoreImplicit())) {
     if (If->Then->size() != 1)
       return std::nullopt;
     Step.Guard = If->Cond;
@@ -346,7 +366,11 @@ std::optional<LaneShiftLoop> matchLaneShiftLoop(const CallExpr *Read, ASTContext
       if (!If || If->Then != Block || Block->size() != 1)
         return std::nullopt;
       Step.Guard = If->Cond;
+      // The statement of the `$if` in the loop body (around its full expression).
       Statement = Control->Statement;
+      for (const Stmt *Up = parentStmt(Statement, Ctx); Up && isa<Expr>(Up);
+           Up = parentStmt(Up, Ctx))
+        Statement = Up;
     }
   }
   auto Accumulate = matchAccumulateThroughHelpers(Combine, Ctx);
@@ -455,6 +479,15 @@ void CallSiteIndex::build() {
     explicit Visitor(CallSiteIndex &Index) : Index(Index) {}
     bool shouldVisitTemplateInstantiations() const { return true; }
     bool shouldVisitLambdaBody() const { return true; }
+    // Library code (a Callable invoking its lambda through std::invoke) is
+    // not a caller.
+    bool TraverseDecl(Decl *D) {
+      if (D && isa<FunctionDecl>(D) &&
+          (isInLuisaComputeLibrary(D) || D->isInStdNamespace() ||
+           Index.Ctx.getSourceManager().isInSystemHeader(D->getLocation())))
+        return true;
+      return RecursiveASTVisitor<Visitor>::TraverseDecl(D);
+    }
     bool VisitCallExpr(CallExpr *E) {
       llvm::SmallVector<const Expr *, 4> Args;
       const FunctionDecl *F = calledFunction(E, Args);
@@ -464,8 +497,10 @@ void CallSiteIndex::build() {
     }
     bool VisitDeclRefExpr(DeclRefExpr *E) {
       // A function named outside a call's callee may be called where we cannot see.
+      // (A lambda's operator() is named only by its class's implicit members.)
       const auto *F = dyn_cast<FunctionDecl>(E->getDecl());
-      if (!F)
+      const auto *Method = dyn_cast_or_null<CXXMethodDecl>(F);
+      if (!F || (Method && Method->getParent()->isLambda()))
         return true;
       for (const auto &Parent : Index.Ctx.getParents(*E)) {
         const auto *Cast = Parent.get<ImplicitCastExpr>();

@@ -7,23 +7,36 @@
 namespace kernel_tidy::test {
 namespace {
 
-/// The lane-shift loop of the first warp_read_lane in \p Body.
-std::optional<dsl::LaneShiftLoop> shiftLoop(Snippet &S) {
+/// The snippet last parsed by shiftLoops: the loops it returns point into it.
+std::unique_ptr<Snippet> Current;
+
+/// The lane-shift loop of each warp_read_lane in \p Body, in source order
+/// (valid until the next call).
+std::vector<std::optional<dsl::LaneShiftLoop>> shiftLoops(const std::string &Body) {
+  Current = std::make_unique<Snippet>(Body);
+  Snippet &S = *Current;
+  EXPECT_TRUE(S.parsed()) << Body;
   auto Reads = match(findAll(callExpr(callee(functionDecl(hasName("warp_read_lane"))),
                                       isExpansionInMainFile())
                                  .bind("read")),
                      S.context());
-  if (Reads.empty())
-    return std::nullopt;
+  std::vector<const CallExpr *> Sorted;
+  for (const auto &Node : Reads)
+    Sorted.push_back(Node.getNodeAs<CallExpr>("read"));
+  std::sort(Sorted.begin(), Sorted.end(), [](const CallExpr *A, const CallExpr *B) {
+    return A->getBeginLoc() < B->getBeginLoc();
+  });
+  Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
   dsl::WriteAnalysis Writes(S.context());
-  return dsl::matchLaneShiftLoop(Reads[0].getNodeAs<CallExpr>("read"), S.context(), Writes);
+  std::vector<std::optional<dsl::LaneShiftLoop>> Result;
+  for (const CallExpr *Read : Sorted)
+    Result.push_back(dsl::matchLaneShiftLoop(Read, S.context(), Writes));
+  return Result;
 }
 
-std::optional<dsl::LaneShiftLoop> shiftLoop(const std::string &Body,
-                                            const std::string &Prelude = "") {
-  Snippet S(Body, Prelude);
-  EXPECT_TRUE(S.parsed()) << Body;
-  return shiftLoop(S);
+std::optional<dsl::LaneShiftLoop> shiftLoop(const std::string &Body) {
+  auto All = shiftLoops(Body);
+  return All.empty() ? std::nullopt : All.front();
 }
 
 const char *const DeviceDown =
@@ -50,24 +63,25 @@ TEST(LaneShifts, DeviceShuffleDownLoop) {
 }
 
 TEST(LaneShifts, DeviceLoopDoublings) {
-  for (const char *Update : {"offset *= 2u;", "offset = offset * 2u;", "offset = 2u * offset;",
-                             "offset = offset << 1u;", "offset += offset;"}) {
-    std::string Body = DeviceDown;
-    Body.replace(Body.find("offset <<= 1u;"), 14, Update);
-    EXPECT_TRUE(shiftLoop(Body)) << Update;
+  // One loop per update: doublings first, then an update that does not double.
+  const char *Updates[] = {"o0 *= 2u;", "o1 = o1 * 2u;", "o2 = 2u * o2;", "o3 = o3 << 1u;",
+                           "o4 += o4;", "o5 += 1u;", "o6 *= 3u;"};
+  std::string Body = "    auto lane = warp_lane_id();\n    UInt v = buffer.read(0u);\n";
+  for (unsigned I = 0; I < 7; ++I) {
+    std::string O = "o" + std::to_string(I);
+    Body += "    UInt " + O + " = 1u;\n    $while (" + O + " < warp_lane_count()) {\n" +
+            "        v += warp_read_lane(v, lane + " + O + ");\n        " + Updates[I] +
+            "\n    };\n";
   }
-  // Not doubling, an extra write, an exit, or a start other than 1.
-  for (const char *Update : {"offset += 1u;", "offset *= 3u;"}) {
-    std::string Body = DeviceDown;
-    Body.replace(Body.find("offset <<= 1u;"), 14, Update);
-    EXPECT_FALSE(shiftLoop(Body)) << Update;
-  }
-  std::string Twice = DeviceDown;
-  Twice.replace(Twice.find("$while"), 0, "offset = 2u;\n    ");
-  EXPECT_FALSE(shiftLoop(Twice));
-  std::string Start = DeviceDown;
-  Start.replace(Start.find("UInt offset = 1u;"), 17, "UInt offset = 2u;");
-  EXPECT_FALSE(shiftLoop(Start));
+  // Written before the loop too, and a start other than 1.
+  Body += "    UInt o7 = 1u;\n    o7 = 2u;\n    $while (o7 < 32u) {\n"
+          "        v += warp_read_lane(v, lane + o7);\n        o7 <<= 1u;\n    };\n"
+          "    UInt o8 = 2u;\n    $while (o8 < 32u) {\n"
+          "        v += warp_read_lane(v, lane + o8);\n        o8 <<= 1u;\n    };\n";
+  auto Found = shiftLoops(Body);
+  ASSERT_EQ(9u, Found.size());
+  for (unsigned I = 0; I < 9; ++I)
+    EXPECT_EQ(I < 5, Found[I].has_value()) << I;
 }
 
 TEST(LaneShifts, DeviceLoopWithConstantBound) {
@@ -169,13 +183,14 @@ TEST(LaneShifts, CallSitesOfHelpers) {
             "    probe(a + b + c);\n",
             "inline UInt shuffle(UInt v, UInt l) noexcept { return v + l; }\n");
   ASSERT_TRUE(S.parsed());
-  auto Params = match(findAll(parmVarDecl(hasName("l")).bind("p")), S.context());
+  auto Params =
+      match(findAll(parmVarDecl(hasName("l"), isExpansionInMainFile()).bind("p")), S.context());
   dsl::CallSiteIndex Index(S.context());
   std::map<std::string, size_t> ArgCounts;
   for (const auto &Node : Params) {
     const auto *P = Node.getNodeAs<ParmVarDecl>("p");
     auto Args = Index.argumentsFor(P);
-    ASSERT_TRUE(Args);
+    ASSERT_TRUE(Args) << Index.calleeName(P);
     ArgCounts[Index.calleeName(P)] = Args->size();
   }
   EXPECT_EQ(2u, ArgCounts["shuffle"]);

@@ -132,9 +132,12 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
       if (A.Uniformity.varianceOf(Bound->Limit) > Variance::Warp ||
           readsVariableWrittenIn(Bound->Limit, Loop.Loop->getSourceRange(), A.Writes,
                                  Ctx.getSourceManager()))
+      {
+        Shown = "a " + Collective + "(" + Target + ") over exactly those lanes";
         Safety = FixSafety::none("the bound '" + Limit +
                                  "' may differ between the lanes of a warp or change inside "
                                  "the loop, so no single $if selects the lanes it reduces");
+      }
       if (Lane.empty() || Limit.empty())
         Safety = FixSafety::none("the lane or the bound is spelled in a macro");
     }

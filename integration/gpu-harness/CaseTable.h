@@ -33,6 +33,8 @@ inline constexpr CaseSpec CaseTable[] = {
     {"luisa-sequential-lane-reads", "scan_sum_inclusive", Pattern::WarpScanInclusive, Op::Sum},
     {"luisa-shared-atomic-counter", "atomic_add", Pattern::BlockAtomic, Op::Sum},
     {"luisa-shared-atomic-counter", "atomic_max", Pattern::BlockAtomic, Op::Max},
+    {"luisa-shuffle-reduction", "shuffle_down_sum", Pattern::WarpReduce, Op::Sum},
+    {"luisa-shuffle-reduction", "lane_shift_scan", Pattern::WarpScanInclusive, Op::Sum},
 };
 
 /// The case named \p Name, or nullptr.

@@ -2,12 +2,15 @@
 # A case's reference is declared in CaseTable.h. Shared atomics on half are
 # not part of the DSL, so the atomic cases stop at 32-bit types.
 set(KERNEL_TIDY_HARNESS_CASES butterfly_sum butterfly_max scan_sum scan_sum_inclusive atomic_add atomic_max)
+list(APPEND KERNEL_TIDY_HARNESS_CASES shuffle_down_sum lane_shift_scan)
 set(KERNEL_TIDY_HARNESS_TYPES_butterfly_sum u32 i32 f32 f16)
 set(KERNEL_TIDY_HARNESS_TYPES_butterfly_max u32 i32 f32 f16)
 set(KERNEL_TIDY_HARNESS_TYPES_scan_sum u32 i32 f32 f16)
 set(KERNEL_TIDY_HARNESS_TYPES_scan_sum_inclusive u32 i32 f32 f16)
 set(KERNEL_TIDY_HARNESS_TYPES_atomic_add u32 i32 f32)
 set(KERNEL_TIDY_HARNESS_TYPES_atomic_max u32 i32 f32)
+set(KERNEL_TIDY_HARNESS_TYPES_shuffle_down_sum u32 i32 f32 f16)
+set(KERNEL_TIDY_HARNESS_TYPES_lane_shift_scan u32 i32 f32 f16)
 # The DSL spelling of each type suffix.
 set(KERNEL_TIDY_HARNESS_DSL_TYPE_u32 uint)
 set(KERNEL_TIDY_HARNESS_DSL_TYPE_i32 int)

@@ -258,6 +258,10 @@ std::optional<OffsetLoop> matchOffsetLoop(const CompoundStmt *Body, const VarDec
   Result.Device = true;
   Result.Update = Update;
   const Expr *Bound = Cond->getArg(1);
+  // `UInt wave_size = warp_lane_count();` never written again names the width too.
+  if (const VarDecl *Named = variableOf(Bound);
+      Named && Named->isLocalVarDecl() && Named->hasInit() && !Writes.isWritten(Named))
+    Bound = Named->getInit();
   if (isDslCall(Bound, "warp_lane_count")) {
     Result.UpToLaneCount = true;
     return Result;

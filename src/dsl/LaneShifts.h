@@ -56,7 +56,8 @@ struct OffsetLoop {
 
 /// The loop whose body is \p Body when it is a host loop over \p Var with
 /// constant values, or a device `$while (Var < BOUND)` (BOUND:
-/// `warp_lane_count()` or a host constant) where Var starts at 1, is written
+/// `warp_lane_count()`, a local initialised from it and never written, or a
+/// host constant) where Var starts at 1, is written
 /// only by a doubling statement at the end of the body (`Var <<= 1u`,
 /// `Var *= 2u`, `Var = Var * 2u`, `Var += Var`...), and the loop has no exits.
 std::optional<OffsetLoop> matchOffsetLoop(const clang::CompoundStmt *Body,

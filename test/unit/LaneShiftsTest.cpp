@@ -73,15 +73,21 @@ TEST(LaneShifts, DeviceLoopDoublings) {
             "        v += warp_read_lane(v, lane + " + O + ");\n        " + Updates[I] +
             "\n    };\n";
   }
+  // The width through a local: found (index 7 below).
+  Body += "    UInt wave_size = warp_lane_count();\n    UInt o9 = 1u;\n"
+          "    $while (o9 < wave_size) {\n"
+          "        v += warp_read_lane(v, lane + o9);\n        o9 <<= 1u;\n    };\n";
   // Written before the loop too, and a start other than 1.
   Body += "    UInt o7 = 1u;\n    o7 = 2u;\n    $while (o7 < 32u) {\n"
           "        v += warp_read_lane(v, lane + o7);\n        o7 <<= 1u;\n    };\n"
           "    UInt o8 = 2u;\n    $while (o8 < 32u) {\n"
           "        v += warp_read_lane(v, lane + o8);\n        o8 <<= 1u;\n    };\n";
   auto Found = shiftLoops(Body);
-  ASSERT_EQ(9u, Found.size());
-  for (unsigned I = 0; I < 9; ++I)
-    EXPECT_EQ(I < 5, Found[I].has_value()) << I;
+  ASSERT_EQ(10u, Found.size());
+  for (unsigned I = 0; I < 10; ++I)
+    EXPECT_EQ(I < 5 || I == 7, Found[I].has_value()) << I;
+  ASSERT_TRUE(Found[7]);
+  EXPECT_TRUE(Found[7]->Loop.UpToLaneCount);
 }
 
 TEST(LaneShifts, DeviceLoopWithConstantBound) {

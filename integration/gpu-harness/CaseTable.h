@@ -51,6 +51,8 @@ inline constexpr CaseSpec CaseTable[] = {
     {"luisa-warp-aggregated-atomic", "warp_append_global", Pattern::GlobalAppend, Op::Sum},
     {"luisa-warp-aggregated-atomic", "warp_append_weighted", Pattern::WeightedAppend, Op::Sum},
     {"luisa-warp-aggregated-atomic", "warp_global_counter", Pattern::GlobalAtomic, Op::Sum},
+    {"luisa-shuffle-reduction", "shuffle_down_sum", Pattern::WarpReduce, Op::Sum},
+    {"luisa-shuffle-reduction", "lane_shift_scan", Pattern::WarpScanInclusive, Op::Sum},
 };
 
 /// The case named \p Name, or nullptr.

@@ -257,12 +257,7 @@ std::optional<CombineOp> combineOpOf(OverloadedOperatorKind Kind) {
   }
 }
 
-/// `OP(A, B)` for a commutative combining operation: an operator or max/min.
-struct Combination {
-  CombineOp Op;
-  const Expr *LHS;
-  const Expr *RHS;
-};
+} // namespace
 
 std::optional<Combination> matchCombination(const Expr *E) {
   E = stripDslWrappers(E);
@@ -281,8 +276,6 @@ std::optional<Combination> matchCombination(const Expr *E) {
   return Combination{Name == "max" ? CombineOp::Max : CombineOp::Min,
                      Call->getArg(0), Call->getArg(1)};
 }
-
-} // namespace
 
 std::optional<AccumulateStep> matchAccumulateStep(const Stmt *S) {
   const auto *E = dyn_cast_or_null<Expr>(S);

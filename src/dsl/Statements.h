@@ -59,6 +59,15 @@ deviceRangeArguments(const clang::CXXForRangeStmt *Loop);
 enum class DslExit { Return, Break, Continue };
 std::optional<DslExit> matchDslExit(const clang::Expr *E);
 
+/// `OP(A, B)` for a commutative combining operation: `A + B`, `A * B`, `A & B`,
+/// `A | B`, `A ^ B`, `max(A, B)` or `min(A, B)`.
+struct Combination {
+  CombineOp Op;
+  const clang::Expr *LHS;
+  const clang::Expr *RHS;
+};
+std::optional<Combination> matchCombination(const clang::Expr *E);
+
 /// `V = OP(V, R)`, `V = OP(R, V)` or `V OP= R`: one step of an accumulation.
 struct AccumulateStep {
   const clang::Expr *Target = nullptr;  ///< V, the accumulated variable.

@@ -4,6 +4,7 @@
 set(KERNEL_TIDY_HARNESS_CASES butterfly_sum butterfly_max scan_sum scan_sum_inclusive atomic_add atomic_max)
 # Slot allocations keep the counter in the item buffer, so they run for u32.
 list(APPEND KERNEL_TIDY_HARNESS_CASES warp_append_shared warp_append_global warp_append_weighted warp_global_counter)
+list(APPEND KERNEL_TIDY_HARNESS_CASES shuffle_down_sum lane_shift_scan)
 set(KERNEL_TIDY_HARNESS_TYPES_butterfly_sum u32 i32 f32 f16)
 set(KERNEL_TIDY_HARNESS_TYPES_butterfly_max u32 i32 f32 f16)
 set(KERNEL_TIDY_HARNESS_TYPES_scan_sum u32 i32 f32 f16)
@@ -14,6 +15,8 @@ set(KERNEL_TIDY_HARNESS_TYPES_warp_append_shared u32)
 set(KERNEL_TIDY_HARNESS_TYPES_warp_append_global u32)
 set(KERNEL_TIDY_HARNESS_TYPES_warp_append_weighted u32)
 set(KERNEL_TIDY_HARNESS_TYPES_warp_global_counter u32)
+set(KERNEL_TIDY_HARNESS_TYPES_shuffle_down_sum u32 i32 f32 f16)
+set(KERNEL_TIDY_HARNESS_TYPES_lane_shift_scan u32 i32 f32 f16)
 # The DSL spelling of each type suffix.
 set(KERNEL_TIDY_HARNESS_DSL_TYPE_u32 uint)
 set(KERNEL_TIDY_HARNESS_DSL_TYPE_i32 int)

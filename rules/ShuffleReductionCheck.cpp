@@ -1,0 +1,183 @@
+//===--- ShuffleReductionCheck.cpp - luisa-shuffle-reduction --------------===//
+
+#include "rules/ShuffleReductionCheck.h"
+
+#include "rules/FixEdits.h"
+#include "src/dsl/HostEval.h"
+#include "src/dsl/Matchers.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Tooling/Transformer/Stencil.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace kernel_tidy::dsl;
+using namespace kernel_tidy::dsl::matchers;
+
+namespace kernel_tidy::rules {
+
+namespace {
+
+/// True if a variable that \p E reads is written inside \p Range.
+bool readsVariableWrittenIn(const Expr *E, SourceRange Range, WriteAnalysis &Writes,
+                            const SourceManager &SM) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      for (const VariableWrite &W : Writes.writesOf(Var)) {
+        SourceLocation At = SM.getExpansionLoc(W.Write->getBeginLoc());
+        if (!SM.isBeforeInTranslationUnit(At, SM.getExpansionLoc(Range.getBegin())) &&
+            !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Range.getEnd()), At))
+          return true;
+      }
+  for (const Stmt *Child : E->children())
+    if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
+      if (readsVariableWrittenIn(ChildExpr, Range, Writes, SM))
+        return true;
+  return false;
+}
+
+} // namespace
+
+void ShuffleReductionCheck::registerMatchers(MatchFinder *Finder) {
+  // warp_read_lane(v, lane + offset), (v, lane - offset), (v, lane ^ offset).
+  Finder->addMatcher(
+      callExpr(dslCall({"warp_read_lane"}),
+               hasArgument(1, ignoringImplicit(cxxOperatorCallExpr(
+                                  hasAnyOverloadedOperatorName("+", "-", "^")))))
+          .bind("read"),
+      this);
+}
+
+std::optional<std::string> ShuffleReductionCheck::laneSource(const Expr *Lane, ASTContext &Ctx) {
+  Analyses &A = analyses(Ctx);
+  if (A.Uniformity.isLaneId(Lane))
+    return std::string();
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripDslWrappers(Lane));
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (!Param || A.Writes.isWritten(Param))
+    return std::nullopt;
+  if (!CallSites)
+    CallSites = std::make_unique<CallSiteIndex>(Ctx);
+  auto Args = CallSites->argumentsFor(Param);
+  // A helper is a warp reduction only if every caller passes the lane id.
+  if (!Args || Args->empty() ||
+      !llvm::all_of(*Args, [&](const Expr *Arg) { return A.Uniformity.isLaneId(Arg); }))
+    return std::nullopt;
+  std::string Name = CallSites->calleeName(Param);
+  return Name.empty() ? std::nullopt : std::optional(Name);
+}
+
+void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  Analyses &A = analyses(Ctx);
+  const auto *Read = Result.Nodes.getNodeAs<CallExpr>("read");
+  auto Found = matchLaneShiftLoop(Read, Ctx, A.Writes);
+  if (!Found)
+    return;
+  const LaneShiftStep &Step = Found->Step;
+  const OffsetLoop &Loop = Found->Loop;
+  LaneShift Shift = Step.Index.Shift;
+  bool IsScan = Shift == LaneShift::Up;
+  // A host loop whose body is the bare XOR step is luisa-butterfly-reduction's.
+  if (Shift == LaneShift::Xor && (Step.Guard || (!Loop.Device && Loop.Body->size() == 1)))
+    return;
+  if (IsScan && (!Step.Guard || !isScanGuard(Step.Guard, Step.Index) ||
+                 (Step.Op != CombineOp::Sum && Step.Op != CombineOp::Product)))
+    return;
+  std::optional<DownBound> Bound;
+  if (Shift == LaneShift::Down) {
+    Bound = Step.Guard ? matchDownBound(Step.Guard, Step.Index) : DownBound{true};
+    if (!Bound)
+      return;
+  }
+  auto Helper = laneSource(Step.Index.Lane, Ctx);
+  if (!Helper)
+    return;
+  // The offsets must reach every lane of the warp (narrower: a sub-group).
+  WarpWidth Width = widthAt(Loop.Loop, Ctx);
+  std::optional<unsigned> Lanes = Width.known();
+  if (!Loop.UpToLaneCount) {
+    Lanes = coveredLanes(Loop.Values);
+    if (!Lanes || (Width.known() ? *Width.known() != *Lanes : *Lanes < 32))
+      return;
+  }
+
+  std::string Target = sourceText(Step.Target->getSourceRange(), Ctx);
+  std::string Qualifier = calleeQualifier(Read, Ctx);
+  std::string Lane = sourceText(Step.Index.Lane->getSourceRange(), Ctx);
+  std::string Replacement, Shown, Over = "the whole warp";
+  FixSafety Safety = FixSafety::safe();
+  if (IsScan) {
+    bool IsSum = Step.Op == CombineOp::Sum;
+    Shown = (IsSum ? "warp_prefix_sum(" : "warp_prefix_product(") + Target + ")" +
+            (IsSum ? " + " : " * ") + Target;
+    Replacement = Target + " = " + Qualifier + Shown + ";";
+  } else {
+    std::string Collective = "warp_active_" + collectiveSuffix(Step.Op).str();
+    Shown = Collective + "(" + Target + ")";
+    Replacement = Target + " = " + Qualifier + Shown + ";";
+    bool Whole = Bound && Bound->WholeWarp;
+    if (Bound && !Whole && Bound->Limit && Width.known()) {
+      auto Limit = evaluateHostInt(stripDslWrappers(Bound->Limit), Ctx);
+      Whole = Limit && *Limit >= static_cast<int64_t>(*Width.known()) - (Bound->Strict ? 0 : 1);
+    }
+    if (Bound && !Whole) {
+      // Lane 0 gets OP over the lanes that pass the bound; lanes above it keep their value.
+      std::string Limit = sourceText(Bound->Limit->getSourceRange(), Ctx);
+      std::string Cmp = Bound->Strict ? " < " : " <= ";
+      Over = std::string(Bound->Strict ? "the lanes below '" : "the lanes up to '") + Limit + "'";
+      Shown = "$if (" + Lane + Cmp + Limit + ") { " + Target + " = " + Shown + "; }";
+      Replacement = "$if (" + Lane + Cmp + Limit + ") { " + Target + " = " + Qualifier +
+                    Collective + "(" + Target + "); };";
+      Shown = "'" + Shown + "'";
+      if (A.Uniformity.varianceOf(Bound->Limit) > Variance::Warp ||
+          readsVariableWrittenIn(Bound->Limit, Loop.Loop->getSourceRange(), A.Writes,
+                                 Ctx.getSourceManager()))
+      {
+        Shown = "a " + Collective + "(" + Target + ") over exactly those lanes";
+        Safety = FixSafety::none("the bound '" + Limit +
+                                 "' may differ between the lanes of a warp or change inside "
+                                 "the loop, so no single $if selects the lanes it reduces");
+      }
+      if (Lane.empty() || Limit.empty())
+        Safety = FixSafety::none("the lane or the bound is spelled in a macro");
+    }
+  }
+  // Reassociating a floating-point sum or product changes its rounding.
+  if (Safety.K == FixSafety::Safe &&
+      (Step.Op == CombineOp::Sum || Step.Op == CombineOp::Product) &&
+      isFloatingValue(Step.Target->getType()))
+    Safety = FixSafety::unsafe((IsScan ? std::string(Step.Op == CombineOp::Sum
+                                                         ? "warp_prefix_sum"
+                                                         : "warp_prefix_product")
+                                       : "warp_active_" + collectiveSuffix(Step.Op).str()) +
+                               " combines the floating-point values in another order, so the "
+                               "result can differ by rounding");
+  if (!Loop.UpToLaneCount && !Width.known())
+    Safety = FixSafety::none(Width.whyUnknown() + ", and the warp may be wider than " +
+                             std::to_string(*Lanes) + " lanes");
+
+  Diagnosis D;
+  D.Loc = Ctx.getSourceManager().getExpansionLoc(Loop.Loop->getBeginLoc());
+  std::string InHelper =
+      Helper->empty() ? "" : " (in '" + *Helper + "', so every call site benefits)";
+  if (IsScan)
+    D.Format = "lane-shift inclusive scan of '%0' takes one warp_read_lane shuffle per "
+               "offset%1; %2 computes the same inclusive prefix";
+  else if (Shift == LaneShift::Xor)
+    D.Format = "butterfly reduction of '%0' in a device loop takes one warp_read_lane "
+               "shuffle per offset%1; %2 does the same";
+  else
+    D.Format = "shuffle-down reduction of '%0' over %3 takes one warp_read_lane shuffle per "
+               "offset and leaves the result in lane 0 only%1; %2 gives %4 the same result";
+  D.Args = {Target, InHelper, Shown, Over, Over == "the whole warp" ? "every lane" : "those lanes"};
+  D.Kind = rewriteOf(Step.Op, Step.Target->getType(), Ctx);
+  D.bind("loop", Loop.Loop);
+  D.Edit = transformer::edit(
+      transformer::changeTo(userStatements("loop", "loop"), transformer::cat(Replacement)));
+  D.Safety = std::move(Safety);
+  if (Target.empty())
+    D.Safety = FixSafety::none("the value reduced is spelled in a macro");
+  emit(Result, std::move(D));
+}
+
+} // namespace kernel_tidy::rules

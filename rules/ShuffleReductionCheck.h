@@ -1,0 +1,36 @@
+//===--- ShuffleReductionCheck.h - luisa-shuffle-reduction ----------------===//
+
+#ifndef KERNEL_TIDY_RULES_SHUFFLEREDUCTIONCHECK_H
+#define KERNEL_TIDY_RULES_SHUFFLEREDUCTIONCHECK_H
+
+#include "rules/RuleBase.h"
+#include "src/dsl/LaneShifts.h"
+#include <memory>
+
+namespace kernel_tidy::rules {
+
+/// Finds warp reductions and inclusive scans written as warp_read_lane loops
+/// over offsets 1, 2, 4... and replaces them with warp_active_* or
+/// warp_prefix_* collectives.
+class ShuffleReductionCheck : public WarpReadLaneRule {
+public:
+  using WarpReadLaneRule::WarpReadLaneRule;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override {
+    CallSites.reset();
+    WarpReadLaneRule::onEndOfTranslationUnit();
+  }
+
+private:
+  /// "" when \p Lane is the warp lane id; the helper's name when it is a
+  /// parameter that every call in the translation unit passes the lane id;
+  /// std::nullopt otherwise.
+  std::optional<std::string> laneSource(const clang::Expr *Lane, clang::ASTContext &Ctx);
+
+  std::unique_ptr<dsl::CallSiteIndex> CallSites; ///< Of the current translation unit.
+};
+
+} // namespace kernel_tidy::rules
+
+#endif // KERNEL_TIDY_RULES_SHUFFLEREDUCTIONCHECK_H

@@ -1,0 +1,146 @@
+//===--- LaneShifts.h - Warp loops that read lanes at shifting offsets ----===//
+//
+// Software warp reductions and scans read a partner lane at `lane + offset`,
+// `lane - offset` or `lane ^ offset` for offset = 1, 2, 4, ...: a host loop
+// over constant offsets, or a device `$while (offset < warp_lane_count())`
+// that doubles the offset. These recognise such loops, one step at a time
+// (read, optional guard, combine), and see through the small helpers people
+// write for the combining operation (`reduce_op(a, b)`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KERNEL_TIDY_SRC_DSL_LANESHIFTS_H
+#define KERNEL_TIDY_SRC_DSL_LANESHIFTS_H
+
+#include "src/dsl/Statements.h"
+#include "src/dsl/Writes.h"
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include <optional>
+#include <vector>
+
+namespace kernel_tidy::dsl {
+
+/// How a step names its partner lane.
+enum class LaneShift {
+  Down, ///< `lane + offset` (shuffle-down reduction).
+  Up,   ///< `lane - offset` (lane-shift scan).
+  Xor,  ///< `lane ^ offset` (butterfly).
+};
+
+/// `Lane + Offset` (either order), `Lane - Offset` or `Lane ^ Offset` (either
+/// order), with Offset a variable; whether Lane is a lane id is the caller's.
+struct LaneOffsetIndex {
+  LaneShift Shift;
+  const clang::Expr *Lane = nullptr;
+  const clang::VarDecl *Offset = nullptr;
+};
+std::optional<LaneOffsetIndex> matchLaneOffsetIndex(const clang::Expr *Index);
+
+/// True if \p E has the shape of \p Index: the same operator, lane variable
+/// and offset variable.
+bool isSameLaneOffset(const clang::Expr *E, const LaneOffsetIndex &Index);
+
+/// The offsets a loop gives its variable, one per iteration.
+struct OffsetLoop {
+  const clang::Stmt *Loop = nullptr;         ///< Host `for`, or the `$while` statement.
+  const clang::CompoundStmt *Body = nullptr; ///< The loop's body.
+  const clang::VarDecl *Var = nullptr;
+  bool Device = false;           ///< A `$while` that doubles Var at the end of its body.
+  const clang::Stmt *Update = nullptr; ///< For Device: that doubling statement.
+  /// Device `$while (Var < warp_lane_count())`: 1, 2, ... up to half the warp.
+  bool UpToLaneCount = false;
+  std::vector<int64_t> Values; ///< Otherwise: Var's value in each iteration.
+};
+
+/// The loop whose body is \p Body when it is a host loop over \p Var with
+/// constant values, or a device `$while (Var < BOUND)` (BOUND:
+/// `warp_lane_count()`, a local initialised from it and never written, or a
+/// host constant) where Var starts at 1, is written
+/// only by a doubling statement at the end of the body (`Var <<= 1u`,
+/// `Var *= 2u`, `Var = Var * 2u`, `Var += Var`...), and the loop has no exits.
+std::optional<OffsetLoop> matchOffsetLoop(const clang::CompoundStmt *Body,
+                                          const clang::VarDecl *Var, clang::ASTContext &Ctx,
+                                          WriteAnalysis &Writes);
+
+/// The lanes that offsets reach together: N when \p Offsets are exactly the
+/// powers of two below N, each once, in any order; std::nullopt otherwise.
+std::optional<unsigned> coveredLanes(llvm::ArrayRef<int64_t> Offsets);
+
+/// matchCombination, also through a call of a helper whose body is only
+/// `return OP(a, b);` over its two parameters: a function, a method, a lambda
+/// or a Callable (`reduce_op(x, y)` is then `OP(x, y)`).
+std::optional<Combination> matchCombinationThroughHelpers(const clang::Expr *E,
+                                                          clang::ASTContext &Ctx);
+
+/// matchAccumulateStep, with the combination seen through helpers.
+std::optional<AccumulateStep> matchAccumulateThroughHelpers(const clang::Stmt *S,
+                                                            clang::ASTContext &Ctx);
+
+/// One step of a lane-shift loop: `T t = warp_read_lane(V, INDEX);` then
+/// `V = OP(V, t)`, or `V = OP(V, warp_read_lane(V, INDEX))` directly, either
+/// optionally inside `$if (GUARD) { ... };`.
+struct LaneShiftStep {
+  const clang::CallExpr *Read = nullptr;
+  const clang::Expr *Target = nullptr; ///< V, read and accumulated.
+  CombineOp Op = CombineOp::Sum;
+  LaneOffsetIndex Index;
+  const clang::Expr *Guard = nullptr; ///< The `$if` condition, or nullptr.
+};
+
+/// A loop whose body is exactly one lane-shift step (plus, for a device
+/// loop, the doubling of the offset).
+struct LaneShiftLoop {
+  OffsetLoop Loop;
+  LaneShiftStep Step;
+};
+
+/// The lane-shift loop that \p Read (a `warp_read_lane` call) is the read of.
+std::optional<LaneShiftLoop> matchLaneShiftLoop(const clang::CallExpr *Read,
+                                                clang::ASTContext &Ctx, WriteAnalysis &Writes);
+
+/// The bound a shuffle-down guard puts on `lane + offset`.
+struct DownBound {
+  /// The warp (`< warp_lane_count()`) or a limit B: `< B` (Strict) or `<= B`.
+  bool WholeWarp = false;
+  const clang::Expr *Limit = nullptr;
+  bool Strict = true;
+};
+/// `INDEX < B`, `INDEX <= B`, `B > INDEX`, `B >= INDEX` with INDEX the step's
+/// `lane + offset`; std::nullopt for other guards.
+std::optional<DownBound> matchDownBound(const clang::Expr *Guard, const LaneOffsetIndex &Index);
+
+/// True for a scan guard `lane >= offset` or `offset <= lane`.
+bool isScanGuard(const clang::Expr *Guard, const LaneOffsetIndex &Index);
+
+/// The call sites of functions, methods, lambdas and Callables in one
+/// translation unit, indexed on first use, to see what callers pass.
+class CallSiteIndex {
+public:
+  explicit CallSiteIndex(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  /// The argument passed for \p Param at every call of its function in the
+  /// translation unit (for templates, of any instantiation); std::nullopt
+  /// when a call cannot be matched to its arguments (a call through a
+  /// pointer, or the function's address taken).
+  std::optional<std::vector<const clang::Expr *>> argumentsFor(const clang::ParmVarDecl *Param);
+  /// The name under which callers call the function that declares \p Param.
+  std::string calleeName(const clang::ParmVarDecl *Param);
+
+private:
+  void build();
+  /// The function or Callable variable that calls of \p Param's function name.
+  const clang::Decl *keyOf(const clang::ParmVarDecl *Param);
+  struct Call {
+    const clang::CallExpr *E;
+    unsigned FirstArg; ///< Index of the argument for the first parameter.
+  };
+  clang::ASTContext &Ctx;
+  bool Built = false;
+  llvm::DenseMap<const clang::Decl *, std::vector<Call>> Calls;
+  llvm::DenseSet<const clang::Decl *> Escaped; ///< Referenced other than by a call.
+};
+
+} // namespace kernel_tidy::dsl
+
+#endif // KERNEL_TIDY_SRC_DSL_LANESHIFTS_H

@@ -1,0 +1,207 @@
+//===--- LaneShiftsTest.cpp - Warp loops over shifting lane offsets -------===//
+
+#include "src/dsl/LaneShifts.h"
+#include "test/unit/DslSnippet.h"
+#include <gtest/gtest.h>
+
+namespace kernel_tidy::test {
+namespace {
+
+/// The snippet last parsed by shiftLoops: the loops it returns point into it.
+std::unique_ptr<Snippet> Current;
+
+/// The lane-shift loop of each warp_read_lane in \p Body, in source order
+/// (valid until the next call).
+std::vector<std::optional<dsl::LaneShiftLoop>> shiftLoops(const std::string &Body) {
+  Current = std::make_unique<Snippet>(Body);
+  Snippet &S = *Current;
+  EXPECT_TRUE(S.parsed()) << Body;
+  auto Reads = match(findAll(callExpr(callee(functionDecl(hasName("warp_read_lane"))),
+                                      isExpansionInMainFile())
+                                 .bind("read")),
+                     S.context());
+  std::vector<const CallExpr *> Sorted;
+  for (const auto &Node : Reads)
+    Sorted.push_back(Node.getNodeAs<CallExpr>("read"));
+  std::sort(Sorted.begin(), Sorted.end(), [](const CallExpr *A, const CallExpr *B) {
+    return A->getBeginLoc() < B->getBeginLoc();
+  });
+  Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
+  dsl::WriteAnalysis Writes(S.context());
+  std::vector<std::optional<dsl::LaneShiftLoop>> Result;
+  for (const CallExpr *Read : Sorted)
+    Result.push_back(dsl::matchLaneShiftLoop(Read, S.context(), Writes));
+  return Result;
+}
+
+std::optional<dsl::LaneShiftLoop> shiftLoop(const std::string &Body) {
+  auto All = shiftLoops(Body);
+  return All.empty() ? std::nullopt : All.front();
+}
+
+const char *const DeviceDown =
+    "    auto lane = warp_lane_id();\n"
+    "    UInt v = buffer.read(0u);\n"
+    "    UInt offset = 1u;\n"
+    "    $while (offset < warp_lane_count()) {\n"
+    "        UInt t = warp_read_lane(v, lane + offset);\n"
+    "        $if (lane + offset < warp_lane_count()) { v = max(v, t); };\n"
+    "        offset <<= 1u;\n"
+    "    };\n";
+
+TEST(LaneShifts, DeviceShuffleDownLoop) {
+  auto Found = shiftLoop(DeviceDown);
+  ASSERT_TRUE(Found);
+  EXPECT_TRUE(Found->Loop.Device);
+  EXPECT_TRUE(Found->Loop.UpToLaneCount);
+  EXPECT_EQ(dsl::LaneShift::Down, Found->Step.Index.Shift);
+  EXPECT_EQ(dsl::CombineOp::Max, Found->Step.Op);
+  ASSERT_TRUE(Found->Step.Guard);
+  auto Bound = dsl::matchDownBound(Found->Step.Guard, Found->Step.Index);
+  ASSERT_TRUE(Bound);
+  EXPECT_TRUE(Bound->WholeWarp);
+}
+
+TEST(LaneShifts, DeviceLoopDoublings) {
+  // One loop per update: doublings first, then an update that does not double.
+  const char *Updates[] = {"o0 *= 2u;", "o1 = o1 * 2u;", "o2 = 2u * o2;", "o3 = o3 << 1u;",
+                           "o4 += o4;", "o5 += 1u;", "o6 *= 3u;"};
+  std::string Body = "    auto lane = warp_lane_id();\n    UInt v = buffer.read(0u);\n";
+  for (unsigned I = 0; I < 7; ++I) {
+    std::string O = "o" + std::to_string(I);
+    Body += "    UInt " + O + " = 1u;\n    $while (" + O + " < warp_lane_count()) {\n" +
+            "        v += warp_read_lane(v, lane + " + O + ");\n        " + Updates[I] +
+            "\n    };\n";
+  }
+  // The width through a local: found (index 7 below).
+  Body += "    UInt wave_size = warp_lane_count();\n    UInt o9 = 1u;\n"
+          "    $while (o9 < wave_size) {\n"
+          "        v += warp_read_lane(v, lane + o9);\n        o9 <<= 1u;\n    };\n";
+  // Written before the loop too, and a start other than 1.
+  Body += "    UInt o7 = 1u;\n    o7 = 2u;\n    $while (o7 < 32u) {\n"
+          "        v += warp_read_lane(v, lane + o7);\n        o7 <<= 1u;\n    };\n"
+          "    UInt o8 = 2u;\n    $while (o8 < 32u) {\n"
+          "        v += warp_read_lane(v, lane + o8);\n        o8 <<= 1u;\n    };\n";
+  auto Found = shiftLoops(Body);
+  ASSERT_EQ(10u, Found.size());
+  for (unsigned I = 0; I < 10; ++I)
+    EXPECT_EQ(I < 5 || I == 7, Found[I].has_value()) << I;
+  ASSERT_TRUE(Found[7]);
+  EXPECT_TRUE(Found[7]->Loop.UpToLaneCount);
+}
+
+TEST(LaneShifts, DeviceLoopWithConstantBound) {
+  std::string Body = DeviceDown;
+  Body.replace(Body.find("offset < warp_lane_count()"), 26, "offset < 16u");
+  auto Found = shiftLoop(Body);
+  ASSERT_TRUE(Found);
+  EXPECT_FALSE(Found->Loop.UpToLaneCount);
+  EXPECT_EQ((std::vector<int64_t>{1, 2, 4, 8}), Found->Loop.Values);
+  EXPECT_EQ(16u, dsl::coveredLanes(Found->Loop.Values));
+}
+
+TEST(LaneShifts, HostScanLoop) {
+  auto Found = shiftLoop("    auto lane = warp_lane_id();\n"
+                         "    Int v = 1;\n"
+                         "    for (uint o = 1u; o < 32u; o <<= 1u) {\n"
+                         "        Int t = warp_read_lane(v, lane - o);\n"
+                         "        $if (lane >= o) { v = v + t; };\n"
+                         "    }\n");
+  ASSERT_TRUE(Found);
+  EXPECT_FALSE(Found->Loop.Device);
+  EXPECT_EQ(dsl::LaneShift::Up, Found->Step.Index.Shift);
+  EXPECT_EQ(32u, dsl::coveredLanes(Found->Loop.Values));
+  EXPECT_TRUE(dsl::isScanGuard(Found->Step.Guard, Found->Step.Index));
+}
+
+TEST(LaneShifts, DirectReadInsideTheGuard) {
+  auto Found = shiftLoop("    auto lane = warp_lane_id();\n"
+                         "    UInt v = 1u;\n"
+                         "    for (uint o = 16u; o > 0u; o >>= 1u) {\n"
+                         "        $if (lane + o <= n) { v += warp_read_lane(v, lane + o); };\n"
+                         "    }\n");
+  ASSERT_TRUE(Found);
+  auto Bound = dsl::matchDownBound(Found->Step.Guard, Found->Step.Index);
+  ASSERT_TRUE(Bound);
+  EXPECT_FALSE(Bound->WholeWarp);
+  EXPECT_FALSE(Bound->Strict);
+}
+
+TEST(LaneShifts, OtherStatementsInTheBodyAreNotASteps) {
+  EXPECT_FALSE(shiftLoop("    auto lane = warp_lane_id();\n"
+                         "    UInt v = 1u;\n"
+                         "    UInt w = 1u;\n"
+                         "    for (uint o = 1u; o < 32u; o <<= 1u) {\n"
+                         "        UInt t = warp_read_lane(v, lane + o);\n"
+                         "        w += t;\n"
+                         "        v += t;\n"
+                         "    }\n"));
+  // The value read is not the value accumulated.
+  EXPECT_FALSE(shiftLoop("    auto lane = warp_lane_id();\n"
+                         "    UInt v = 1u;\n"
+                         "    UInt w = 1u;\n"
+                         "    for (uint o = 1u; o < 32u; o <<= 1u) {\n"
+                         "        v += warp_read_lane(w, lane + o);\n"
+                         "    }\n"));
+}
+
+TEST(LaneShifts, CombinationThroughHelpers) {
+  const char *Prelude =
+      "template<typename T> Var<T> reduce_op(Var<T> a, Var<T> b) noexcept { return max(b, a); }\n"
+      "inline UInt twice(UInt a, UInt b) noexcept { return a + a; }\n";
+  Snippet S("    Callable bit_or = [](UInt a, UInt b) noexcept { return a | b; };\n"
+            "    auto plus = [](auto a, auto b) noexcept { return a + b; };\n"
+            "    UInt x = 1u;\n"
+            "    UInt y = 2u;\n"
+            "    probe(reduce_op(x, y));\n"
+            "    probe(bit_or(x, y));\n"
+            "    probe(plus(x, y));\n"
+            "    probe(twice(x, y));\n",
+            Prelude);
+  ASSERT_TRUE(S.parsed());
+  auto Max = dsl::matchCombinationThroughHelpers(S.probe(0), S.context());
+  ASSERT_TRUE(Max);
+  EXPECT_EQ(dsl::CombineOp::Max, Max->Op);
+  auto Or = dsl::matchCombinationThroughHelpers(S.probe(1), S.context());
+  ASSERT_TRUE(Or);
+  EXPECT_EQ(dsl::CombineOp::BitOr, Or->Op);
+  auto Plus = dsl::matchCombinationThroughHelpers(S.probe(2), S.context());
+  ASSERT_TRUE(Plus);
+  EXPECT_EQ(dsl::CombineOp::Sum, Plus->Op);
+  // `a + a` does not combine both arguments.
+  EXPECT_FALSE(dsl::matchCombinationThroughHelpers(S.probe(3), S.context()));
+}
+
+TEST(LaneShifts, CoveredLanes) {
+  EXPECT_EQ(32u, dsl::coveredLanes({16, 8, 4, 2, 1}));
+  EXPECT_EQ(32u, dsl::coveredLanes({1, 2, 4, 8, 16}));
+  EXPECT_FALSE(dsl::coveredLanes({1, 2, 8, 16}));
+  EXPECT_FALSE(dsl::coveredLanes({1, 1, 2}));
+  EXPECT_FALSE(dsl::coveredLanes({}));
+}
+
+TEST(LaneShifts, CallSitesOfHelpers) {
+  Snippet S("    auto lane = warp_lane_id();\n"
+            "    Callable reduce = [](UInt v, UInt l) noexcept { return v + l; };\n"
+            "    UInt a = shuffle(1u, lane);\n"
+            "    UInt b = shuffle(2u, lane % 8u);\n"
+            "    UInt c = reduce(a, lane);\n"
+            "    probe(a + b + c);\n",
+            "inline UInt shuffle(UInt v, UInt l) noexcept { return v + l; }\n");
+  ASSERT_TRUE(S.parsed());
+  auto Params =
+      match(findAll(parmVarDecl(hasName("l"), isExpansionInMainFile()).bind("p")), S.context());
+  dsl::CallSiteIndex Index(S.context());
+  std::map<std::string, size_t> ArgCounts;
+  for (const auto &Node : Params) {
+    const auto *P = Node.getNodeAs<ParmVarDecl>("p");
+    auto Args = Index.argumentsFor(P);
+    ASSERT_TRUE(Args) << Index.calleeName(P);
+    ArgCounts[Index.calleeName(P)] = Args->size();
+  }
+  EXPECT_EQ(2u, ArgCounts["shuffle"]);
+  EXPECT_EQ(1u, ArgCounts["reduce"]);
+}
+
+} // namespace
+} // namespace kernel_tidy::test

@@ -5,6 +5,7 @@
 
 #include "src/dsl/BlockSize.h"
 #include "src/dsl/ControlFlow.h"
+#include "src/dsl/Divergence.h"
 #include "src/dsl/Uniformity.h"
 #include "src/dsl/WarpWidth.h"
 #include "src/dsl/Writes.h"
@@ -16,7 +17,8 @@ namespace kernel_tidy::dsl {
 class Analyses {
 public:
   explicit Analyses(clang::ASTContext &Ctx)
-      : Ctx(Ctx), Writes(Ctx), Widths(Ctx), Blocks(Ctx), Flow(Ctx), Uniformity(Ctx, Writes, Flow) {}
+      : Ctx(Ctx), Writes(Ctx), Widths(Ctx), Blocks(Ctx), Flow(Ctx), Uniformity(Ctx, Writes, Flow),
+        Divergence(Ctx, Uniformity, Flow, Writes) {}
   Analyses(const Analyses &) = delete;
   Analyses &operator=(const Analyses &) = delete;
 
@@ -26,6 +28,7 @@ public:
   BlockSizeAnalysis Blocks;
   ControlFlowAnalysis Flow;
   UniformityAnalysis Uniformity;
+  DivergenceAnalysis Divergence;
 };
 
 } // namespace kernel_tidy::dsl

@@ -30,8 +30,8 @@ namespace {
 /// The statement that holds \p S for ControlFlowAnalysis: an expression in a
 /// variable's initialiser has the variable, not a statement, as its parent.
 const Stmt *anchorOf(const Stmt *S, ASTContext &Ctx) {
-  for (const Stmt *Node = S; Node; Node = parentStmt(Node, Ctx)) {
-    DynTypedNodeList Parents = Ctx.getParents(*Node);
+  for (DynTypedNode Node = DynTypedNode::create(*S); Node.get<Expr>();) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
     if (Parents.empty())
       break;
     if (const auto *Var = Parents[0].get<VarDecl>()) {
@@ -40,6 +40,7 @@ const Stmt *anchorOf(const Stmt *S, ASTContext &Ctx) {
           return Decl;
       break;
     }
+    Node = Parents[0];
   }
   return S;
 }

@@ -27,9 +27,9 @@ std::vector<DslControl> controlsBetween(ControlFlowAnalysis &Flow, const Stmt *I
 
 namespace {
 
-/// The statement that holds \p S for ControlFlowAnalysis: an expression in a
-/// variable's initialiser has the variable, not a statement, as its parent.
-const Stmt *anchorOf(const Stmt *S, ASTContext &Ctx) {
+} // namespace
+
+const Stmt *anchorStatement(const Stmt *S, ASTContext &Ctx) {
   for (DynTypedNode Node = DynTypedNode::create(*S); Node.get<Expr>();) {
     DynTypedNodeList Parents = Ctx.getParents(Node);
     if (Parents.empty())
@@ -44,6 +44,8 @@ const Stmt *anchorOf(const Stmt *S, ASTContext &Ctx) {
   }
   return S;
 }
+
+namespace {
 
 /// Builtins whose result differs between threads whatever their arguments.
 bool isVaryingBuiltin(StringRef Name) {
@@ -301,7 +303,7 @@ std::optional<DivergenceWitness> DivergenceAnalysis::witnessFor(const Stmt *S) {
 std::optional<DivergenceWitness>
 DivergenceAnalysis::witnessIn(const Stmt *S, unsigned Depth,
                               llvm::SmallPtrSetImpl<const Stmt *> &Bodies) {
-  S = anchorOf(S, Ctx);
+  S = anchorStatement(S, Ctx);
   ControlSummary Summary = Flow.enclosing(S);
   auto Decided = [](std::optional<DivergenceWitness> W, const DslControl &Control,
                     const CallExpr *Exit) {

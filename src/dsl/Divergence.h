@@ -97,6 +97,10 @@ private:
   const std::vector<const clang::CallExpr *> NoCalls;
 };
 
+/// The statement that holds \p S for ControlFlowAnalysis and Uniformity: an
+/// expression in a variable's initialiser is anchored at the DeclStmt.
+const clang::Stmt *anchorStatement(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 /// The DSL controls around \p Inner that do not also enclose \p Outer.
 std::vector<DslControl> controlsBetween(ControlFlowAnalysis &Flow, const clang::Stmt *Inner,
                                         const clang::Stmt *Outer);

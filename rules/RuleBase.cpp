@@ -91,6 +91,8 @@ void RuleBase::emit(const MatchFinder::MatchResult &Result, Diagnosis D) {
       for (const FixItHint &Hint : Hints)
         Warning << Hint;
   }
+  for (const auto &[Loc, Text] : D.Notes)
+    diag(Loc, "%0", DiagnosticIDs::Note) << Text;
   if (D.Safety.K == FixSafety::Unsafe && !Hints.empty()) {
     auto Note = diag(D.Loc, "unsafe fix: %0", DiagnosticIDs::Note) << D.Safety.Reason;
     for (const FixItHint &Hint : Hints)

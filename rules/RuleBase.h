@@ -44,6 +44,8 @@ struct Diagnosis {
   std::optional<Rewrite> Kind; ///< For the per-backend profitability note.
   /// Nodes the rule found in check() that the Edit refers to by name.
   std::vector<std::pair<std::string, clang::DynTypedNode>> Bindings;
+  /// Notes that explain the finding (where, what), listed after the warning.
+  std::vector<std::pair<clang::SourceLocation, std::string>> Notes;
 
   template <typename T> Diagnosis &bind(std::string Id, const T *Node) {
     Bindings.emplace_back(std::move(Id), clang::DynTypedNode::create(*Node));

@@ -5,6 +5,8 @@
 
 #include "src/dsl/BlockSize.h"
 #include "src/dsl/ControlFlow.h"
+#include "src/dsl/Divergence.h"
+#include "src/dsl/IndexRange.h"
 #include "src/dsl/Uniformity.h"
 #include "src/dsl/WarpWidth.h"
 #include "src/dsl/Writes.h"
@@ -16,7 +18,8 @@ namespace kernel_tidy::dsl {
 class Analyses {
 public:
   explicit Analyses(clang::ASTContext &Ctx)
-      : Ctx(Ctx), Writes(Ctx), Widths(Ctx), Blocks(Ctx), Flow(Ctx), Uniformity(Ctx, Writes, Flow) {}
+      : Ctx(Ctx), Writes(Ctx), Widths(Ctx), Blocks(Ctx), Flow(Ctx), Uniformity(Ctx, Writes, Flow),
+        Divergence(Ctx, Uniformity, Flow, Writes), Ranges(Ctx, Blocks, Widths, Writes) {}
   Analyses(const Analyses &) = delete;
   Analyses &operator=(const Analyses &) = delete;
 
@@ -26,6 +29,8 @@ public:
   BlockSizeAnalysis Blocks;
   ControlFlowAnalysis Flow;
   UniformityAnalysis Uniformity;
+  DivergenceAnalysis Divergence;
+  IndexRangeAnalysis Ranges;
 };
 
 } // namespace kernel_tidy::dsl

@@ -1,0 +1,22 @@
+//===--- HardcodedWarpWidthCheck.h - luisa-hardcoded-warp-width -----------===//
+
+#ifndef KERNEL_TIDY_RULES_HARDCODEDWARPWIDTHCHECK_H
+#define KERNEL_TIDY_RULES_HARDCODEDWARPWIDTHCHECK_H
+
+#include "rules/RuleBase.h"
+
+namespace kernel_tidy::rules {
+
+/// Finds `id / 32u`, `id % 32u`, `id & 31u`, `id >> 5u` on thread or lane ids
+/// in kernels that do not set_warp_size(32), and spells the width as
+/// warp_lane_count() (an unsafe fix: it changes 64-wide results on purpose).
+class HardcodedWarpWidthCheck : public RuleBase {
+public:
+  using RuleBase::RuleBase;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace kernel_tidy::rules
+
+#endif // KERNEL_TIDY_RULES_HARDCODEDWARPWIDTHCHECK_H

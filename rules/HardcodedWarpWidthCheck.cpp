@@ -2,6 +2,8 @@
 
 #include "rules/HardcodedWarpWidthCheck.h"
 
+#include "clang/AST/ParentMapContext.h"
+
 #include "rules/FixEdits.h"
 #include "src/dsl/Matchers.h"
 #include "src/dsl/Naming.h"
@@ -59,6 +61,27 @@ bool isIdArithmetic(const Expr *E, WriteAnalysis &Writes, unsigned Depth = 0) {
 
 } // namespace
 
+/// True if \p E is the amount of a shift (`1u << (x % 32u)`): a bit position
+/// in a 32-bit word, not a lane.
+static bool isShiftAmount(const Expr *E, ASTContext &Ctx) {
+  for (DynTypedNodeList Parents = Ctx.getParents(*E); !Parents.empty();) {
+    if (const auto *Call = Parents[0].get<CXXOperatorCallExpr>())
+      if (Call != E && Call->getNumArgs() == 2 &&
+          (Call->getOperator() == OO_LessLess || Call->getOperator() == OO_GreaterGreater))
+        return stripDslWrappers(Call->getArg(1)) &&
+               stripDslWrappers(Call->getArg(1))->IgnoreParenImpCasts() == E;
+    const auto *Node = Parents[0].get<Expr>();
+    if (const auto *Shift = dyn_cast_or_null<BinaryOperator>(Node))
+      return Shift->isShiftOp() && Shift->getRHS()->IgnoreParenImpCasts() == E;
+    // Through parentheses, conversions and the DSL's expression wrappers.
+    if (!Node || !(isa<ParenExpr, ImplicitCastExpr, MaterializeTemporaryExpr, CXXConstructExpr,
+                       CXXBindTemporaryExpr, CXXFunctionalCastExpr>(Node)))
+      return false;
+    Parents = Ctx.getParents(*Node);
+  }
+  return false;
+}
+
 void HardcodedWarpWidthCheck::registerMatchers(MatchFinder *Finder) {
   // check() keeps only a literal that is the right operand itself.
   auto Op = [](StringRef Name, unsigned Value) {
@@ -79,7 +102,7 @@ void HardcodedWarpWidthCheck::check(const MatchFinder::MatchResult &Result) {
   // The literal must be the right operand itself (not inside a sub-expression).
   const Expr *Right = stripDslWrappers(Op->getArg(1));
   if (!Right || Right->IgnoreParenImpCasts() != Literal || !isDslValueType(Op->getType()) ||
-      !isIdArithmetic(Op->getArg(0), A.Writes))
+      !isIdArithmetic(Op->getArg(0), A.Writes) || isShiftAmount(Op, Ctx))
     return;
   // An explicit set_warp_size states the width; helpers may run in any kernel.
   const Stmt *At = anchorStatement(Op, Ctx);

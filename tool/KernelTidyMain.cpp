@@ -370,6 +370,12 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     return ExitError;
   }
   printReport(Cmd, *Results, State, Share);
+  // A report that did not reach its reader (a full disk behind stdout) is
+  // a failed run, not a clean one.
+  if (!std::cout.flush()) {
+    std::cerr << "kernel-tidy: error: cannot write the report to standard output\n";
+    return ExitError;
+  }
   if (!Cmd.WriteBaseline.empty() && !writeBaselineFile(Cmd, State))
     return ExitError;
   if (!Cmd.ExportFixes.empty() && !writeExportedFixes(Cmd, *Results))

@@ -232,6 +232,12 @@ std::string writeFileAtomically(const std::string &Path,
   // respect the user's intent that the file must not change.
   if ((Status.permissions() & llvm::sys::fs::all_write) == 0)
     return Path + ": file is read-only; not modified";
+  // The folder too: a rename writes to it, and root would write anyway. A
+  // folder no one may write to says that its files must not change.
+  llvm::sys::fs::file_status Folder;
+  if (!llvm::sys::fs::status(llvm::sys::path::parent_path(Target), Folder) &&
+      (Folder.permissions() & llvm::sys::fs::all_write) == 0)
+    return Path + ": its folder is read-only; not modified";
   // Replacing one name of a hard-linked file would split it from the others.
   if (Status.getLinkCount() > 1)
     return Path + ": file has " + std::to_string(Status.getLinkCount()) +

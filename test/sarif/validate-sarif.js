@@ -38,7 +38,7 @@ const fixtures = path.join(sourceDir, 'test', 'fixtures');
 const copies = {
   'src/safe.cpp': 'luisa-butterfly-reduction/max-straight-line.cpp',
   'src/unsafe.cpp': 'luisa-butterfly-reduction/sum-float-explicit-add-unsafe.cpp',
-  'src/no fix.cpp': 'luisa-shared-atomic-counter/near-miss-used-value-no-fix.cpp',
+  'src/no fix.cpp': 'luisa-shared-atomic-counter/user-macro-no-fix.cpp',
 };
 fs.mkdirSync(path.join(dir, 'src'));
 // The analysed text of a fixture: without its directive lines.

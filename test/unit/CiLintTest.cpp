@@ -277,7 +277,7 @@ TEST_F(CiLint, SarifHasResultsFingerprintsAndFixes) {
 TEST_F(CiLint, FixWithWarningsAsErrorsExitsThreeWhenAPromotedFindingRemains) {
   std::string NoFix = Dir + "/no-fix.cpp", Unsafe = Dir + "/unsafe.cpp", Safe = Dir + "/safe.cpp";
   writeFile(NoFix, readFile(sourceDir() + "/test/fixtures/luisa-shared-atomic-counter/"
-                                          "near-miss-used-value-no-fix.cpp"));
+                                          "user-macro-no-fix.cpp"));
   writeFile(Unsafe, readFile(sourceDir() + "/test/fixtures/luisa-butterfly-reduction/"
                                            "sum-float-explicit-add-unsafe.cpp"));
   writeFile(Safe, fixtureInput(sourceDir() + ButterflyCase + ".cpp"));

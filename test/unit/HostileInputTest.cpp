@@ -150,6 +150,18 @@ TEST_F(HostileInput, MalformedBaselinesAndReportsAreErrorsNotCrashes) {
   }
 }
 
+TEST_F(HostileInput, AReportThatCannotBeWrittenIsAnError) {
+  std::string File = put("k.cpp", safeSource()), Err = Dir + "/stderr";
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef("/dev/full"),
+                                                llvm::StringRef(Err)};
+  int Code = llvm::sys::ExecuteAndWait(KERNEL_TIDY_BINARY, {KERNEL_TIDY_BINARY, "check", File},
+                                       std::nullopt, Redirects, /*SecondsToWait=*/300);
+  EXPECT_EQ(2, Code);
+  EXPECT_NE(std::string::npos,
+            readFile(Err).find("kernel-tidy: error: cannot write the report to standard output"))
+      << readFile(Err);
+}
+
 TEST_F(HostileInput, AHugeShardCountSelectsNormally) {
   std::string File = put("k.cpp", safeSource());
   EXPECT_EQ(1, runKernelTidy({"check", "--shard", "1/4294967295", File}).ExitCode);
@@ -163,8 +175,9 @@ TEST_F(HostileInput, NonUtf8NamesGiveValidJsonAndSarif) {
     EXPECT_EQ(1, R.ExitCode) << Format << R.Err;
     // Invalid bytes become U+FFFD: the report is valid UTF-8 JSON.
     EXPECT_FALSE(nlohmann::json::parse(R.Out, nullptr, false).is_discarded()) << R.Out;
-    if (std::string(Format) == "json") // SARIF percent-encodes the bytes of its URIs.
+    if (std::string(Format) == "json") { // SARIF percent-encodes the bytes of its URIs.
       EXPECT_NE(std::string::npos, R.Out.find("k\xef\xbf\xbd\xef\xbf\xbd.cpp")) << R.Out;
+    }
   }
   std::string Baseline = Dir + "/b.json";
   EXPECT_EQ(0, runKernelTidy({"check", "--write-baseline", Baseline, File}).ExitCode);

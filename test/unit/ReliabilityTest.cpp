@@ -64,6 +64,8 @@ TEST_F(Reliability, ExportedFixesApplyLikeFix) {
       std::string File = Folder + "/k" + std::to_string(Expected.size()) + ".cpp";
       writeFile(File, F.Input);
       std::vector<std::string> Args;
+      if (Run.Options.Checks)
+        Args.push_back("--checks=" + *Run.Options.Checks);
       if (Run.Options.WarpSize)
         Args.push_back("--warp-size=" + std::to_string(*Run.Options.WarpSize));
       if (Run.Options.Target) // The exported fixes do not depend on it.

@@ -40,6 +40,12 @@ void data_division(Device &device) {
         data.write(dispatch_x(), v / 32u + (v & 31u));
     };
 }
+// CASE bit-position-in-a-word: none
+void bit_position(Device &device) {
+    Kernel1D k = [&](BufferUInt bits) noexcept {
+        bits.atomic(dispatch_x() / 1024u).fetch_or(1u << (dispatch_x() % 32u));
+    };
+}
 // CASE builtin-width: none
 void builtin_width(Device &device) {
     Kernel1D k = [&](BufferUInt data) noexcept {

@@ -70,4 +70,18 @@ std::string withArgumentReplaced(const CallExpr *Call, StringRef NewArgument,
   return (Text.substr(0, Begin) + NewArgument + Text.substr(End)).str();
 }
 
+FixSafety warpReductionSafety(dsl::CombineOp Op, QualType Element, StringRef Collective,
+                              ASTContext &Ctx) {
+  if (Op == dsl::CombineOp::Sum && dsl::isFloatingValue(Element))
+    return FixSafety::unsafe("warp_active_sum adds the floating-point values in "
+                             "another order, so the result can differ by rounding");
+  // A guarded shuffle butterfly: a lane whose partner is inactive skips that
+  // partner's whole subtree.
+  if (dsl::isFloatingValue(Element) || Ctx.getTypeSize(Element) > 32)
+    return FixSafety::unsafe(
+        "LuisaCompute's CUDA " + Collective.str() + " of float and 64-bit values is a shuffle "
+        "butterfly that drops values when the active lanes have gaps (divergent code)");
+  return FixSafety::safe();
+}
+
 } // namespace kernel_tidy::rules

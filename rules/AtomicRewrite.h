@@ -9,6 +9,7 @@
 #ifndef KERNEL_TIDY_RULES_ATOMICREWRITE_H
 #define KERNEL_TIDY_RULES_ATOMICREWRITE_H
 
+#include "rules/RuleBase.h"
 #include "src/dsl/Names.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -32,6 +33,13 @@ std::string atomicOperandText(const clang::Expr *Operand, clang::QualType Elemen
 /// ("" when the call is not spelled in the file).
 std::string withArgumentReplaced(const clang::CallExpr *Call, llvm::StringRef NewArgument,
                                  clang::ASTContext &Ctx);
+
+/// How safe it is to reduce the \p Element values with \p Collective before
+/// one atomic per warp: reassociated float sums round differently, and
+/// LuisaCompute's CUDA collectives of float and 64-bit values lose values
+/// when the active lanes have gaps.
+FixSafety warpReductionSafety(dsl::CombineOp Op, clang::QualType Element,
+                              llvm::StringRef Collective, clang::ASTContext &Ctx);
 
 } // namespace kernel_tidy::rules
 

@@ -70,17 +70,7 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
           lineIndentation(Fetch->getBeginLoc(), SM) + "$if (" +
           dslQualifier("warp_is_first_active_lane", Fetch, Ctx, false) +
           "warp_is_first_active_lane()) { " + NewAtomic + "; };")));
-  // Reassociating a floating-point sum changes its rounding.
-  if (Op == CombineOp::Sum && isFloatingValue(Element))
-    D.Safety = FixSafety::unsafe("warp_active_sum adds the floating-point values in "
-                                 "another order, so the result can differ by rounding");
-  // LuisaCompute's CUDA warp_active_* of float and 64-bit values is a guarded
-  // shuffle butterfly: a lane whose partner is inactive skips that partner's
-  // whole subtree, so with gaps between the active lanes values are lost.
-  else if (isFloatingValue(Element) || Ctx.getTypeSize(Element) > 32)
-    D.Safety = FixSafety::unsafe(
-        "LuisaCompute's CUDA " + Collective + " of float and 64-bit values is a shuffle "
-        "butterfly that drops values when the active lanes have gaps (divergent code)");
+  D.Safety = warpReductionSafety(Op, Element, Collective, Ctx);
   if (!Fixable || NewAtomic.empty())
     D.Safety = FixSafety::none();
   emit(Result, std::move(D));

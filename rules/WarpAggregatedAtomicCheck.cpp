@@ -301,16 +301,7 @@ void WarpAggregatedAtomicCheck::reportGlobalCounter(const MatchFinder::MatchResu
           lineIndentation(Fetch->getBeginLoc(), SM) + "$if (" +
           dslQualifier("warp_is_first_active_lane", Fetch, Ctx, false) +
           "warp_is_first_active_lane()) { " + NewAtomic + "; };")));
-  // Reassociating a floating-point sum changes its rounding; float and 64-bit
-  // reductions are guarded shuffle butterflies on CUDA, which skip an
-  // inactive partner's whole subtree.
-  if (Op == CombineOp::Sum && isFloatingValue(Element))
-    D.Safety = FixSafety::unsafe("warp_active_sum adds the floating-point values in "
-                                 "another order, so the result can differ by rounding");
-  else if (isFloatingValue(Element) || Ctx.getTypeSize(Element) > 32)
-    D.Safety = FixSafety::unsafe(
-        "LuisaCompute's CUDA " + Collective + " of float and 64-bit values is a shuffle "
-        "butterfly that drops values when the active lanes have gaps (divergent code)");
+  D.Safety = warpReductionSafety(Op, Element, Collective, Ctx);
   if (!Fixable || NewAtomic.empty())
     D.Safety = FixSafety::none(Fixable ? "the atomic is spelled in a macro"
                                        : "the rewrite needs the DSL sugar ($if) of "

@@ -753,7 +753,8 @@ FileResult Analyzer::analyze(const std::string &File,
     Result.Warnings.push_back(DBWarning);
   // An empty database has no command to infer one from: the file would be
   // skipped, and a CI gate pass without analysing it.
-  if (DB->getCompileCommands(AbsFile).empty()) {
+  std::vector<tooling::CompileCommand> Commands = DB->getCompileCommands(AbsFile);
+  if (Commands.empty()) {
     Result.Errors.push_back(
         {File, 0, 0, "cannot analyse: the compilation database has no command for it"});
     return Result;
@@ -761,7 +762,7 @@ FileResult Analyzer::analyze(const std::string &File,
   // Clang's tooling aborts the whole process when it cannot enter a compile
   // command's directory (text given in memory for a path whose folder does
   // not exist: found by the fuzzer).
-  for (const tooling::CompileCommand &Command : DB->getCompileCommands(AbsFile))
+  for (const tooling::CompileCommand &Command : Commands)
     if (!llvm::sys::fs::is_directory(Command.Directory)) {
       Result.Errors.push_back(
           {File, 0, 0, "cannot analyse: its compile directory '" + Command.Directory +

@@ -103,9 +103,7 @@ kernel_tidy::AnalysisOptions analysisOptions(const CheckCommand &Cmd,
   Options.ExtraArgs = std::move(CompilerArgs);
   Options.ModelDir = Share + "/api-model";
   Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
-  Options.Pch = Cmd.NoPch ? kernel_tidy::PchMode::Off
-                : Cmd.Pch ? kernel_tidy::PchMode::Force
-                          : kernel_tidy::PchMode::Auto;
+  Options.Pch = Cmd.NoPch ? kernel_tidy::PchMode::Off : kernel_tidy::PchMode::Auto;
   return Options;
 }
 
@@ -476,8 +474,8 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
                  "Parse with the bundled DSL API model even where a compile database exists");
   auto *Pch = Check.add_flag(
       "--pch", Cmd.Pch,
-      "Parse the leading #include <...> lines once into a cached precompiled header "
-      "even for a single file (default: when two or more files share them)");
+      "Parse the leading #include <...> lines once into a cached precompiled header, "
+      "also for a single file (the default; kept for scripts that pass it)");
   Check.add_flag("--no-pch", Cmd.NoPch, "Never use a shared precompiled header")
       ->excludes(Pch);
   Check.add_flag("--fix", Cmd.Fix, "Apply safe fixes in place");

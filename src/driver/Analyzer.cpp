@@ -538,7 +538,7 @@ runChecks(ClangTidyContext &Context, const tooling::CompilationDatabase &Compila
 } // namespace
 
 std::shared_ptr<const PrefixPlan>
-Analyzer::planPrecompiledPrefixes(const std::vector<std::string> &Files, size_t MinGroup) {
+Analyzer::planPrecompiledPrefixes(const std::vector<std::string> &Files) {
   struct Member {
     std::string File;
     std::vector<std::string> Includes;
@@ -576,8 +576,6 @@ Analyzer::planPrecompiledPrefixes(const std::vector<std::string> &Files, size_t 
   auto Plan = std::make_shared<PrefixPlan>();
   for (auto &Entry : Groups) {
     Group &G = Entry.second;
-    if (G.Members.size() < std::max<size_t>(MinGroup, 1))
-      continue;
     std::vector<std::string> Common = G.Members.front().Includes;
     for (const Member &M : G.Members) {
       size_t N = 0;

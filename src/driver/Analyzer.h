@@ -53,10 +53,10 @@ public:
                      const std::optional<std::string> &Contents = std::nullopt);
 
   /// Groups \p Files by compile arguments and leading `#include <...>` lines,
-  /// and builds (or finds in the cache) one PCH per group of at least
-  /// \p MinGroup files. Files it cannot help are left out of the plan.
+  /// and builds (or finds in the cache) one PCH per group, also a group of
+  /// one file. Files it cannot help are left out of the plan.
   std::shared_ptr<const PrefixPlan>
-  planPrecompiledPrefixes(const std::vector<std::string> &Files, size_t MinGroup);
+  planPrecompiledPrefixes(const std::vector<std::string> &Files);
 
   /// Why the configuration of \p File cannot be used (a .clang-tidy that
   /// does not parse, a WarpSize that is not a power of two from 4 to 128),

@@ -15,12 +15,12 @@ analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analy
   unsigned Workers = std::max(1u, std::min<unsigned>(Options.Jobs, Files.size()));
   AnalysisOptions Shared = Analysis;
   if (Analysis.Pch != PchMode::Off && !Analysis.Prefixes) {
-    // One header parse for the files that share their leading includes.
+    // One header parse for the files that share their leading includes; a
+    // single file reuses it from the cache on its next run.
     auto Planner = Analyzer::create(Analysis, Error);
     if (!Planner)
       return std::nullopt;
-    Shared.Prefixes =
-        Planner->planPrecompiledPrefixes(Files, Analysis.Pch == PchMode::Force ? 1 : 2);
+    Shared.Prefixes = Planner->planPrecompiledPrefixes(Files);
   }
   std::vector<std::unique_ptr<Analyzer>> Analyzers;
   for (unsigned I = 0; I < Workers; ++I) {

@@ -21,9 +21,8 @@ namespace kernel_tidy {
 
 /// When a shared precompiled prefix is used.
 enum class PchMode {
-  Auto, ///< For groups of at least two files sharing a prefix and arguments.
-  Force, ///< Also for a single file (`--pch`).
-  Off,   ///< Never (`--no-pch`).
+  Auto, ///< For every file whose leading includes can be cached (also a single one).
+  Off,  ///< Never (`--no-pch`).
 };
 
 /// The `#include <...>` lines that open \p Text (after comments and blank

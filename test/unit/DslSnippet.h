@@ -25,20 +25,17 @@ public:
   /// UInt n); \p Prelude before the function; \p Using the using-directives.
   explicit Snippet(const std::string &KernelBody, const std::string &Prelude = "",
                    const char *Using = "using namespace luisa;\nusing namespace luisa::compute;\n") {
-    const std::string Includes = "#include <luisa/luisa-compute.h>\n"
-                                 "#include <luisa/dsl/sugar.h>\n";
-    std::string Code = Includes + std::string(Using) +
+    std::string Code = std::string(ModelIncludes) + Using +
                        "template<typename T> void probe(const T &) {}\n" +
                        Prelude +
                        "\nvoid build(luisa::compute::Device &device) {\n"
                        "  luisa::compute::Kernel1D kernel = [&](luisa::compute::BufferUInt buffer,\n"
                        "                                        luisa::compute::UInt n) noexcept {\n" +
                        KernelBody + "\n  };\n}\n";
-    std::vector<std::string> Args{"-std=c++20", "-isystem", modelDir(),
-                                  "-resource-dir=" KERNEL_TIDY_CLANG_RESOURCE_DIR};
+    std::vector<std::string> Args = modelCompileArgs();
     // The model's headers come precompiled (their include guards then skip
     // the includes): one header parse per build instead of one per snippet.
-    std::string Pch = sharedTestPch("snippet-model", Includes, Args, modelDir());
+    std::string Pch = modelPch();
     if (!Pch.empty())
       Args.insert(Args.end(), {"-include-pch", Pch});
     Unit = tooling::buildASTFromCodeWithArgs(Code, Args, "snippet.cpp");

@@ -201,8 +201,19 @@ int runClangTidy(std::vector<std::string> Args, std::string *Out = nullptr) {
 }
 
 std::vector<std::string> modelArgs() {
-  return {"--", "-std=c++20", "-isystem", modelDir(),
-          "-resource-dir=" KERNEL_TIDY_CLANG_RESOURCE_DIR};
+  std::vector<std::string> Args = modelCompileArgs();
+  Args.insert(Args.begin(), "--");
+  return Args;
+}
+
+/// modelArgs() with the model's headers precompiled: clang-tidy then reads
+/// them from the PCH instead of parsing them for every fixture.
+std::vector<std::string> modelArgsWithPch() {
+  std::vector<std::string> Args = modelArgs();
+  std::string Pch = modelPch();
+  if (!Pch.empty())
+    Args.insert(Args.end(), {"-include-pch", Pch});
+  return Args;
 }
 
 /// A plugin built with the sanitizers cannot load into Debian's
@@ -266,7 +277,7 @@ TEST(ClangTidyPlugin, FixGivesTheCliFix) {
     Notes.push_back(Dir + "/notes/" + Name);
     Cli.push_back(Dir + "/cli/" + Name);
   }
-  for (const std::string &A : modelArgs()) {
+  for (const std::string &A : modelArgsWithPch()) {
     Tidy.push_back(A);
     Notes.push_back(A);
   }

@@ -153,5 +153,27 @@ TEST_F(SharedHeaderParse, RebuiltWhenAHeaderChanges) {
   EXPECT_NE(Touched, idOf(pchFiles()[0]));
 }
 
+// A single file (a pre-commit hook, an editor's save action) builds the PCH
+// on its first run and reuses it on the next ones; the report, fixes
+// included, is the plain parse's.
+TEST_F(SharedHeaderParse, SingleFileReusesItsPchFromTheCache) {
+  std::string File = Dir + "/histogram.cpp";
+  writeFile(File, readFile(sourceDir() + "/examples/histogram.cpp"));
+  std::vector<std::string> Args{"--diff", "--unsafe-fixes", File};
+  ProcessResult Plain = run({"--no-pch", "--diff", "--unsafe-fixes", File});
+  EXPECT_TRUE(pchFiles().empty());
+
+  ProcessResult First = run(Args);
+  ASSERT_EQ(1u, pchFiles().size()) << First.Err;
+  llvm::sys::fs::UniqueID Built = idOf(pchFiles()[0]);
+  ProcessResult Second = run(Args);
+  EXPECT_EQ(Built, idOf(pchFiles()[0])); // Reused, not rebuilt.
+  for (const ProcessResult *R : {&First, &Second}) {
+    EXPECT_EQ(Plain.ExitCode, R->ExitCode) << R->Err;
+    EXPECT_EQ(Plain.Out, R->Out);
+  }
+  EXPECT_NE(std::string::npos, Plain.Out.find("+++ ")) << Plain.Out; // It has fixes.
+}
+
 } // namespace
 } // namespace kernel_tidy::test

@@ -20,17 +20,16 @@
 namespace kernel_tidy::test {
 
 namespace {
-/// The kernel-tidy runs of the tests keep their PCH cache in a temp folder of
-/// their own (not the user's ~/.cache), removed at exit.
+/// The kernel-tidy runs of the tests keep their PCH cache in the build tree
+/// (not the user's ~/.cache), shared by every test process: the bundled
+/// model's PCH is built once per build, not once per test. Tests of the
+/// cache itself point KERNEL_TIDY_CACHE_DIR at a folder of their own.
 struct TestCacheDir {
-  std::string Dir;
+  std::string Dir = KERNEL_TIDY_TEST_PCH_CACHE;
   TestCacheDir() {
-    llvm::SmallString<128> Path;
-    llvm::sys::fs::createUniqueDirectory("kernel-tidy-test-cache", Path);
-    Dir = Path.str().str();
+    llvm::sys::fs::create_directories(Dir);
     ::setenv("KERNEL_TIDY_CACHE_DIR", Dir.c_str(), /*overwrite=*/1);
   }
-  ~TestCacheDir() { llvm::sys::fs::remove_directories(Dir); }
 } TheTestCacheDir;
 } // namespace
 
@@ -146,18 +145,24 @@ std::string sharedTestPch(const std::string &Name, const std::string &Header,
   return Pch;
 }
 
+std::vector<std::string> modelCompileArgs() {
+  return {"-std=c++20", "-isystem", modelDir(), "-resource-dir=" KERNEL_TIDY_CLANG_RESOURCE_DIR};
+}
+
+const char *const ModelIncludes = "#include <luisa/luisa-compute.h>\n"
+                                  "#include <luisa/dsl/sugar.h>\n";
+
+std::string modelPch() {
+  return sharedTestPch("snippet-model", ModelIncludes, modelCompileArgs(), modelDir());
+}
+
 std::unique_ptr<Analyzer> sharedPrefixAnalyzer(AnalysisOptions Options,
                                                const std::string &File) {
-  Options.Pch = PchMode::Force;
+  Options.Pch = PchMode::Auto;
   auto Planner = modelAnalyzer(Options);
   if (!Planner)
     return nullptr;
-  // The PCH cache is found through the environment when the plan is made;
-  // other tests of this process keep their private cache.
-  std::string Private = testCacheDir();
-  ::setenv("KERNEL_TIDY_CACHE_DIR", KERNEL_TIDY_TEST_PCH_CACHE, /*overwrite=*/1);
-  Options.Prefixes = Planner->planPrecompiledPrefixes({File}, 1);
-  ::setenv("KERNEL_TIDY_CACHE_DIR", Private.c_str(), /*overwrite=*/1);
+  Options.Prefixes = Planner->planPrecompiledPrefixes({File});
   return modelAnalyzer(Options);
 }
 

@@ -31,6 +31,14 @@ std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options = {});
 std::string sharedTestPch(const std::string &Name, const std::string &Header,
                           const std::vector<std::string> &Args, const std::string &Inputs);
 
+/// The compile arguments of a file parsed with the bundled model, and the
+/// includes every fixture and snippet opens with.
+std::vector<std::string> modelCompileArgs();
+extern const char *const ModelIncludes;
+
+/// sharedTestPch of ModelIncludes with modelCompileArgs().
+std::string modelPch();
+
 /// Like modelAnalyzer, but \p File (read from disk) parses its leading
 /// includes from a precompiled header kept in the build tree and shared by
 /// every test process, as the CLI shares one among the files of a run: the

@@ -1,0 +1,3 @@
+#include <luisa/luisa-compute.h>
+#include <no/such/header.h>
+void f() {}

@@ -440,10 +440,13 @@ std::optional<BatchableLoop> asBatchableLoop(const Stmt *Loop, const ASTContext 
       return std::nullopt;
   if (llvm::any_of(Headers, [&](const Stmt *H) { return Downloaded.isReadBy(H); }))
     return std::nullopt;
-  // An upload reads its memory when the list is submitted: after the loop.
+  // An upload reads its memory when the list is submitted, after the loop; a
+  // download writes it then: memory of one iteration would be gone.
   for (const StreamSubmission &Sub : Result.Submissions)
     for (const auto &[Kind, Operand] : Sub.Operands) {
       const Expr *Source = uploadSource(Operand);
+      if (!Source)
+        Source = downloadTarget(Operand);
       if (!Source)
         continue;
       const ValueDecl *Root = Source == Operand ? nullptr : hostMemoryRoot(Source);

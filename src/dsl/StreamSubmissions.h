@@ -115,9 +115,9 @@ struct BatchableLoop {
 
 /// \p Loop as a BatchableLoop, if its body (nested loops included) holds
 /// only submissions of single commands to one stream declared outside it,
-/// no download target is read, no upload reads memory that the loop
-/// declares or whose variable the loop header uses, and the body calls no
-/// user code.
+/// no download target is read, no upload or download touches memory that
+/// the loop declares or whose variable the loop header uses, and the body
+/// calls no user code.
 std::optional<BatchableLoop> asBatchableLoop(const clang::Stmt *Loop,
                                              const clang::ASTContext &Ctx);
 

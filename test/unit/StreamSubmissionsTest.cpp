@@ -205,11 +205,14 @@ TEST(StreamSubmissions, BatchableLoopsOnlySubmitToOneStream) {
                 "  for (auto i = 0u; i < 4u; i++) stream << a.copy_from(&i);\n"            // 6 no
                 "  for (auto &e : v) stream << a.copy_from(&e);\n"                         // 7 yes
                 "  for (auto e : v) stream << a.copy_from(&e);\n"                          // 8 no
-                "  do { for (auto &e : w) { stream << a.copy_from(&e); } } while (x < size(w));\n", // 9 yes
+                "  do { for (auto &e : w) { stream << a.copy_from(&e); } } while (x < size(w));\n" // 9 yes
+                "  for (auto e : v) stream << a.view(0u, 1u).copy_to(&e);\n"                // 10 no
+                "  for (auto &e : v) stream << a.view(0u, 1u).copy_to(&e);\n",              // 11 yes
                 "float size(const luisa::vector<float> &);\n"
                 "luisa::vector<luisa::compute::Stream> &streams();\n");
   ASSERT_TRUE(H.parsed());
-  std::vector<bool> Expected{true, false, false, false, false, false, false, true, false, true};
+  std::vector<bool> Expected{true,  false, false, false, false, false,
+                            false, true,  false, true,  false, true};
   for (unsigned I = 0; I < Expected.size(); ++I) {
     const Stmt *Loop = loopNumber(H, I);
     ASSERT_NE(nullptr, Loop) << I;

@@ -94,9 +94,14 @@ void StreamBatchingCheck::checkRun(const MatchFinder::MatchResult &Result,
              "them into one statement to submit once";
   D.Args = {std::to_string(Run.size()), sourceText(Run.front().Stream->getSourceRange(), Ctx)};
   D.Highlight = CharSourceRange::getTokenRange(Run.front().Statement->getSourceRange());
-  // Each later statement continues the first: its `;` before it and its
-  // stream go, its `<<` lines up under the first one. Comments stay.
-  unsigned Column = SM.getSpellingColumnNumber(Run.front().FirstShift->getOperatorLoc());
+  // Each later statement continues the first: the `;` before it and its
+  // stream go, its `<<` lines up under the first one's. Comments between
+  // them stay where they are; blank lines go.
+  SourceLocation FirstShift = Run.front().FirstShift->getOperatorLoc();
+  std::string Indent = lineIndentation(FirstShift, SM);
+  unsigned Column = SM.getSpellingColumnNumber(FirstShift) - 1;
+  std::string Continuation = lineEnding(FirstShift, SM) + Indent +
+                             std::string(Column > Indent.size() ? Column - Indent.size() : 0, ' ');
   llvm::SmallVector<transformer::Edit, 1> Edits;
   for (size_t I = 1; I < Run.size(); ++I) {
     std::optional<Token> Semi = tokenAfter(Run[I - 1].Statement->getEndLoc(), tok::semi, Ctx);
@@ -104,13 +109,23 @@ void StreamBatchingCheck::checkRun(const MatchFinder::MatchResult &Result,
       Edits.clear();
       break;
     }
-    Edits.push_back(replace(CharSourceRange::getTokenRange(Semi->getLocation()), ""));
     SourceLocation Begin = Run[I].Statement->getBeginLoc();
-    unsigned At = SM.getSpellingColumnNumber(Begin);
-    Edits.push_back(
-        replace(CharSourceRange::getCharRange(Begin, Run[I].FirstShift->getOperatorLoc()),
-                std::string(Column > At ? Column - At : 0, ' ')));
+    SourceLocation Shift = Run[I].FirstShift->getOperatorLoc();
     D.Notes.emplace_back(Begin, "submitted separately here");
+    bool OnlySpace =
+        Lexer::getSourceText(CharSourceRange::getCharRange(Semi->getEndLoc(), Begin), SM,
+                             Ctx.getLangOpts())
+            .trim()
+            .empty();
+    if (OnlySpace) {
+      Edits.push_back(
+          replace(CharSourceRange::getCharRange(Semi->getLocation(), Shift), Continuation));
+      continue;
+    }
+    Edits.push_back(replace(CharSourceRange::getTokenRange(Semi->getLocation()), ""));
+    unsigned At = SM.getSpellingColumnNumber(Begin) - 1;
+    Edits.push_back(replace(CharSourceRange::getCharRange(Begin, Shift),
+                            std::string(Column > At ? Column - At : 0, ' ')));
   }
   D.Safety = Edits.empty() ? FixSafety::none("a statement does not end with ';'")
                            : FixSafety::safe();

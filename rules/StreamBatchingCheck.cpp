@@ -48,6 +48,19 @@ bool insideBatchableLoop(const Stmt *S, ASTContext &Ctx) {
   return false;
 }
 
+/// The location just after the `}` or `;` that ends the loop \p Loop.
+SourceLocation endOfStatement(const Stmt *Loop, const ASTContext &Ctx) {
+  const Stmt *Body = isa<ForStmt>(Loop)           ? cast<ForStmt>(Loop)->getBody()
+                     : isa<CXXForRangeStmt>(Loop) ? cast<CXXForRangeStmt>(Loop)->getBody()
+                     : isa<WhileStmt>(Loop)       ? cast<WhileStmt>(Loop)->getBody()
+                                                  : nullptr; // do ... while (c);
+  if (Body && isa<CompoundStmt>(Body))
+    return Lexer::getLocForEndOfToken(Loop->getEndLoc(), 0, Ctx.getSourceManager(),
+                                      Ctx.getLangOpts());
+  std::optional<Token> Semi = tokenAfter(Loop->getEndLoc(), tok::semi, Ctx);
+  return Semi ? Semi->getEndLoc() : SourceLocation();
+}
+
 /// The body of the outermost function around \p S.
 const Stmt *outermostBody(const Stmt *S, ASTContext &Ctx) {
   const Stmt *Outermost = nullptr;
@@ -148,19 +161,9 @@ void StreamBatchingCheck::checkLoop(const MatchFinder::MatchResult &Result,
   D.Highlight = CharSourceRange::getTokenRange(Loop->getBeginLoc());
   for (const StreamSubmission &Sub : Batch.Submissions)
     D.Notes.emplace_back(Sub.Statement->getBeginLoc(), "submitted in every iteration here");
-  // The list is declared before the loop and committed after it: the loop
-  // must be a statement of a block, ending in `}` or `;`.
+  // The list is declared before the loop and committed after it.
   const Stmt *Parent = parentStmt(Loop, Ctx);
-  SourceLocation End = Lexer::getLocForEndOfToken(Loop->getEndLoc(), 0, SM, Ctx.getLangOpts());
-  const Stmt *Body = isa<ForStmt>(Loop)           ? cast<ForStmt>(Loop)->getBody()
-                     : isa<CXXForRangeStmt>(Loop) ? cast<CXXForRangeStmt>(Loop)->getBody()
-                     : isa<WhileStmt>(Loop)       ? cast<WhileStmt>(Loop)->getBody()
-                                                  : nullptr; // do ... while (c);
-  bool EndsInBrace = Body && isa<CompoundStmt>(Body);
-  if (!EndsInBrace) {
-    std::optional<Token> Semi = tokenAfter(Loop->getEndLoc(), tok::semi, Ctx);
-    End = Semi ? Semi->getEndLoc() : SourceLocation();
-  }
+  SourceLocation End = endOfStatement(Loop, Ctx);
   if (!Parent || !isa<CompoundStmt>(Parent) || End.isInvalid()) {
     D.Safety = FixSafety::none("the loop is not a statement of a block, so there is no place "
                                "for the list before it");

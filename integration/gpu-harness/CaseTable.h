@@ -26,11 +26,13 @@ enum class Pattern {
   SharedAppend,   ///< Slots from a shared counter, per block (AppendLayout).
   GlobalAppend,   ///< Slots from a global counter in out[0].
   WeightedAppend, ///< The same, each thread taking (x & 3) + 1 slots.
+  HostSubmissions, ///< A host function submitting step dispatches (HostCase).
 };
 
 /// Whether a case is an atomic pattern, which the contention sweep runs.
 inline bool isContended(Pattern P) {
-  return P != Pattern::WarpReduce && P != Pattern::WarpScan && P != Pattern::WarpScanInclusive;
+  return P != Pattern::WarpReduce && P != Pattern::WarpScan && P != Pattern::WarpScanInclusive &&
+         P != Pattern::HostSubmissions;
 }
 
 struct CaseSpec {
@@ -53,6 +55,7 @@ inline constexpr CaseSpec CaseTable[] = {
     {"luisa-warp-aggregated-atomic", "warp_global_counter", Pattern::GlobalAtomic, Op::Sum},
     {"luisa-shuffle-reduction", "shuffle_down_sum", Pattern::WarpReduce, Op::Sum},
     {"luisa-shuffle-reduction", "lane_shift_scan", Pattern::WarpScanInclusive, Op::Sum},
+    {"luisa-stream-batching", "stream_batching", Pattern::HostSubmissions, Op::Sum},
 };
 
 /// The case named \p Name, or nullptr.

@@ -3,7 +3,8 @@
 # "before" file is copied and fixed with `check --fix --unsafe-fixes`, so the
 # harness always tests the tool's real output, never a hand-written rewrite.
 #
-# -DCASES=name:suffix:dsltype,...   cases to make (e.g. butterfly_sum:f32:float)
+# -DCASES=name:suffix:dsltype[:host],...   cases to make (e.g. butterfly_sum:f32:float;
+#                                   ":host" marks a host-side case, CaseKernel.h HostCase)
 # -DCASE_DIR=...                    integration/gpu-harness/cases
 # -DOUT_DIR=...                     gets before/ and after/
 # -DKERNEL_TIDY=...                 the kernel-tidy binary
@@ -71,7 +72,12 @@ foreach(entry IN LISTS CASES)
   list(GET parts 0 name)
   list(GET parts 1 suffix)
   list(GET parts 2 type)
-  string(APPEND table "KERNEL_TIDY_CASE(${name}, ${suffix}, ${type})\n")
+  list(LENGTH parts count)
+  if(count GREATER 3)
+    string(APPEND table "KERNEL_TIDY_HOST_CASE(${name}, ${suffix}, ${type})\n")
+  else()
+    string(APPEND table "KERNEL_TIDY_CASE(${name}, ${suffix}, ${type})\n")
+  endif()
 endforeach()
 file(WRITE ${OUT_DIR}/cases.inc.tmp "${table}")
 file(RENAME ${OUT_DIR}/cases.inc.tmp ${OUT_DIR}/cases.inc)

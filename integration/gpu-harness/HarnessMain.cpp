@@ -50,8 +50,16 @@ using namespace luisa::compute;
   namespace kernel_tidy::harness::after {                                                          \
   CaseKernel<T> NAME##_##SUFFIX(uint, uint);                                                       \
   }
+#define KERNEL_TIDY_HOST_CASE(NAME, SUFFIX, T)                                                     \
+  namespace kernel_tidy::harness::before {                                                         \
+  HostCase NAME##_##SUFFIX;                                                                        \
+  }                                                                                                \
+  namespace kernel_tidy::harness::after {                                                          \
+  HostCase NAME##_##SUFFIX;                                                                        \
+  }
 #include "cases.inc"
 #undef KERNEL_TIDY_CASE
+#undef KERNEL_TIDY_HOST_CASE
 
 namespace kernel_tidy::harness {
 namespace {
@@ -382,6 +390,86 @@ void TypedCase<T>::time(Device &Dev, Stream &S, CacheFlush &Flush, const Nvml &G
   Result.AfterBatch = Sample(1, Opts.Batch, false) - ResetSeconds;
 }
 
+/// A host-side case: a function that submits `steps` small dispatches of the
+/// step shader, before and after kernel-tidy batched its submissions. Checked
+/// against the CPU reference (in order, exactly), then timed per frame: the
+/// wall time of one call and the synchronisation after it, both versions'
+/// samples interleaved.
+class HostSubmissionCase {
+public:
+  HostSubmissionCase(const CaseSpec &Spec, HostCase *Before, HostCase *After)
+      : Spec(Spec), Versions{Before, After} {}
+
+  std::vector<CaseResult> run(Device &Dev, Stream &S, const Nvml &Gpu, const Options &Opts) {
+    Kernel1D<Buffer<uint>, uint> StepKernel = [](BufferUInt Out, UInt K) noexcept {
+      UInt X = dispatch_x();
+      Out.write(X, Out.read(X) * 3u + K);
+    };
+    StepShader Step = Dev.compile(StepKernel);
+    std::vector<CaseResult> Results;
+    for (auto [Steps, Threads] : {std::pair{16u, 256u}, std::pair{256u, 256u},
+                                  std::pair{1024u, 4096u}}) {
+      std::vector<double> Init = makeInputs(ValueType::U32, InputSet::Uniform, Threads, Opts.Seed);
+      Buffer<uint> Out = Dev.create_buffer<uint>(Threads);
+      auto Execute = [&](int Version) {
+        std::vector<std::byte> Bytes = toDeviceBytes(ValueType::U32, Init);
+        S << Out.copy_from(Bytes.data()) << synchronize();
+        Versions[Version](S, Step, Out, Steps, Threads);
+        S << Out.copy_to(Bytes.data()) << synchronize();
+        return fromDeviceBytes(ValueType::U32, Bytes.data(), Threads);
+      };
+      Expected Want = referenceSubmissionSteps(Init, Steps);
+      CaseResult Result;
+      Result.Rule = std::string(Spec.Rule);
+      Result.Case = std::string(Spec.Name);
+      Result.Type = "u32";
+      Result.Shape = "steps" + std::to_string(Steps) + "-threads" + std::to_string(Threads);
+      Result.Inputs = std::string(inputSetName(InputSet::Uniform));
+      Result.Operation = "submit";
+      Result.Before = compare(ValueType::U32, Want, Execute(0));
+      Result.After = compare(ValueType::U32, Want, Execute(1));
+      if (Opts.Timing)
+        time(S, Step, Out, Steps, Threads, Gpu, Opts, Result);
+      std::printf("%-28s %-20s %-4s %-24s %-10s %s\n", Result.Rule.c_str(), Result.Case.c_str(),
+                  Result.Type.c_str(), Result.Shape.c_str(), Result.Inputs.c_str(),
+                  verdictName(verdictOf(Result.Before, Result.After)));
+      std::fflush(stdout);
+      Results.push_back(std::move(Result));
+    }
+    return Results;
+  }
+
+private:
+  void time(Stream &S, StepShader &Step, Buffer<uint> &Out, uint Steps, uint Threads,
+            const Nvml &Gpu, const Options &Opts, CaseResult &Result) {
+    auto Frames = [&](int Version, std::uint32_t Count) {
+      S << synchronize();
+      auto Start = std::chrono::steady_clock::now();
+      for (std::uint32_t I = 0; I < Count; ++I)
+        Versions[Version](S, Step, Out, Steps, Threads);
+      S << synchronize();
+      return secondsSince(Start) / Count;
+    };
+    for (int Warmup = 0; Warmup < 3; ++Warmup)
+      for (int Version : {0, 1})
+        Frames(Version, 1);
+    Sampler Samplers[2] = {Sampler(Opts.Rule), Sampler(Opts.Rule)};
+    auto Start = std::chrono::steady_clock::now();
+    while (!(Samplers[0].done(secondsSince(Start)) && Samplers[1].done(secondsSince(Start))))
+      for (int Version : {0, 1})
+        Samplers[Version].add(Frames(Version, 1), Gpu.clockRatio());
+    Result.Timed = true;
+    Result.BeforeTime = Samplers[0].summary();
+    Result.AfterTime = Samplers[1].summary();
+    Result.Speed = speedUp(Samplers[0].samples(), Samplers[1].samples(), Opts.Seed);
+    Result.BeforeBatch = Frames(0, Opts.Batch);
+    Result.AfterBatch = Frames(1, Opts.Batch);
+  }
+
+  const CaseSpec &Spec;
+  HostCase *Versions[2];
+};
+
 /// A case and type as the generated table lists them.
 struct CaseEntry {
   std::string_view Name;
@@ -405,6 +493,20 @@ CaseEntry makeEntry(std::string_view Name, ValueType Type, typename TypedCase<T>
                              const Options &Opts) { return Case->run(Dev, S, Flush, Gpu, Opts); }};
 }
 
+CaseEntry makeHostEntry(std::string_view Name, HostCase *Before, HostCase *After) {
+  const CaseSpec *Spec = findCase(Name);
+  if (!Spec || Spec->Kind != Pattern::HostSubmissions) {
+    std::fprintf(stderr, "host case %.*s is not in CaseTable.h\n", static_cast<int>(Name.size()),
+                 Name.data());
+    std::exit(2);
+  }
+  auto Case = std::make_shared<HostSubmissionCase>(*Spec, Before, After);
+  return {Name, ValueType::U32,
+          [Case](Device &Dev, Stream &S, CacheFlush &, const Nvml &Gpu, const Options &Opts) {
+            return Case->run(Dev, S, Gpu, Opts);
+          }};
+}
+
 constexpr ValueType typeOfSuffix(std::string_view Suffix) {
   return Suffix == "u32"   ? ValueType::U32
          : Suffix == "i32" ? ValueType::I32
@@ -416,8 +518,11 @@ std::vector<CaseEntry> allCases() {
   return {
 #define KERNEL_TIDY_CASE(NAME, SUFFIX, T)                                                          \
   makeEntry<T>(#NAME, typeOfSuffix(#SUFFIX), &before::NAME##_##SUFFIX, &after::NAME##_##SUFFIX),
+#define KERNEL_TIDY_HOST_CASE(NAME, SUFFIX, T)                                                     \
+  makeHostEntry(#NAME, &before::NAME##_##SUFFIX, &after::NAME##_##SUFFIX),
 #include "cases.inc"
 #undef KERNEL_TIDY_CASE
+#undef KERNEL_TIDY_HOST_CASE
   };
 }
 

@@ -6,6 +6,11 @@ foreach(name IN LISTS KERNEL_TIDY_HARNESS_CASES)
     list(APPEND case_list "${name}:${suffix}:${KERNEL_TIDY_HARNESS_DSL_TYPE_${suffix}}")
   endforeach()
 endforeach()
+foreach(name IN LISTS KERNEL_TIDY_HARNESS_HOST_CASES)
+  foreach(suffix IN LISTS KERNEL_TIDY_HARNESS_TYPES_${name})
+    list(APPEND case_list "${name}:${suffix}:${KERNEL_TIDY_HARNESS_DSL_TYPE_${suffix}}:host")
+  endforeach()
+endforeach()
 # Passed through a command line, where ';' would split the argument.
 string(REPLACE ";" "," case_arg "${case_list}")
 

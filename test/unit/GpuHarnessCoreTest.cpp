@@ -986,4 +986,17 @@ TEST(GpuHarnessReference, AppendsAreSortedRegions) {
   EXPECT_EQ(compare(ValueType::U32, Weighted, Device).Mismatches, 0u);
 }
 
+TEST(GpuHarnessReference, SubmissionStepsKeepTheirOrder) {
+  // out = out * 3 + k for k = 0, 1, 2: 1 -> 3 -> 10 -> 32; 0 -> 0 -> 1 -> 5.
+  Expected E = referenceSubmissionSteps({1, 0, 4294967295.0}, 3);
+  EXPECT_EQ(E.Value[0], 32);
+  EXPECT_EQ(E.Value[1], 5);
+  // Wraps modulo 2^32: (2^32 - 1) * 3 = 2^32 - 3 -> ... -> 2^32 - 27 + 5.
+  EXPECT_EQ(E.Value[2], 4294967296.0 - 27 + 5);
+  // Steps 1 and 0 swapped: 1 -> 4 -> 12 -> 38 differs.
+  EXPECT_EQ(compare(ValueType::U32, E, {38, 5, E.Value[2]}).Mismatches, 1u);
+  EXPECT_EQ(compare(ValueType::U32, E, {32, 5, E.Value[2]}).Mismatches, 0u);
+  EXPECT_EQ(referenceSubmissionSteps({7}, 0).Value[0], 7);
+}
+
 } // namespace

@@ -28,6 +28,14 @@ template<typename T>
 using CaseKernel = luisa::compute::Kernel2D<luisa::compute::Buffer<T>, luisa::compute::Buffer<T>,
                                             luisa::compute::Buffer<luisa::uint>, luisa::uint>;
 
+/// Host-side cases (cases/Cases.cmake, KERNEL_TIDY_HARNESS_HOST_CASES): a
+/// host function `void NAME_SUFFIX(Stream &, StepShader &, Buffer<uint> &out,
+/// uint steps, uint threads)` that submits `steps` dispatches of the step
+/// shader (out = out * 3 + k, k = 0 .. steps - 1) over `threads` elements.
+using StepShader = luisa::compute::Shader1D<luisa::compute::Buffer<luisa::uint>, luisa::uint>;
+using HostCase = void(luisa::compute::Stream &, StepShader &,
+                      luisa::compute::Buffer<luisa::uint> &, luisa::uint, luisa::uint);
+
 } // namespace kernel_tidy::harness
 
 #endif

@@ -17,6 +17,9 @@ set(KERNEL_TIDY_HARNESS_TYPES_warp_append_weighted u32)
 set(KERNEL_TIDY_HARNESS_TYPES_warp_global_counter u32)
 set(KERNEL_TIDY_HARNESS_TYPES_shuffle_down_sum u32 i32 f32 f16)
 set(KERNEL_TIDY_HARNESS_TYPES_lane_shift_scan u32 i32 f32 f16)
+# Host-side cases: a host function that submits (cases/CaseKernel.h, HostCase).
+set(KERNEL_TIDY_HARNESS_HOST_CASES stream_batching)
+set(KERNEL_TIDY_HARNESS_TYPES_stream_batching u32)
 # The DSL spelling of each type suffix.
 set(KERNEL_TIDY_HARNESS_DSL_TYPE_u32 uint)
 set(KERNEL_TIDY_HARNESS_DSL_TYPE_i32 int)

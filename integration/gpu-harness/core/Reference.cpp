@@ -288,4 +288,17 @@ void sortAppendRegions(std::vector<double> &Out, std::uint32_t Blocks,
   }
 }
 
+Expected referenceSubmissionSteps(const std::vector<double> &Init, std::uint32_t Steps) {
+  Expected E = sized(Init.size());
+  for (std::size_t I = 0; I < Init.size(); ++I) {
+    std::uint32_t V = static_cast<std::uint32_t>(Init[I]);
+    for (std::uint32_t K = 0; K < Steps; ++K)
+      V = V * 3u + K;
+    E.Value[I] = V;
+    E.Defined[I] = true;
+    E.Bound[I] = 0;
+  }
+  return E;
+}
+
 } // namespace kernel_tidy::harness

@@ -87,6 +87,11 @@ Expected referenceAppend(const std::vector<double> &In, const std::vector<Warp> 
 void sortAppendRegions(std::vector<double> &Out, std::uint32_t Blocks,
                        const AppendLayout &Layout);
 
+/// The host-side submission cases (luisa-stream-batching): \p Steps
+/// dispatches of `out = out * 3 + k` for k = 0 .. Steps - 1, in that order,
+/// on u32 values (wrapping modulo 2^32): a reordered or lost dispatch shows.
+Expected referenceSubmissionSteps(const std::vector<double> &Init, std::uint32_t Steps);
+
 } // namespace kernel_tidy::harness
 
 #endif

@@ -25,10 +25,14 @@ CombineOp reductionOf(StringRef Method) {
 
 const ValueDecl *atomicObjectDecl(const Expr *Object) {
   const Expr *E = Object->IgnoreParenImpCasts();
+  // `buffer->atomic(i)` on a captured Buffer<T> calls Buffer<T>::operator->,
+  // also through a pointer: `(*p)->atomic(i)`.
+  if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(E))
+    if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
+      E = Arrow->getArg(0)->IgnoreParenImpCasts();
   if (const auto *Deref = dyn_cast<UnaryOperator>(E))
     if (Deref->getOpcode() == UO_Deref)
       E = Deref->getSubExpr()->IgnoreParenImpCasts();
-  // `buffer->atomic(i)` on a captured Buffer<T> calls Buffer<T>::operator->.
   if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(E))
     if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
       E = Arrow->getArg(0)->IgnoreParenImpCasts();

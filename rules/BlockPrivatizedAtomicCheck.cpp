@@ -151,6 +151,29 @@ bool isInvariantIn(const Expr *E, SourceRange Region, KernelFacts &Facts, WriteA
   return true;
 }
 
+/// True if \p S holds a buffer atomic other than \p Fetch at a block-uniform
+/// slot: each would place its own barriers around the same statement.
+bool holdsOtherBlockAtomic(const Stmt *S, const CXXMemberCallExpr *Fetch,
+                           UniformityAnalysis &U) {
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S); Call && Call != Fetch)
+    if (const auto *Atomic = dyn_cast<CXXMemberCallExpr>(
+            Call->getImplicitObjectArgument() ? Call->getImplicitObjectArgument()->IgnoreImplicit()
+                                              : nullptr);
+        Atomic && Atomic->getMethodDecl() && Atomic->getMethodDecl()->getIdentifier() &&
+        Atomic->getMethodDecl()->getName() == "atomic" && Atomic->getNumArgs() == 1 &&
+        isBufferType(Atomic->getImplicitObjectArgument()->IgnoreParenImpCasts()->getType()) &&
+        Call->getMethodDecl() && Call->getMethodDecl()->getIdentifier() &&
+        Call->getMethodDecl()->getName().starts_with("fetch_") &&
+        U.varianceOf(Atomic->getArg(0)) <= Variance::Block)
+      return true;
+  if (const auto *Lambda = dyn_cast<LambdaExpr>(S))
+    return holdsOtherBlockAtomic(Lambda->getBody(), Fetch, U);
+  for (const Stmt *Child : S->children())
+    if (Child && holdsOtherBlockAtomic(Child, Fetch, U))
+      return true;
+  return false;
+}
+
 /// True if \p S mentions a variable from \p Vars.
 bool mentions(const Stmt *S, const llvm::SmallPtrSetImpl<const VarDecl *> &Vars) {
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
@@ -245,9 +268,17 @@ std::optional<Plan> planFor(const CXXMemberCallExpr *Fetch, ASTContext &Ctx, Ana
   if (!Around.Kernel || lambdaRole(Around.Kernel, Ctx) != LambdaRole::Kernel ||
       Block.From != BlockSize::Set || *Block.threads() <= 32)
     return std::nullopt;
+  // A kernel built in a template: the rewrite would spell one instantiation's
+  // types in code that every instantiation shares.
+  for (const DeclContext *DC = Around.Kernel->getLambdaClass()->getDeclContext(); DC;
+       DC = DC->getParent())
+    if (const auto *Function = dyn_cast<FunctionDecl>(DC);
+        Function && Function->isTemplateInstantiation())
+      return std::nullopt;
   P.Shape = *Block.known();
   P.Top = topStatementOf(Fetch, Around.Body, Ctx);
   if (!P.Top || A.Uniformity.controlOf(P.Top) > Variance::Block ||
+      holdsOtherBlockAtomic(P.Top, Fetch, A.Uniformity) ||
       llvm::any_of(A.Flow.exits(P.Top),
                    [](const ExitSite &Exit) { return Exit.Kind == DslExit::Return; }))
     return std::nullopt;

@@ -53,6 +53,8 @@ inline constexpr CaseSpec CaseTable[] = {
     {"luisa-warp-aggregated-atomic", "warp_global_counter", Pattern::GlobalAtomic, Op::Sum},
     {"luisa-shuffle-reduction", "shuffle_down_sum", Pattern::WarpReduce, Op::Sum},
     {"luisa-shuffle-reduction", "lane_shift_scan", Pattern::WarpScanInclusive, Op::Sum},
+    {"luisa-block-privatized-atomic", "block_privatized_counter", Pattern::GlobalAtomic, Op::Sum},
+    {"luisa-block-privatized-atomic", "block_privatized_append", Pattern::GlobalAppend, Op::Sum},
 };
 
 /// The case named \p Name, or nullptr.

@@ -142,9 +142,15 @@ bool standsAlone(const DynTypedNode &User) {
 }
 
 /// True if \p E is a thread's own index: thread_x/y/z(), dispatch_x/y/z(),
-/// or a component of thread_id() or dispatch_id().
-bool isThreadIndex(const Expr *E) {
+/// a component of thread_id() or dispatch_id(), or a local variable
+/// initialised from one and never written again (`auto tid = thread_x();`).
+bool isThreadIndex(const Expr *E, WriteAnalysis &Writes) {
   E = stripDslWrappers(E);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && !isa<ParmVarDecl>(Var) && Var->isLocalVarDecl() && Var->hasInit() &&
+        !Writes.isWritten(Var))
+      return isThreadIndex(Var->getInit(), Writes);
   if (const auto *Member = dyn_cast<MemberExpr>(E))
     E = stripDslWrappers(Member->getBase());
   StringRef Name = dslCallName(E->IgnoreParenImpCasts());
@@ -155,7 +161,8 @@ bool isThreadIndex(const Expr *E) {
 
 /// True if \p Cond lets at most one thread of a row of the block through
 /// (the guide's `$if (thread_x() == 0u)` around the one atomic per block).
-bool admitsOneThread(const Expr *Cond, UniformityAnalysis &U) {
+bool admitsOneThread(const Expr *Cond, Analyses &A) {
+  UniformityAnalysis &U = A.Uniformity;
   Cond = stripDslWrappers(Cond);
   const Expr *L = nullptr, *R = nullptr;
   bool IsEqual = false, IsAnd = false;
@@ -169,9 +176,9 @@ bool admitsOneThread(const Expr *Cond, UniformityAnalysis &U) {
     IsAnd = Bin->getOpcode() == BO_And || Bin->getOpcode() == BO_LAnd;
   }
   if (IsAnd)
-    return admitsOneThread(L, U) || admitsOneThread(R, U);
-  return IsEqual && ((isThreadIndex(L) && U.varianceOf(R) <= Variance::Warp) ||
-                     (isThreadIndex(R) && U.varianceOf(L) <= Variance::Warp));
+    return admitsOneThread(L, A) || admitsOneThread(R, A);
+  return IsEqual && ((isThreadIndex(L, A.Writes) && U.varianceOf(R) <= Variance::Warp) ||
+                     (isThreadIndex(R, A.Writes) && U.varianceOf(L) <= Variance::Warp));
 }
 
 /// \p Text, parenthesized unless it is one token (a name or a literal).
@@ -198,7 +205,7 @@ std::string inPlaceOf(const Expr *Fetch, std::string Value, ASTContext &Ctx,
 bool runsOnOneThread(const Stmt *S, Analyses &A) {
   for (const DslControl &Control : A.Flow.enclosing(S).Controls)
     if ((Control.K == DslControl::If || Control.K == DslControl::Elif) &&
-        !Control.Conditions.empty() && admitsOneThread(Control.Conditions.back(), A.Uniformity))
+        !Control.Conditions.empty() && admitsOneThread(Control.Conditions.back(), A))
       return true;
   return false;
 }

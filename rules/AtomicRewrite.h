@@ -62,7 +62,8 @@ std::string inPlaceOf(const clang::Expr *Fetch, std::string Value, clang::ASTCon
 
 /// True if \p S runs under a `$if`/`$elif` that admits at most one thread
 /// of a row of the block: `thread_x() == X` with X warp-uniform (also
-/// `thread_id().x`, `dispatch_x()`), or a conjunction with such a side.
+/// `thread_id().x`, `dispatch_x()`, a local variable initialised from one
+/// and never written again), or a conjunction with such a side.
 bool runsOnOneThread(const clang::Stmt *S, dsl::Analyses &A);
 
 /// True if a per-lane amount of a slot allocation can be counted with

@@ -306,8 +306,14 @@ std::optional<Plan> planFor(const CXXMemberCallExpr *Fetch, ASTContext &Ctx, Ana
       !isInvariantIn(Atomic->getArg(0), Region, Facts, A.Writes, Ctx))
     return std::nullopt;
 
+  // The rewrite copies the operand and the atomic as the user spelled them.
   EnclosingStatement Enclosing = enclosingStatement(Fetch, Ctx);
-  if (!Enclosing.Statement || Enclosing.Statement->getBeginLoc().isMacroID())
+  if (!Enclosing.Statement || Enclosing.Statement->getBeginLoc().isMacroID() ||
+      atomicOperandText(P.Operand, E, Ctx).empty() ||
+      withArgumentReplaced(Fetch, "total", Ctx).empty() ||
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Fetch->getSourceRange()), SM,
+                               Ctx.getLangOpts())
+          .isInvalid())
     return std::nullopt;
   if (!P.Used) {
     // The statement is the atomic alone; it becomes the shared atomic in place.

@@ -3,6 +3,8 @@
 #include "rules/AtomicRewrite.h"
 
 #include "rules/FixEdits.h"
+#include "src/dsl/Naming.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -21,20 +23,29 @@ CombineOp reductionOf(StringRef Method) {
       .Default(CombineOp::Sum); // fetch_add, fetch_sub
 }
 
-std::string atomicObjectName(const Expr *Object) {
+const ValueDecl *atomicObjectDecl(const Expr *Object) {
   const Expr *E = Object->IgnoreParenImpCasts();
+  // `buffer->atomic(i)` on a captured Buffer<T> calls Buffer<T>::operator->,
+  // also through a pointer: `(*p)->atomic(i)`.
+  if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(E))
+    if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
+      E = Arrow->getArg(0)->IgnoreParenImpCasts();
   if (const auto *Deref = dyn_cast<UnaryOperator>(E))
     if (Deref->getOpcode() == UO_Deref)
       E = Deref->getSubExpr()->IgnoreParenImpCasts();
-  // `buffer->atomic(i)` on a captured Buffer<T> calls Buffer<T>::operator->.
   if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(E))
     if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
       E = Arrow->getArg(0)->IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-    return Ref->getDecl()->getNameAsString();
+    return Ref->getDecl();
   if (const auto *Member = dyn_cast<MemberExpr>(E))
-    return Member->getMemberDecl()->getNameAsString();
-  return "";
+    return Member->getMemberDecl();
+  return nullptr;
+}
+
+std::string atomicObjectName(const Expr *Object) {
+  const ValueDecl *D = atomicObjectDecl(Object);
+  return D ? D->getNameAsString() : "";
 }
 
 std::string atomicOperandText(const Expr *Operand, QualType Element, ASTContext &Ctx) {
@@ -82,6 +93,192 @@ FixSafety warpReductionSafety(dsl::CombineOp Op, QualType Element, StringRef Col
         "LuisaCompute's CUDA " + Collective.str() + " of float and 64-bit values is a shuffle "
         "butterfly that drops values when the active lanes have gaps (divergent code)");
   return FixSafety::safe();
+}
+
+bool hasDeviceSideEffects(const Stmt *E) {
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
+    if (const auto *Method = Call->getMethodDecl()) {
+      StringRef Name = Method->getName();
+      if (Name.starts_with("fetch_") || Name == "exchange" || Name == "compare_exchange" ||
+          Name == "write")
+        return true;
+    }
+  for (const Stmt *Child : E->children())
+    if (Child && hasDeviceSideEffects(Child))
+      return true;
+  return false;
+}
+
+namespace {
+
+/// The expression that uses the value of \p E, above implicit conversions
+/// and temporaries (a VarDecl for an initialiser); null when none.
+DynTypedNode userOf(const Expr *E, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*E);
+  while (true) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.size() != 1)
+      return {};
+    const auto *P = Parents[0].get<Expr>();
+    if (!P || !(isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                    ExprWithCleanups>(P) ||
+                (isa<CXXConstructExpr>(P) && !isa<CXXTemporaryObjectExpr>(P) &&
+                 cast<CXXConstructExpr>(P)->getNumArgs() == 1)))
+      return Parents[0];
+    Node = Parents[0];
+  }
+}
+
+/// True if the new value may replace \p Fetch without parentheses: it is a
+/// whole initialiser, call argument, or right-hand side of an assignment.
+bool standsAlone(const DynTypedNode &User) {
+  if (User.get<VarDecl>() || User.get<ParenExpr>())
+    return true;
+  if (const auto *Op = User.get<CXXOperatorCallExpr>())
+    return Op->getOperator() == OO_Equal;
+  if (const auto *Op = User.get<BinaryOperator>())
+    return Op->getOpcode() == BO_Assign;
+  return User.get<CallExpr>() || User.get<CXXConstructExpr>();
+}
+
+/// True if \p E is a thread's own index: thread_x/y/z(), dispatch_x/y/z(),
+/// a component of thread_id() or dispatch_id(), or a local variable
+/// initialised from one and never written again (`auto tid = thread_x();`).
+bool isThreadIndex(const Expr *E, WriteAnalysis &Writes) {
+  E = stripDslWrappers(E);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && !isa<ParmVarDecl>(Var) && Var->isLocalVarDecl() && Var->hasInit() &&
+        !Writes.isWritten(Var))
+      return isThreadIndex(Var->getInit(), Writes);
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    E = stripDslWrappers(Member->getBase());
+  StringRef Name = dslCallName(E->IgnoreParenImpCasts());
+  return llvm::is_contained({"thread_x", "thread_y", "thread_z", "dispatch_x", "dispatch_y",
+                             "dispatch_z", "thread_id", "dispatch_id"},
+                            Name);
+}
+
+/// True if \p Cond lets at most one thread of a row of the block through
+/// (the guide's `$if (thread_x() == 0u)` around the one atomic per block).
+bool admitsOneThread(const Expr *Cond, Analyses &A) {
+  UniformityAnalysis &U = A.Uniformity;
+  Cond = stripDslWrappers(Cond);
+  const Expr *L = nullptr, *R = nullptr;
+  bool IsEqual = false, IsAnd = false;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Cond); Op && Op->getNumArgs() == 2) {
+    L = Op->getArg(0), R = Op->getArg(1);
+    IsEqual = Op->getOperator() == OO_EqualEqual;
+    IsAnd = Op->getOperator() == OO_Amp || Op->getOperator() == OO_AmpAmp;
+  } else if (const auto *Bin = dyn_cast<BinaryOperator>(Cond)) {
+    L = Bin->getLHS(), R = Bin->getRHS();
+    IsEqual = Bin->getOpcode() == BO_EQ;
+    IsAnd = Bin->getOpcode() == BO_And || Bin->getOpcode() == BO_LAnd;
+  }
+  if (IsAnd)
+    return admitsOneThread(L, A) || admitsOneThread(R, A);
+  return IsEqual && ((isThreadIndex(L, A.Writes) && U.varianceOf(R) <= Variance::Warp) ||
+                     (isThreadIndex(R, A.Writes) && U.varianceOf(L) <= Variance::Warp));
+}
+
+/// \p Text, parenthesized unless it is one token (a name or a literal).
+std::string asFactor(const std::string &Text) {
+  if (!Text.empty() && Text.find_first_of(" +-*/%<>&|^!?:~()") == std::string::npos)
+    return Text;
+  return "(" + Text + ")";
+}
+
+} // namespace
+
+std::string inPlaceOf(const Expr *Fetch, std::string Value, ASTContext &Ctx,
+                      WriteAnalysis &Writes) {
+  DynTypedNode User = userOf(Fetch, Ctx);
+  if (const auto *Var = User.get<VarDecl>();
+      Var && Var->getType()->getContainedAutoType() && Writes.isWritten(Var))
+    // `auto` must stay an assignable Var.
+    return dslQualifier("def", Fetch, Ctx, true) + "def(" + Value + ")";
+  if (!standsAlone(User))
+    return "(" + Value + ")";
+  return Value;
+}
+
+bool runsOnOneThread(const Stmt *S, Analyses &A) {
+  for (const DslControl &Control : A.Flow.enclosing(S).Controls)
+    if ((Control.K == DslControl::If || Control.K == DslControl::Elif) &&
+        !Control.Conditions.empty() && admitsOneThread(Control.Conditions.back(), A))
+      return true;
+  return false;
+}
+
+bool isBallotCountable(const Expr *Operand, QualType Element, UniformityAnalysis &U,
+                       ASTContext &Ctx) {
+  // A 32-bit increment the same for the whole warp is counted with one
+  // ballot, exact for any set of active lanes; per-lane amounts need a scan.
+  return U.varianceOf(Operand) <= Variance::Warp && Element->isIntegerType() &&
+         Ctx.getTypeSize(Element) == 32;
+}
+
+std::optional<WarpSlotCode>
+warpSlotCode(const CallExpr *Fetch, const Expr *Operand, QualType Element, bool BallotCounts,
+             bool CountDown, llvm::function_ref<std::string(StringRef Total)> AtomicWith,
+             StringRef Break, ASTContext &Ctx, llvm::StringSet<> &Taken) {
+  std::string OperandText = atomicOperandText(Operand, Element, Ctx);
+  if (OperandText.empty())
+    return std::nullopt;
+  auto Fresh = [&](StringRef Base) { return freshName(Base, Fetch, Ctx, Taken); };
+  auto Q = [&](StringRef Name, bool HasDslArgument) {
+    return dslQualifier(Name, Fetch, Ctx, HasDslArgument) + Name.str();
+  };
+  std::string Total = Fresh("warp_total"), Offset = Fresh("lane_offset"),
+              Base = Fresh("warp_base");
+  std::string TotalValue, OffsetValue;
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  if (BallotCounts) {
+    Expr::EvalResult One;
+    const Expr *Host = stripDslWrappers(Operand);
+    bool IsOne = !isDslValueType(Host->getType()) && !Host->isValueDependent() &&
+                 Host->EvaluateAsInt(One, Ctx) && One.Val.getInt() == 1;
+    std::string Times = IsOne ? "" : " * " + asFactor(OperandText);
+    // The counts are uint; a signed counter takes them as its own type.
+    auto Count = [&](StringRef Builtin) {
+      std::string Call = Q(Builtin, false) + "(true)";
+      if (Element->isSignedIntegerType())
+        Call = Q("cast", true) + "<" + Element.getAsString(Policy) + ">(" + Call + ")";
+      return Call + Times;
+    };
+    TotalValue = Count("warp_active_count_bits");
+    OffsetValue = Count("warp_prefix_count_bits");
+  } else {
+    bool DslOperand = isDslValueType(stripDslWrappers(Operand)->getType());
+    TotalValue = Q("warp_active_sum", DslOperand) + "(" + OperandText + ")";
+    OffsetValue = Q("warp_prefix_sum", DslOperand) + "(" + OperandText + ")";
+  }
+  std::string NewAtomic = AtomicWith(Total);
+  if (NewAtomic.empty())
+    return std::nullopt;
+  WarpSlotCode Code;
+  // Lanes take the warp's range in lane order, as one serial order of the
+  // original atomics would hand it out (fetch_sub counts down).
+  Code.Slot = Q("warp_read_first_active_lane", true) + "(" + Base + ") " +
+              (CountDown ? "- " : "+ ") + Offset;
+  Code.Preamble = "auto " + Total + " = " + TotalValue + ";" + Break.str() + "auto " + Offset +
+                  " = " + OffsetValue + ";" + Break.str() +
+                  dslQualifier("Var", Fetch, Ctx, false) + "Var<" +
+                  Element.getAsString(Policy) + "> " + Base + ";" + Break.str() + "$if (" +
+                  Q("warp_is_first_active_lane", false) + "()) { " + Base + " = " + NewAtomic +
+                  "; };" + Break.str();
+  return Code;
+}
+
+std::string warpReducedAtomicCode(StringRef Collective, StringRef Partial, const Expr *Operand,
+                                  StringRef OperandText, StringRef NewAtomic, StringRef Break,
+                                  const Stmt *At, ASTContext &Ctx) {
+  return "auto " + Partial.str() + " = " +
+         dslQualifier(Collective, At, Ctx,
+                      isDslValueType(stripDslWrappers(Operand)->getType())) +
+         Collective.str() + "(" + OperandText.str() + ");" + Break.str() + "$if (" +
+         dslQualifier("warp_is_first_active_lane", At, Ctx, false) +
+         "warp_is_first_active_lane()) { " + NewAtomic.str() + "; };";
 }
 
 } // namespace kernel_tidy::rules

@@ -62,14 +62,10 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = Ctx.getSourceManager();
   D.Edit = transformer::edit(transformer::changeTo(
       userStatements("fetch", "fetch"),
-      transformer::cat(
-          "auto " + Partial + " = " +
-          dslQualifier(Collective, Fetch, Ctx,
-                       isDslValueType(stripDslWrappers(Operand)->getType())) +
-          Collective + "(" + OperandText + ");" + lineEnding(Fetch->getBeginLoc(), SM) +
-          lineIndentation(Fetch->getBeginLoc(), SM) + "$if (" +
-          dslQualifier("warp_is_first_active_lane", Fetch, Ctx, false) +
-          "warp_is_first_active_lane()) { " + NewAtomic + "; };")));
+      transformer::cat(warpReducedAtomicCode(
+          Collective, Partial, Operand, OperandText, NewAtomic,
+          lineEnding(Fetch->getBeginLoc(), SM) + lineIndentation(Fetch->getBeginLoc(), SM), Fetch,
+          Ctx))));
   D.Safety = warpReductionSafety(Op, Element, Collective, Ctx);
   if (!Fixable || NewAtomic.empty())
     D.Safety = FixSafety::none();

@@ -12,7 +12,9 @@ namespace kernel_tidy::rules {
 /// Shared or Buffer counters, global counters) and lets one lane per warp do them.
 class WarpAggregatedAtomicCheck : public RuleBase {
 public:
-  using RuleBase::RuleBase;
+  WarpAggregatedAtomicCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
+      : RuleBase(Name, Context),
+        PrivatizationEnabled(Context->isCheckEnabled("luisa-block-privatized-atomic")) {}
   void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
                            clang::Preprocessor *ModuleExpanderPP) override {
     this->PP = PP;
@@ -33,6 +35,8 @@ private:
                            Diagnosis D);
 
   clang::Preprocessor *PP = nullptr;
+  /// luisa-block-privatized-atomic runs: the atomics it rewrites are its own.
+  const bool PrivatizationEnabled;
   llvm::StringSet<> TakenNames; ///< Names declared by this unit's fixes.
 };
 

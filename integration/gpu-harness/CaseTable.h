@@ -56,6 +56,8 @@ inline constexpr CaseSpec CaseTable[] = {
     {"luisa-shuffle-reduction", "shuffle_down_sum", Pattern::WarpReduce, Op::Sum},
     {"luisa-shuffle-reduction", "lane_shift_scan", Pattern::WarpScanInclusive, Op::Sum},
     {"luisa-stream-batching", "stream_batching", Pattern::HostSubmissions, Op::Sum},
+    {"luisa-block-privatized-atomic", "block_privatized_counter", Pattern::GlobalAtomic, Op::Sum},
+    {"luisa-block-privatized-atomic", "block_privatized_append", Pattern::GlobalAppend, Op::Sum},
 };
 
 /// The case named \p Name, or nullptr.

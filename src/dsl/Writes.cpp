@@ -68,9 +68,19 @@ bool isWholeVariable(const Expr *Target) {
 class WriteIndexer : public RecursiveASTVisitor<WriteIndexer> {
 public:
   using Map = std::unordered_map<const VarDecl *, std::vector<VariableWrite>>;
-  explicit WriteIndexer(Map &Writes) : Writes(Writes) {}
+  WriteIndexer(Map &Writes, llvm::DenseSet<const Stmt *> &Indexed)
+      : Writes(Writes), Indexed(Indexed) {}
 
   bool shouldVisitLambdaBody() const { return true; }
+
+  /// A nested body is indexed once: with its enclosing body, or before it,
+  /// alone (a variable declared inside it was asked for first). Indexing it
+  /// twice would append to vectors that writesOf's callers may be iterating.
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    if (!Indexed.insert(Lambda->getBody()).second)
+      return true;
+    return RecursiveASTVisitor::TraverseLambdaExpr(Lambda);
+  }
 
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
     OverloadedOperatorKind Kind = Call->getOperator();
@@ -119,6 +129,7 @@ private:
       Writes[Var->getCanonicalDecl()].push_back(Write);
   }
   Map &Writes;
+  llvm::DenseSet<const Stmt *> &Indexed;
 };
 
 } // namespace
@@ -126,7 +137,7 @@ private:
 void WriteAnalysis::indexBody(const Stmt *Body) {
   if (!IndexedBodies.insert(Body).second)
     return;
-  WriteIndexer Indexer(Writes);
+  WriteIndexer Indexer(Writes, IndexedBodies);
   Indexer.TraverseStmt(const_cast<Stmt *>(Body));
 }
 

@@ -41,7 +41,9 @@ private:
 
   clang::ASTContext &Ctx;
   llvm::DenseSet<const clang::Stmt *> IndexedBodies;
-  // Node-based: references handed out stay valid as the map grows.
+  // Node-based: references handed out stay valid as the map grows, and a
+  // variable's writes are complete once its body is indexed (never appended
+  // to later: each body, nested ones included, is indexed once).
   std::unordered_map<const clang::VarDecl *, std::vector<VariableWrite>> Writes;
   const std::vector<VariableWrite> None;
 };

@@ -6,6 +6,7 @@
 #include "src/dsl/Matchers.h"
 #include "src/dsl/Naming.h"
 #include "src/dsl/TreeReduction.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Transformer/Stencil.h"
@@ -21,15 +22,30 @@ namespace kernel_tidy::rules {
 namespace {
 
 /// The type of the Shared array \p Array as the fix can write it.
-std::string sharedTypeText(const VarDecl *Array, const Stmt *At, ASTContext &Ctx) {
+std::string sharedTypeText(const ValueDecl *Array, const Stmt *At, ASTContext &Ctx) {
   std::string Written;
-  if (const TypeSourceInfo *Info = Array->getTypeSourceInfo())
+  const auto *Declared = dyn_cast<DeclaratorDecl>(Array);
+  if (const TypeSourceInfo *Info = Declared ? Declared->getTypeSourceInfo() : nullptr)
     Written = sourceText(Info->getTypeLoc().getSourceRange(), Ctx);
   if (!Written.empty() && Written.find("auto") == std::string::npos)
     return Written;
   PrintingPolicy Policy(Ctx.getLangOpts());
   return dslQualifier("Shared", At, Ctx, false) + "Shared<" +
          sharedElementType(Array->getType()).getAsString(Policy) + ">";
+}
+
+/// " (in 'NAME', so every call site benefits)" when \p Loop is in a helper
+/// function or method that kernels call, else "".
+std::string helperClause(const Stmt *Loop, ASTContext &Ctx) {
+  if (enclosingKernel(Loop, Ctx))
+    return "";
+  const Stmt *Top = Loop;
+  for (const Stmt *Up = parentStmt(Top, Ctx); Up; Top = Up, Up = parentStmt(Top, Ctx))
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(Up); Lambda && !controlOfBody(Lambda->getBody(), Ctx))
+      return ""; // A plain lambda: its callers are not followed.
+  auto Parents = Ctx.getParents(*Top);
+  const auto *F = Parents.empty() ? nullptr : Parents[0].get<FunctionDecl>();
+  return F ? " (in '" + F->getNameAsString() + "', so every call site benefits)" : "";
 }
 
 } // namespace
@@ -75,13 +91,13 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
 
   Diagnosis D;
   D.Loc = SM.getExpansionLoc(Loop->getBeginLoc());
-  D.Format = OneWarp ? "shared-memory tree reduction of '%0' takes %1 sync_block() barriers in "
+  D.Format = OneWarp ? "shared-memory tree reduction of '%0'%4 takes %1 sync_block() barriers in "
                        "%2 halving steps; the block is one warp, so %3 needs 1"
-                     : "shared-memory tree reduction of '%0' takes %1 sync_block() barriers in "
+                     : "shared-memory tree reduction of '%0'%4 takes %1 sync_block() barriers in "
                        "%2 halving steps; %3 in each warp, one shared partial per warp and %3 "
                        "over the partials need 2";
   D.Args = {Array, std::to_string(Tree->BarriersPerStep * Tree->Loop.Values.size()),
-            std::to_string(Tree->Loop.Values.size()), Collective};
+            std::to_string(Tree->Loop.Values.size()), Collective, helperClause(Loop, Ctx)};
   D.Kind = rewriteOf(Tree->Op, Element, Ctx);
 
   TreeLeftovers Left = leftoversOf(*Tree, Ctx);
@@ -98,6 +114,9 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
     Safety = FixSafety::none("the block has " + std::to_string(Threads / Lanes) +
                              " warps, more partials than one warp of " +
                              std::to_string(Lanes) + " lanes can combine");
+  else if (Left.ArrayEscapes)
+    Safety = FixSafety::none("'" + Array + "' is reached through a pointer, a reference or a "
+                             "member, so the rule cannot see its other uses");
   else if (Left.OtherRead) {
     Safety = FixSafety::none("'" + Array + "' is read at another index than 0 after the "
                              "reduction, where the tree leaves partial results");

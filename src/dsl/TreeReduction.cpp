@@ -154,7 +154,7 @@ bool isTwiceThread(const Expr *E, WriteAnalysis &Writes, const ASTContext &Ctx) 
 /// The pair a step combines: `(s[T], s[T + V])` (in place, or into a
 /// register) or `(s[2T], s[2T + 1])` (Interleaved); in either order.
 struct Pair {
-  const VarDecl *Array = nullptr;
+  const ValueDecl *Array = nullptr;
   bool Interleaved = false;
 };
 std::optional<Pair> matchPair(const Expr *A, const Expr *B, const VarDecl *V,
@@ -210,7 +210,7 @@ std::optional<Store> matchCombiningStore(const Stmt *S, ASTContext &Ctx) {
 }
 
 /// The element of \p Array at the thread's own index that \p Target names.
-bool isOwnElement(const Expr *Target, const VarDecl *Array, WriteAnalysis &Writes) {
+bool isOwnElement(const Expr *Target, const ValueDecl *Array, WriteAnalysis &Writes) {
   auto Element = matchSharedElement(Target);
   return Element && Element->Array == Array && isThreadX(Element->Index, Writes);
 }
@@ -250,23 +250,28 @@ std::optional<SharedElement> matchSharedElement(const Expr *E) {
   E = stripDslWrappers(E);
   if (!E)
     return std::nullopt;
-  auto SharedVar = [](const Expr *Object) -> const VarDecl * {
-    const VarDecl *Var = variableOf(Object->IgnoreParenImpCasts());
-    return Var && !Var->getType()->isPointerType() && !sharedElementType(Var->getType()).isNull()
-               ? Var
-               : nullptr;
+  auto SharedVar = [](const Expr *Object) -> const ValueDecl * {
+    Object = Object->IgnoreParenImpCasts();
+    if (const auto *Deref = dyn_cast<UnaryOperator>(Object); Deref && Deref->getOpcode() == UO_Deref)
+      Object = Deref->getSubExpr()->IgnoreParenImpCasts();
+    const ValueDecl *Decl = nullptr;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Object))
+      Decl = Ref->getDecl();
+    else if (const auto *Member = dyn_cast<MemberExpr>(Object))
+      Decl = Member->getMemberDecl();
+    return Decl && !sharedElementType(Decl->getType()).isNull() ? Decl : nullptr;
   };
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
     if (Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2)
       return std::nullopt;
-    const VarDecl *Var = SharedVar(Op->getArg(0));
+    const ValueDecl *Var = SharedVar(Op->getArg(0));
     if (!Var)
       return std::nullopt;
     return SharedElement{Op, Var, Op->getArg(1), nullptr};
   }
   if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
     StringRef Name = Call->getMethodDecl() ? Call->getMethodDecl()->getName() : "";
-    const VarDecl *Var = SharedVar(Call->getImplicitObjectArgument());
+    const ValueDecl *Var = SharedVar(Call->getImplicitObjectArgument());
     if (!Var || Call->getNumArgs() < 1)
       return std::nullopt;
     if ((Name == "read" || Name == "atomic") && Call->getNumArgs() == 1)
@@ -514,7 +519,11 @@ TreeLeftovers leftoversOf(const TreeReduction &Tree, ASTContext &Ctx) {
     return Refs.Found;
   };
   bool Repeated = false;
-  for (const DeclRefExpr *Ref : UsesOf(Tree.Array, Repeated)) {
+  const auto *Local = dyn_cast<VarDecl>(Tree.Array);
+  Result.ArrayEscapes = !Local || !Local->isLocalVarDecl() || Local->getType()->isPointerType() ||
+                        Local->getType()->isReferenceType();
+  for (const DeclRefExpr *Ref : Result.ArrayEscapes ? std::vector<const DeclRefExpr *>()
+                                                    : UsesOf(Local, Repeated)) {
     if (!Repeated && !isAfter(Ref, Loop, SM))
       continue;
     auto Access = accessOfReference(Ref, Ctx);
@@ -528,7 +537,8 @@ TreeLeftovers leftoversOf(const TreeReduction &Tree, ASTContext &Ctx) {
     break;
   }
   for (const VarDecl *Var : {Tree.Register, Tree.Loop.Device ? Tree.Loop.Var : nullptr}) {
-    if (!Var || Result.VariableUse)
+    // A register declared in the loop body is gone after the loop.
+    if (!Var || Result.VariableUse || scopeOf(Var, Ctx) == Tree.Loop.Body)
       continue;
     for (const DeclRefExpr *Ref : UsesOf(Var, Repeated))
       if (Repeated || isAfter(Ref, Loop, SM)) {

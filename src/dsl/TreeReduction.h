@@ -26,11 +26,12 @@ namespace kernel_tidy::dsl {
 /// `thread_id().x`, or a local initialised from one and never written.
 bool isThreadX(const clang::Expr *E, WriteAnalysis &Writes);
 
-/// An element of a Shared array named by a variable: `s[i]`, `s.read(i)`,
+/// An element of a Shared array named by a variable, a parameter or a member
+/// (also through a pointer: `(*p)[i]`, `p->read(i)`): `s[i]`, `s.read(i)`,
 /// `s.write(i, v)` or `s.atomic(i)`.
 struct SharedElement {
   const clang::Expr *Access = nullptr; ///< The whole access expression.
-  const clang::VarDecl *Array = nullptr;
+  const clang::ValueDecl *Array = nullptr;
   const clang::Expr *Index = nullptr;
   const clang::Expr *Stored = nullptr; ///< For `write`: the value.
 };
@@ -58,7 +59,7 @@ std::optional<HalvingLoop> matchHalvingLoop(const clang::CompoundStmt *Body,
 /// A tree reduction step loop over a Shared array.
 struct TreeReduction {
   HalvingLoop Loop;
-  const clang::VarDecl *Array = nullptr;
+  const clang::ValueDecl *Array = nullptr;
   const clang::Expr *Thread = nullptr; ///< The thread index of the guard `Thread < stride`.
   CombineOp Op = CombineOp::Sum;
   /// Register-then-write: the variable that holds a step's result between
@@ -85,6 +86,9 @@ std::optional<int64_t> treeExtent(llvm::ArrayRef<int64_t> Values);
 
 /// What code outside a tree loop does with the values the loop leaves behind.
 struct TreeLeftovers {
+  /// The array is reached through a pointer, a reference, a parameter or a
+  /// member, so its other uses are out of sight.
+  bool ArrayEscapes = false;
   /// A read of the array outside the loop at an index other than the
   /// constant 0 (or a use of the array other than an element access), where
   /// it can see what the loop wrote; nullptr if none.

@@ -211,6 +211,26 @@ TEST(TreeReduction, Leftovers) {
   ASSERT_TRUE(Found.back());
   Left = dsl::leftoversOf(*Found.back(), Current->context());
   EXPECT_TRUE(Left.OtherRead);
+
+  // A register declared in the body of a repeated tree is not a leftover.
+  Found = trees("    Shared<uint> s{256u};\n"
+                "    auto tid = thread_x();\n"
+                "    $for (r, 4u) {\n"
+                "        s[tid] = tid;\n"
+                "        for (uint stride = 128u; stride > 0u; stride >>= 1u) {\n"
+                "            sync_block();\n"
+                "            UInt value;\n"
+                "            $if (tid < stride) { value = s[tid] + s[tid + stride]; };\n"
+                "            sync_block();\n"
+                "            $if (tid < stride) { s[tid] = value; };\n"
+                "        }\n"
+                "    };\n");
+  ASSERT_FALSE(Found.empty());
+  ASSERT_TRUE(Found.back());
+  EXPECT_TRUE(Found.back()->RegisterDeclaredInBody);
+  Left = dsl::leftoversOf(*Found.back(), Current->context());
+  EXPECT_EQ(nullptr, Left.OtherRead);
+  EXPECT_EQ(nullptr, Left.VariableUse);
 }
 
 TEST(TreeReduction, VariableLeftovers) {

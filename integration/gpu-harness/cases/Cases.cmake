@@ -17,6 +17,12 @@ set(KERNEL_TIDY_HARNESS_TYPES_warp_append_weighted u32)
 set(KERNEL_TIDY_HARNESS_TYPES_warp_global_counter u32)
 set(KERNEL_TIDY_HARNESS_TYPES_shuffle_down_sum u32 i32 f32 f16)
 set(KERNEL_TIDY_HARNESS_TYPES_lane_shift_scan u32 i32 f32 f16)
+# Shared-memory tree reductions (blocks of 256 and 1024 threads), 32-bit types.
+list(APPEND KERNEL_TIDY_HARNESS_CASES tree_sum_256 tree_max_256 tree_sum_1024 tree_max_1024)
+set(KERNEL_TIDY_HARNESS_TYPES_tree_sum_256 u32 i32 f32)
+set(KERNEL_TIDY_HARNESS_TYPES_tree_max_256 u32 i32 f32)
+set(KERNEL_TIDY_HARNESS_TYPES_tree_sum_1024 u32 i32 f32)
+set(KERNEL_TIDY_HARNESS_TYPES_tree_max_1024 u32 i32 f32)
 # The DSL spelling of each type suffix.
 set(KERNEL_TIDY_HARNESS_DSL_TYPE_u32 uint)
 set(KERNEL_TIDY_HARNESS_DSL_TYPE_i32 int)

@@ -311,12 +311,13 @@ std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext
   if (Kind == OO_Less)
     std::swap(L, R), Kind = OO_Greater;
   const VarDecl *Var = variableOf(L);
-  auto Limit = evaluateHostInt(stripDslWrappers(R), Ctx);
+  auto Limit = evaluateHostInt(stripDslWrappers(R), Ctx, constantLocals(R, Ctx, Writes));
   if (!Var || !Limit || (Kind != OO_Greater && Kind != OO_GreaterEqual && Kind != OO_ExclaimEqual))
     return std::nullopt;
   if (!Var->isLocalVarDecl() || !Var->hasInit() || !isDslValueType(Var->getType()))
     return std::nullopt;
-  auto Start = evaluateHostInt(stripDslWrappers(Var->getInit()), Ctx);
+  auto Start = evaluateHostInt(stripDslWrappers(Var->getInit()), Ctx,
+                               constantLocals(Var->getInit(), Ctx, Writes));
   // Written only by the halving; a loop around this one would start it at
   // what the last run left.
   const auto &VarWrites = Writes.writesOf(Var);

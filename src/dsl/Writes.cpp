@@ -115,8 +115,14 @@ public:
 
 private:
   void record(const Expr *Target, VariableWrite Write) {
-    if (const VarDecl *Var = writtenVariable(Target))
-      Writes[Var->getCanonicalDecl()].push_back(Write);
+    const VarDecl *Var = writtenVariable(Target);
+    if (!Var)
+      return;
+    // A lambda body is indexed with the function around it and again on its
+    // own when a variable it declares is asked for: one entry per write.
+    auto &Known = Writes[Var->getCanonicalDecl()];
+    if (llvm::none_of(Known, [&](const VariableWrite &W) { return W.Write == Write.Write; }))
+      Known.push_back(Write);
   }
   Map &Writes;
 };

@@ -34,6 +34,15 @@ std::string sharedTypeText(const ValueDecl *Array, const Stmt *At, ASTContext &C
          sharedElementType(Array->getType()).getAsString(Policy) + ">";
 }
 
+/// The function whose body holds \p S (through DSL and other lambdas).
+const FunctionDecl *outermostFunction(const Stmt *S, ASTContext &Ctx) {
+  const Stmt *Top = S;
+  for (const Stmt *Up = parentStmt(Top, Ctx); Up; Up = parentStmt(Top, Ctx))
+    Top = Up;
+  auto Parents = Ctx.getParents(*Top);
+  return Parents.empty() ? nullptr : Parents[0].get<FunctionDecl>();
+}
+
 /// " (in 'NAME', so every call site benefits)" when \p Loop is in a helper
 /// function or method that kernels call, else "".
 std::string helperClause(const Stmt *Loop, ASTContext &Ctx) {
@@ -61,8 +70,13 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Barrier = Result.Nodes.getNodeAs<CallExpr>("barrier");
   const auto *Body = dyn_cast_or_null<CompoundStmt>(enclosingStatement(Barrier, Ctx).Container);
   auto Tree = Body ? matchTreeReduction(Body, Ctx, A.Writes) : std::nullopt;
-  // Every barrier of the loop finds it; the first one decides.
+  // Every barrier of the loop finds it; the first one decides. A template's
+  // pattern has dependent types (a Kernel1D(...) that is not one yet): its
+  // instantiations are reported.
   if (!Tree || !Decided.insert(Tree->Loop.Loop).second)
+    return;
+  if (const FunctionDecl *F = outermostFunction(Tree->Loop.Loop, Ctx);
+      F && F->isDependentContext())
     return;
   const Stmt *Loop = Tree->Loop.Loop;
   std::optional<int64_t> Extent = treeExtent(Tree->Loop.Values);

@@ -64,6 +64,31 @@ void SharedTreeReductionCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(syncBlock().bind("barrier"), this);
 }
 
+void SharedTreeReductionCheck::reportRunTimeBlock(const TreeReduction &Tree,
+                                                  const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  Analyses &A = analyses(Ctx);
+  const Stmt *Loop = Tree.Loop.Loop;
+  // The strides start at half of what set_block_size got: a whole tree over
+  // a block whose size the host decides.
+  BlockSize Block = A.Blocks.sizeAt(Loop);
+  if (Block.known() || !Block.SetBy || Block.SetBy->getNumArgs() < 1 ||
+      !isSameVariable(Block.SetBy->getArg(0), Tree.Loop.HalfOf) || A.Uniformity.isDivergent(Loop))
+    return;
+  Diagnosis D;
+  D.Loc = Ctx.getSourceManager().getExpansionLoc(Loop->getBeginLoc());
+  D.Format = "shared-memory tree reduction of '%0'%3 takes %1 in each of its log2(block size) "
+             "halving steps; %2 in each warp, one shared partial per warp and %2 over the "
+             "partials need 2 barriers";
+  D.Args = {Tree.Array->getNameAsString(),
+            Tree.BarriersPerStep == 1 ? std::string("a sync_block()")
+                                      : std::to_string(Tree.BarriersPerStep) + " sync_block() barriers",
+            "warp_active_" + collectiveSuffix(Tree.Op).str(), helperClause(Loop, Ctx)};
+  D.Kind = rewriteOf(Tree.Op, sharedElementType(Tree.Array->getType()), Ctx);
+  D.Safety = FixSafety::none(Block.Why);
+  emit(Result, std::move(D));
+}
+
 void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   Analyses &A = analyses(Ctx);
@@ -79,6 +104,10 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
       F && F->isDependentContext())
     return;
   const Stmt *Loop = Tree->Loop.Loop;
+  if (Tree->Loop.HalfOf) {
+    reportRunTimeBlock(*Tree, Result);
+    return;
+  }
   std::optional<int64_t> Extent = treeExtent(Tree->Loop.Values);
   if (!Extent)
     return;

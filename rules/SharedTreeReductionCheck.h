@@ -4,6 +4,7 @@
 #define KERNEL_TIDY_RULES_SHAREDTREEREDUCTIONCHECK_H
 
 #include "rules/RuleBase.h"
+#include "src/dsl/TreeReduction.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -28,6 +29,10 @@ public:
   }
 
 private:
+  /// A whole tree whose strides start at half of a run-time set_block_size.
+  void reportRunTimeBlock(const dsl::TreeReduction &Tree,
+                          const clang::ast_matchers::MatchFinder::MatchResult &Result);
+
   clang::Preprocessor *PP = nullptr;
   llvm::StringSet<> TakenNames; ///< Names declared by this unit's fixes.
   llvm::DenseSet<const clang::Stmt *> Decided; ///< Loops already reported or rejected.

@@ -88,6 +88,23 @@ bool isHalving(const Stmt *S, const VarDecl *Var, const ASTContext &Ctx) {
          (Rhs->getOperator() == OO_Slash && isHostValue(Rhs->getArg(1), 2, Ctx));
 }
 
+/// B when \p E is `B / 2` or `B >> 1` (host or DSL arithmetic), else nullptr.
+const Expr *halvedOperand(const Expr *E, const ASTContext &Ctx) {
+  E = stripDslWrappers(E);
+  const Expr *L = nullptr, *R = nullptr;
+  bool Divides = false, Shifts = false;
+  if (const auto *Bin = dyn_cast_or_null<BinaryOperator>(E)) {
+    L = Bin->getLHS(), R = Bin->getRHS();
+    Divides = Bin->getOpcode() == BO_Div, Shifts = Bin->getOpcode() == BO_Shr;
+  } else if (const auto *Op = binaryOperator(E)) {
+    L = Op->getArg(0), R = Op->getArg(1);
+    Divides = Op->getOperator() == OO_Slash, Shifts = Op->getOperator() == OO_GreaterGreater;
+  }
+  if ((Divides && isHostValue(R, 2, Ctx)) || (Shifts && isHostValue(R, 1, Ctx)))
+    return L;
+  return nullptr;
+}
+
 /// True if a host or DSL loop around \p S repeats it below \p Scope (the
 /// block that declares a variable S uses).
 bool repeatedWithin(const Stmt *S, const Stmt *Scope, ASTContext &Ctx) {
@@ -321,7 +338,12 @@ std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext
   // Written only by the halving; a loop around this one would start it at
   // what the last run left.
   const auto &VarWrites = Writes.writesOf(Var);
-  if (!Start || VarWrites.size() != 1 || containsDslExit(Body) ||
+  const Expr *HalfOf = nullptr;
+  bool DownToOne = (Kind == OO_Greater && *Limit == 0) || (Kind == OO_GreaterEqual && *Limit == 1) ||
+                   (Kind == OO_ExclaimEqual && *Limit == 0);
+  if (!Start && DownToOne)
+    HalfOf = halvedOperand(Var->getInit(), Ctx);
+  if ((!Start && !HalfOf) || VarWrites.size() != 1 || containsDslExit(Body) ||
       repeatedWithin(Control->Statement, scopeOf(Var, Ctx), Ctx))
     return std::nullopt;
   auto Statements = blockStatements(Body);
@@ -339,6 +361,10 @@ std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext
   Result.Var = Var;
   Result.Device = true;
   Result.Update = *Update;
+  if (!Start) {
+    Result.HalfOf = HalfOf;
+    return Result;
+  }
   auto Holds = [&](int64_t V) {
     return Kind == OO_Greater ? V > *Limit : Kind == OO_GreaterEqual ? V >= *Limit : V != *Limit;
   };

@@ -45,6 +45,9 @@ struct HalvingLoop {
   bool Device = false;                 ///< A `$while` over a DSL variable.
   const clang::Stmt *Update = nullptr; ///< For Device: the halving statement in Body.
   std::vector<int64_t> Values;         ///< Var's value in each iteration.
+  /// For a device loop that halves down to 1 from a start that is not a
+  /// constant, `B / 2` or `B >> 1`: B (Values is then empty).
+  const clang::Expr *HalfOf = nullptr;
 };
 
 /// The loop whose body is \p Body when it is a host loop over constant
@@ -52,7 +55,8 @@ struct HalvingLoop {
 /// where V is initialised with a host constant and written only by one
 /// halving statement of the body (`V >>= 1u`, `V /= 2u`, `V = V / 2u`,
 /// `V = V >> 1u`) after every other use of V there, and the body has no
-/// `$break`/`$continue`/`$return`.
+/// `$break`/`$continue`/`$return`. A device loop may also start at half of
+/// a run-time value (HalfOf).
 std::optional<HalvingLoop> matchHalvingLoop(const clang::CompoundStmt *Body,
                                             clang::ASTContext &Ctx, WriteAnalysis &Writes);
 

@@ -165,6 +165,31 @@ TEST(TreeReduction, RejectsRacesAndOtherLoops) {
     EXPECT_FALSE(Tree);
 }
 
+TEST(TreeReduction, RunTimeStart) {
+  // Half of a run-time value, halved down to 1: HalfOf names the value.
+  auto Found = trees(std::string(Prelude) +
+                     "    UInt half = n / 2u;\n"
+                     "    $while (half > 0u) {\n"
+                     "        $if (tid < half) { s[tid] += s[tid + half]; };\n"
+                     "        sync_block();\n"
+                     "        half >>= 1u;\n"
+                     "    };\n"
+                     // Stops at 2: not a whole tree from an unknown start.
+                     "    UInt quarter = n >> 1u;\n"
+                     "    $while (quarter > 1u) {\n"
+                     "        $if (tid < quarter) { s[tid] += s[tid + quarter]; };\n"
+                     "        sync_block();\n"
+                     "        quarter >>= 1u;\n"
+                     "    };\n");
+  ASSERT_EQ(2u, Found.size());
+  ASSERT_TRUE(Found[0]);
+  EXPECT_TRUE(Found[0]->Loop.Values.empty());
+  ASSERT_TRUE(Found[0]->Loop.HalfOf);
+  EXPECT_EQ("n", cast<DeclRefExpr>(dsl::stripDslWrappers(Found[0]->Loop.HalfOf))
+                     ->getDecl()->getName());
+  EXPECT_FALSE(Found[1]);
+}
+
 TEST(TreeReduction, Extent) {
   EXPECT_EQ(std::optional<int64_t>(256), dsl::treeExtent({128, 64, 32, 16, 8, 4, 2, 1}));
   EXPECT_EQ(std::optional<int64_t>(192), dsl::treeExtent({96, 48, 24, 12, 6, 3, 1}));

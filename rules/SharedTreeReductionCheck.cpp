@@ -95,14 +95,16 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Barrier = Result.Nodes.getNodeAs<CallExpr>("barrier");
   const auto *Body = dyn_cast_or_null<CompoundStmt>(enclosingStatement(Barrier, Ctx).Container);
   auto Tree = Body ? matchTreeReduction(Body, Ctx, A.Writes) : std::nullopt;
-  // Every barrier of the loop finds it; the first one decides. A template's
-  // pattern has dependent types (a Kernel1D(...) that is not one yet): its
-  // instantiations are reported.
+  // Every barrier of the loop finds it; the first one decides. A function
+  // template's pattern has dependent types (a Kernel1D(...) that is not one
+  // yet): its instantiations are reported, the pattern only when there are none.
   if (!Tree || !Decided.insert(Tree->Loop.Loop).second)
     return;
   if (const FunctionDecl *F = outermostFunction(Tree->Loop.Loop, Ctx);
       F && F->isDependentContext())
-    return;
+    if (const FunctionTemplateDecl *Template = F->getDescribedFunctionTemplate();
+        Template && !Template->specializations().empty())
+      return;
   const Stmt *Loop = Tree->Loop.Loop;
   if (Tree->Loop.HalfOf) {
     reportRunTimeBlock(*Tree, Result);

@@ -11,6 +11,7 @@
 
 #include "Reference.h"
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string_view>
 
@@ -27,12 +28,14 @@ enum class Pattern {
   GlobalAppend,   ///< Slots from a global counter in out[0].
   WeightedAppend, ///< The same, each thread taking (x & 3) + 1 slots.
   HostSubmissions, ///< A host function submitting step dispatches (HostCase).
+  BlockReduce,    ///< One element per block: OP over its active threads' inputs
+                  ///< (the others contribute the identity, out's initial value).
 };
 
 /// Whether a case is an atomic pattern, which the contention sweep runs.
 inline bool isContended(Pattern P) {
   return P != Pattern::WarpReduce && P != Pattern::WarpScan && P != Pattern::WarpScanInclusive &&
-         P != Pattern::HostSubmissions;
+         P != Pattern::HostSubmissions && P != Pattern::BlockReduce;
 }
 
 struct CaseSpec {
@@ -40,6 +43,9 @@ struct CaseSpec {
   std::string_view Name;
   Pattern Kind;
   Op Operation;
+  /// The constant block size the case's kernel sets (1D); its launch shapes
+  /// use it (blockShapes). 0: the kernel takes the shape's block size.
+  std::uint32_t Block = 0;
 };
 
 inline constexpr CaseSpec CaseTable[] = {
@@ -58,6 +64,10 @@ inline constexpr CaseSpec CaseTable[] = {
     {"luisa-stream-batching", "stream_batching", Pattern::HostSubmissions, Op::Sum},
     {"luisa-block-privatized-atomic", "block_privatized_counter", Pattern::GlobalAtomic, Op::Sum},
     {"luisa-block-privatized-atomic", "block_privatized_append", Pattern::GlobalAppend, Op::Sum},
+    {"luisa-shared-tree-reduction", "tree_sum_256", Pattern::BlockReduce, Op::Sum, 256},
+    {"luisa-shared-tree-reduction", "tree_max_256", Pattern::BlockReduce, Op::Max, 256},
+    {"luisa-shared-tree-reduction", "tree_sum_1024", Pattern::BlockReduce, Op::Sum, 1024},
+    {"luisa-shared-tree-reduction", "tree_max_1024", Pattern::BlockReduce, Op::Max, 1024},
 };
 
 /// The case named \p Name, or nullptr.
@@ -70,11 +80,13 @@ inline const CaseSpec *findCase(std::string_view Name) {
 
 /// The value the output holds before the kernel runs: a scan adds to it (a
 /// non-zero start shows that the rewrite keeps the accumulator's value), a
-/// block atomic starts from it (the identity of max, so the inputs decide).
+/// block atomic starts from it and a block reduction pads inactive threads
+/// with it (the identity of max, so the inputs decide).
 inline double initialValue(const CaseSpec &Spec, ValueType Type) {
   if (Spec.Kind == Pattern::WarpScan || Spec.Kind == Pattern::WarpScanInclusive)
     return isFloat(Type) ? 0.5 : 1.0;
-  if (Spec.Kind != Pattern::BlockAtomic || Spec.Operation != Op::Max)
+  if ((Spec.Kind != Pattern::BlockAtomic && Spec.Kind != Pattern::BlockReduce) ||
+      Spec.Operation != Op::Max)
     return 0.0;
   if (isFloat(Type))
     return -std::numeric_limits<double>::infinity();

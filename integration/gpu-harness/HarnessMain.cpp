@@ -166,9 +166,12 @@ private:
     return It->second;
   }
 
-  /// The shapes this case runs: the standard ones; atomic cases add the
-  /// contention sweep (block size x fraction of active threads).
+  /// The shapes this case runs: the standard ones (a case with a constant
+  /// block size: full blocks of it); atomic cases add the contention sweep
+  /// (block size x fraction of active threads).
   std::vector<LaunchShape> shapes() const {
+    if (Spec.Block != 0)
+      return blockShapes(Spec.Block);
     std::vector<LaunchShape> Shapes = standardShapes();
     if (!isContended(Spec.Kind))
       return Shapes;
@@ -201,6 +204,7 @@ private:
     case Pattern::WarpScanInclusive:
       return referenceWarpScan(Type, Spec.Operation, In, Warps, true, Init);
     case Pattern::BlockAtomic:
+    case Pattern::BlockReduce:
       return referenceBlockAtomic(Type, Spec.Operation, In, Warps, Blocks, Init);
     case Pattern::GlobalAtomic: {
       std::vector<Warp> OneBlock = Warps;
@@ -232,7 +236,7 @@ private:
   }
 
   std::size_t outputCount(const LaunchShape &Shape) const {
-    if (Spec.Kind == Pattern::BlockAtomic)
+    if (Spec.Kind == Pattern::BlockAtomic || Spec.Kind == Pattern::BlockReduce)
       return blockCount(Shape);
     if (Spec.Kind == Pattern::GlobalAtomic)
       return 1;

@@ -18,7 +18,7 @@ namespace kernel_tidy::dsl {
 class Analyses {
 public:
   explicit Analyses(clang::ASTContext &Ctx)
-      : Ctx(Ctx), Writes(Ctx), Widths(Ctx), Blocks(Ctx), Flow(Ctx), Uniformity(Ctx, Writes, Flow),
+      : Ctx(Ctx), Writes(Ctx), Widths(Ctx), Blocks(Ctx, &Writes), Flow(Ctx), Uniformity(Ctx, Writes, Flow),
         Divergence(Ctx, Uniformity, Flow, Writes), Ranges(Ctx, Blocks, Widths, Writes) {}
   Analyses(const Analyses &) = delete;
   Analyses &operator=(const Analyses &) = delete;

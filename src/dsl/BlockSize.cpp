@@ -53,11 +53,18 @@ public:
 
 /// The integer components of a `uint2/uint3` argument written as
 /// `make_uint3(a, b, c)` or `uint3{a, b, c}`.
-std::optional<std::vector<int64_t>> vectorComponents(const Expr *E, ASTContext &Ctx) {
+/// The value of a host argument: a constant, or built from constant locals
+/// when \p Writes is given.
+std::optional<int64_t> hostArgument(const Expr *E, ASTContext &Ctx, WriteAnalysis *Writes) {
+  return evaluateHostInt(E, Ctx, Writes ? constantLocals(E, Ctx, *Writes) : HostBindings());
+}
+
+std::optional<std::vector<int64_t>> vectorComponents(const Expr *E, ASTContext &Ctx,
+                                                     WriteAnalysis *Writes) {
   E = E->IgnoreImplicit()->IgnoreParens();
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
     if (Construct->getNumArgs() == 1 && Construct->getConstructor()->isCopyOrMoveConstructor())
-      return vectorComponents(Construct->getArg(0), Ctx);
+      return vectorComponents(Construct->getArg(0), Ctx, Writes);
   llvm::SmallVector<const Expr *, 3> Parts;
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const auto *Callee = Call->getDirectCallee();
@@ -73,7 +80,7 @@ std::optional<std::vector<int64_t>> vectorComponents(const Expr *E, ASTContext &
   }
   std::vector<int64_t> Values;
   for (const Expr *Part : Parts) {
-    auto Value = evaluateHostInt(Part->IgnoreImpCasts(), Ctx);
+    auto Value = hostArgument(Part->IgnoreImpCasts(), Ctx, Writes);
     if (!Value)
       return std::nullopt;
     Values.push_back(*Value);
@@ -82,10 +89,11 @@ std::optional<std::vector<int64_t>> vectorComponents(const Expr *E, ASTContext &
 }
 
 /// The shape a set_block_size call sets, when its arguments are constants.
-std::optional<std::array<unsigned, 3>> shapeOfCall(const CallExpr *Call, ASTContext &Ctx) {
+std::optional<std::array<unsigned, 3>> shapeOfCall(const CallExpr *Call, ASTContext &Ctx,
+                                                   WriteAnalysis *Writes) {
   std::vector<int64_t> Values;
   if (Call->getNumArgs() == 1 && Call->getArg(0)->getType()->isRecordType()) {
-    auto Components = vectorComponents(Call->getArg(0), Ctx);
+    auto Components = vectorComponents(Call->getArg(0), Ctx, Writes);
     if (!Components)
       return std::nullopt;
     Values = *Components;
@@ -95,7 +103,7 @@ std::optional<std::array<unsigned, 3>> shapeOfCall(const CallExpr *Call, ASTCont
         Values.push_back(1);
         continue;
       }
-      auto Value = evaluateHostInt(Arg->IgnoreImpCasts(), Ctx);
+      auto Value = hostArgument(Arg->IgnoreImpCasts(), Ctx, Writes);
       if (!Value)
         return std::nullopt;
       Values.push_back(*Value);
@@ -167,7 +175,7 @@ BlockSize BlockSizeAnalysis::sizeOf(const LambdaExpr *Kernel) {
   Finder.TraverseStmt(Kernel->getBody());
   for (const CallExpr *Call : Finder.Calls) {
     Size.SetBy = Call;
-    auto Shape = shapeOfCall(Call, Ctx);
+    auto Shape = shapeOfCall(Call, Ctx, Writes);
     if (!Shape) {
       Size.From = BlockSize::Unknown;
       Size.Why = "the kernel's block size is not a constant LuisaCompute accepts";

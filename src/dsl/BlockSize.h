@@ -3,6 +3,7 @@
 #ifndef KERNEL_TIDY_SRC_DSL_BLOCKSIZE_H
 #define KERNEL_TIDY_SRC_DSL_BLOCKSIZE_H
 
+#include "src/dsl/Writes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -46,7 +47,10 @@ struct BlockSize {
 /// set_block_size, or the default for its dimension. Memoized per kernel.
 class BlockSizeAnalysis {
 public:
-  explicit BlockSizeAnalysis(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  /// With \p Writes, set_block_size arguments may also name host locals
+  /// that are initialised with constants and never written.
+  explicit BlockSizeAnalysis(clang::ASTContext &Ctx, WriteAnalysis *Writes = nullptr)
+      : Ctx(Ctx), Writes(Writes) {}
 
   /// The block size at \p S (Unknown outside a kernel lambda, e.g. in a
   /// Callable or a helper function, which any kernel may call).
@@ -57,6 +61,7 @@ public:
 
 private:
   clang::ASTContext &Ctx;
+  WriteAnalysis *Writes;
   llvm::DenseMap<const clang::LambdaExpr *, BlockSize> Kernels;
 };
 

@@ -181,6 +181,34 @@ std::optional<int64_t> evaluateHostInt(const Expr *E, const ASTContext &Ctx,
 
 namespace {
 
+void bindConstantLocals(const Stmt *S, const ASTContext &Ctx, WriteAnalysis &Writes,
+                        HostBindings &Bindings, unsigned Depth) {
+  if (!S || Depth > 8)
+    return;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && Var->isLocalVarDecl() && Var->hasInit() && !Bindings.count(Var) &&
+        !isDslValueType(Var->getType()) && Var->getType()->isIntegerType() &&
+        !Var->getType()->isReferenceType() && !Writes.isWritten(Var)) {
+      HostBindings Inner;
+      bindConstantLocals(Var->getInit(), Ctx, Writes, Inner, Depth + 1);
+      if (auto Value = evaluateHostInt(Var->getInit(), Ctx, Inner))
+        Bindings[Var] = *Value;
+    }
+  for (const Stmt *Child : S->children())
+    bindConstantLocals(Child, Ctx, Writes, Bindings, Depth);
+}
+
+} // namespace
+
+HostBindings constantLocals(const Expr *E, const ASTContext &Ctx, WriteAnalysis &Writes) {
+  HostBindings Bindings;
+  bindConstantLocals(E, Ctx, Writes, Bindings, 0);
+  return Bindings;
+}
+
+namespace {
+
 bool refersTo(const Expr *E, const VarDecl *Var) {
   const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   return Ref && Ref->getDecl() == Var;

@@ -10,6 +10,7 @@
 #ifndef KERNEL_TIDY_SRC_DSL_HOSTEVAL_H
 #define KERNEL_TIDY_SRC_DSL_HOSTEVAL_H
 
+#include "src/dsl/Writes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -31,6 +32,12 @@ using HostBindings = llvm::DenseMap<const clang::VarDecl *, int64_t>;
 std::optional<int64_t> evaluateHostInt(const clang::Expr *E,
                                        const clang::ASTContext &Ctx,
                                        const HostBindings &Bindings = HostBindings());
+
+/// Bindings for the host locals that \p E names which are declared with a
+/// host-constant initialiser and never written (`auto block_size = 1024;`):
+/// constants of the kernel that C++ does not call constant expressions.
+HostBindings constantLocals(const clang::Expr *E, const clang::ASTContext &Ctx,
+                            WriteAnalysis &Writes);
 
 /// A host loop over an integer variable with constant values.
 struct HostLoop {

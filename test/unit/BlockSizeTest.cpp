@@ -29,6 +29,24 @@ TEST(BlockSize, ComesFromSetBlockSize) {
   }
 }
 
+TEST(BlockSize, HostLocalsInitialisedWithConstants) {
+  // test_softmax.cpp: `auto block_size = 1024; set_block_size(block_size, 1, 1);`.
+  Snippet S("    auto block_size = 1024;\n    set_block_size(block_size, 1, 1);\n"
+            "    probe(thread_x());");
+  ASSERT_TRUE(S.parsed());
+  dsl::WriteAnalysis Writes(S.context());
+  dsl::BlockSizeAnalysis Blocks(S.context(), &Writes);
+  EXPECT_EQ(std::optional(Shape{1024, 1, 1}), Blocks.sizeAt(S.probeStatement(0)).known());
+  // Without the write analysis, or when the local is written, it is not a constant.
+  EXPECT_FALSE(sizeAtProbe(S).known());
+  Snippet Written("    uint size = 64u;\n    size *= 2u;\n    set_block_size(size, 1u, 1u);\n"
+                  "    probe(thread_x());");
+  ASSERT_TRUE(Written.parsed());
+  dsl::WriteAnalysis MoreWrites(Written.context());
+  dsl::BlockSizeAnalysis MoreBlocks(Written.context(), &MoreWrites);
+  EXPECT_FALSE(MoreBlocks.sizeAt(Written.probeStatement(0)).known());
+}
+
 TEST(BlockSize, DefaultsByKernelDimension) {
   Snippet S("    probe(thread_x());", R"(
 void others(Device &device) {

@@ -294,6 +294,27 @@ TEST(GpuHarnessLaunch, StandardShapes) {
     EXPECT_NE(std::find(Names.begin(), Names.end(), Name), Names.end()) << Name;
 }
 
+TEST(GpuHarnessLaunch, BlockShapesHaveOnlyFullBlocks) {
+  // The tree-reduction cases set their block size: every thread of every
+  // block must exist, or the original reads slots nobody wrote.
+  for (std::uint32_t Block : {256u, 1024u}) {
+    std::vector<LaunchShape> Shapes = blockShapes(Block);
+    ASSERT_EQ(Shapes.size(), 3u);
+    EXPECT_EQ(Shapes[0].Name, "full-warps");
+    for (const LaunchShape &S : Shapes) {
+      EXPECT_EQ(S.BlockX, Block);
+      EXPECT_EQ(S.Height, 1u);
+      EXPECT_EQ(S.Width % Block, 0u) << S.Name;
+      std::vector<Warp> Warps = warpsOf(S, 32, activeFlags(S, 7));
+      ASSERT_EQ(Warps.size(), std::size_t(blockCount(S)) * (Block / 32u));
+      for (const Warp &W : Warps)
+        EXPECT_EQ(inBoundsLanes(W), 32u);
+    }
+    std::vector<Warp> Odd = warpsOf(Shapes[1], 32, activeFlags(Shapes[1], 7));
+    EXPECT_EQ(activeLanes(Odd[0]), 16u);
+  }
+}
+
 TEST(GpuHarnessLaunch, FullWarps) {
   LaunchShape Shape = standardShape("full-warps");
   EXPECT_EQ(blockCount(Shape), 16u);

@@ -99,3 +99,26 @@ TEST(HostEval, DeviceValuesAreNotHostConstants) {
 
 } // namespace
 } // namespace kernel_tidy::test
+
+namespace kernel_tidy::test {
+namespace {
+
+TEST(HostEval, ConstantLocals) {
+  Snippet S("    auto block_size = 1024;\n    uint half = block_size / 2u;\n"
+            "    uint later = 8u;\n    later += 1u;\n"
+            "    uint runtime = static_cast<uint>(device.compute_warp_size());\n"
+            "    probe(half / 2u);\n    probe(later * 2u);\n    probe(runtime + 1u);");
+  ASSERT_TRUE(S.parsed());
+  dsl::WriteAnalysis Writes(S.context());
+  auto Value = [&](unsigned I) {
+    const Expr *E = S.probe(I);
+    return dsl::evaluateHostInt(E, S.context(), dsl::constantLocals(E, S.context(), Writes));
+  };
+  EXPECT_EQ(std::optional<int64_t>(256), Value(0)); // through two locals
+  EXPECT_FALSE(Value(1));                           // written after its declaration
+  EXPECT_FALSE(Value(2));                           // known only at run time
+  EXPECT_FALSE(dsl::evaluateHostInt(S.probe(0), S.context()));
+}
+
+} // namespace
+} // namespace kernel_tidy::test

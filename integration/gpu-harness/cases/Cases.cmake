@@ -23,6 +23,12 @@ set(KERNEL_TIDY_HARNESS_TYPES_lane_shift_scan u32 i32 f32 f16)
 # Host-side cases: a host function that submits (cases/CaseKernel.h, HostCase).
 set(KERNEL_TIDY_HARNESS_HOST_CASES stream_batching)
 set(KERNEL_TIDY_HARNESS_TYPES_stream_batching u32)
+# Shared-memory tree reductions (blocks of 256 and 1024 threads), 32-bit types.
+list(APPEND KERNEL_TIDY_HARNESS_CASES tree_sum_256 tree_max_256 tree_sum_1024 tree_max_1024)
+set(KERNEL_TIDY_HARNESS_TYPES_tree_sum_256 u32 i32 f32)
+set(KERNEL_TIDY_HARNESS_TYPES_tree_max_256 u32 i32 f32)
+set(KERNEL_TIDY_HARNESS_TYPES_tree_sum_1024 u32 i32 f32)
+set(KERNEL_TIDY_HARNESS_TYPES_tree_max_1024 u32 i32 f32)
 # The DSL spelling of each type suffix.
 set(KERNEL_TIDY_HARNESS_DSL_TYPE_u32 uint)
 set(KERNEL_TIDY_HARNESS_DSL_TYPE_i32 int)

@@ -37,6 +37,16 @@ std::vector<LaunchShape> standardShapes() {
   };
 }
 
+std::vector<LaunchShape> blockShapes(std::uint32_t BlockX) {
+  // 4096 threads: 16 blocks of 256, 4 of 1024; a multiple of any block size
+  // LuisaCompute accepts (at most 1024 threads).
+  return {
+      shape("full-warps", 4096, 1, BlockX, 1, LaneMask::All),
+      shape("odd-lanes", 4096, 1, BlockX, 1, LaneMask::OddLanes),
+      shape("random-mask", 4096, 1, BlockX, 1, LaneMask::Random),
+  };
+}
+
 std::uint32_t blockCount(const LaunchShape &Shape) {
   return ceilDiv(Shape.Width, Shape.BlockX) * ceilDiv(Shape.Height, Shape.BlockY);
 }

@@ -31,6 +31,12 @@ struct LaunchShape {
 /// blocks, odd lanes, random mask.
 std::vector<LaunchShape> standardShapes();
 
+/// The shapes of a case whose kernel sets the 1D block size \p BlockX: full
+/// blocks only (every thread of a block reaches its barriers), all threads,
+/// odd lanes and a random half running the pattern, named as the standard
+/// shapes (the first, "full-warps", is the timed one).
+std::vector<LaunchShape> blockShapes(std::uint32_t BlockX);
+
 /// One lane of a warp: its lane index, its element (y * Width + x) and
 /// whether it runs the pattern (in bounds and selected by the mask).
 struct Lane {

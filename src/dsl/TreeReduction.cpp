@@ -1,0 +1,579 @@
+//===--- TreeReduction.cpp - Block-wide tree reductions in Shared memory --===//
+
+#include "src/dsl/TreeReduction.h"
+
+#include "src/dsl/Ast.h"
+#include "src/dsl/HostEval.h"
+#include "src/dsl/LaneShifts.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace clang;
+
+namespace kernel_tidy::dsl {
+
+namespace {
+
+const VarDecl *variableOf(const Expr *E) {
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(stripDslWrappers(E));
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+bool isVariable(const Expr *E, const VarDecl *Var) {
+  const VarDecl *Found = variableOf(E);
+  return Found && Var && Found->getCanonicalDecl() == Var->getCanonicalDecl();
+}
+
+const CXXOperatorCallExpr *binaryOperator(const Expr *E) {
+  const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(stripDslWrappers(E));
+  return Op && Op->getNumArgs() == 2 ? Op : nullptr;
+}
+
+bool isHostValue(const Expr *E, int64_t Value, const ASTContext &Ctx) {
+  return evaluateHostInt(stripDslWrappers(E), Ctx) == Value;
+}
+
+bool isBarrier(const Stmt *S) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  return E && isDslCall(E->IgnoreImplicit(), "sync_block");
+}
+
+bool containsDslExit(const Stmt *S) {
+  if (const auto *E = dyn_cast_or_null<Expr>(S))
+    if (matchDslExit(E))
+      return true;
+  if (!S)
+    return false;
+  for (const Stmt *Child : S->children())
+    if (Child && containsDslExit(Child))
+      return true;
+  return false;
+}
+
+bool references(const Stmt *S, const VarDecl *Var) {
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(S))
+    if (Ref->getDecl()->getCanonicalDecl() == Var->getCanonicalDecl())
+      return true;
+  if (!S)
+    return false;
+  for (const Stmt *Child : S->children())
+    if (Child && references(Child, Var))
+      return true;
+  return false;
+}
+
+/// `V >>= 1`, `V /= 2`, `V = V >> 1`, `V = V / 2`.
+bool isHalving(const Stmt *S, const VarDecl *Var, const ASTContext &Ctx) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  const auto *Op = E ? dyn_cast<CXXOperatorCallExpr>(E->IgnoreImplicit()) : nullptr;
+  if (!Op || Op->getNumArgs() != 2 || !isVariable(Op->getArg(0), Var))
+    return false;
+  const Expr *R = Op->getArg(1);
+  switch (Op->getOperator()) {
+  case OO_GreaterGreaterEqual:
+    return isHostValue(R, 1, Ctx);
+  case OO_SlashEqual:
+    return isHostValue(R, 2, Ctx);
+  case OO_Equal:
+    break;
+  default:
+    return false;
+  }
+  const auto *Rhs = binaryOperator(R);
+  if (!Rhs || !isVariable(Rhs->getArg(0), Var))
+    return false;
+  return (Rhs->getOperator() == OO_GreaterGreater && isHostValue(Rhs->getArg(1), 1, Ctx)) ||
+         (Rhs->getOperator() == OO_Slash && isHostValue(Rhs->getArg(1), 2, Ctx));
+}
+
+/// B when \p E is `B / 2` or `B >> 1` (host or DSL arithmetic), else nullptr.
+const Expr *halvedOperand(const Expr *E, const ASTContext &Ctx) {
+  E = stripDslWrappers(E);
+  const Expr *L = nullptr, *R = nullptr;
+  bool Divides = false, Shifts = false;
+  if (const auto *Bin = dyn_cast_or_null<BinaryOperator>(E)) {
+    L = Bin->getLHS(), R = Bin->getRHS();
+    Divides = Bin->getOpcode() == BO_Div, Shifts = Bin->getOpcode() == BO_Shr;
+  } else if (const auto *Op = binaryOperator(E)) {
+    L = Op->getArg(0), R = Op->getArg(1);
+    Divides = Op->getOperator() == OO_Slash, Shifts = Op->getOperator() == OO_GreaterGreater;
+  }
+  if ((Divides && isHostValue(R, 2, Ctx)) || (Shifts && isHostValue(R, 1, Ctx)))
+    return L;
+  return nullptr;
+}
+
+/// True if a host or DSL loop around \p S repeats it below \p Scope (the
+/// block that declares a variable S uses).
+bool repeatedWithin(const Stmt *S, const Stmt *Scope, ASTContext &Ctx) {
+  for (const Stmt *Node = parentStmt(S, Ctx); Node && Node != Scope;
+       Node = parentStmt(Node, Ctx)) {
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Node))
+      return true;
+    if (isa<CompoundStmt>(Node))
+      if (auto Control = controlOfBody(Node, Ctx); Control && Control->isLoop())
+        return true;
+  }
+  return false;
+}
+
+/// The block that declares the local \p Var (nullptr for a parameter or a
+/// variable declared otherwise).
+const Stmt *scopeOf(const VarDecl *Var, ASTContext &Ctx) {
+  auto Parents = Ctx.getParents(*Var);
+  const auto *Decl = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  return Decl ? parentStmt(Decl, Ctx) : nullptr;
+}
+
+/// `Thread < V` or `V > Thread`, with Thread the thread index; returns Thread.
+const Expr *strideGuardThread(const Expr *Guard, const VarDecl *V, WriteAnalysis &Writes) {
+  const auto *Cmp = binaryOperator(Guard);
+  if (!Cmp)
+    return nullptr;
+  const Expr *L = Cmp->getArg(0), *R = Cmp->getArg(1);
+  if (Cmp->getOperator() == OO_Greater)
+    std::swap(L, R);
+  else if (Cmp->getOperator() != OO_Less)
+    return nullptr;
+  return isThreadX(L, Writes) && isVariable(R, V) ? L : nullptr;
+}
+
+/// `A + B` in either order with one side matching \p First and the other \p Second.
+template <typename F, typename G> bool isSumOf(const Expr *E, F First, G Second) {
+  const auto *Op = binaryOperator(E);
+  if (!Op || Op->getOperator() != OO_Plus)
+    return false;
+  const Expr *A = Op->getArg(0), *B = Op->getArg(1);
+  return (First(A) && Second(B)) || (First(B) && Second(A));
+}
+
+/// `T * 2`, `2 * T`, `T << 1`, `T + T` for the thread index T.
+bool isTwiceThread(const Expr *E, WriteAnalysis &Writes, const ASTContext &Ctx) {
+  const auto *Op = binaryOperator(E);
+  if (!Op)
+    return false;
+  const Expr *A = Op->getArg(0), *B = Op->getArg(1);
+  switch (Op->getOperator()) {
+  case OO_Star:
+    return (isThreadX(A, Writes) && isHostValue(B, 2, Ctx)) ||
+           (isThreadX(B, Writes) && isHostValue(A, 2, Ctx));
+  case OO_LessLess:
+    return isThreadX(A, Writes) && isHostValue(B, 1, Ctx);
+  case OO_Plus:
+    return isThreadX(A, Writes) && isThreadX(B, Writes);
+  default:
+    return false;
+  }
+}
+
+/// The pair a step combines: `(s[T], s[T + V])` (in place, or into a
+/// register) or `(s[2T], s[2T + 1])` (Interleaved); in either order.
+struct Pair {
+  const ValueDecl *Array = nullptr;
+  bool Interleaved = false;
+};
+std::optional<Pair> matchPair(const Expr *A, const Expr *B, const VarDecl *V,
+                              WriteAnalysis &Writes, const ASTContext &Ctx) {
+  auto EA = matchSharedElement(A), EB = matchSharedElement(B);
+  if (!EA || !EB || EA->Array != EB->Array || EA->Stored || EB->Stored)
+    return std::nullopt;
+  auto IsThread = [&](const Expr *E) { return isThreadX(E, Writes); };
+  auto IsStride = [&](const Expr *E) { return isVariable(E, V); };
+  auto IsTwice = [&](const Expr *E) { return isTwiceThread(E, Writes, Ctx); };
+  auto IsOne = [&](const Expr *E) { return isHostValue(E, 1, Ctx); };
+  for (int Swap = 0; Swap < 2; ++Swap) {
+    const Expr *Low = Swap ? EB->Index : EA->Index, *High = Swap ? EA->Index : EB->Index;
+    if (IsThread(Low) && isSumOf(High, IsThread, IsStride))
+      return Pair{EA->Array, false};
+    if (IsTwice(Low) && isSumOf(High, IsTwice, IsOne))
+      return Pair{EA->Array, true};
+  }
+  return std::nullopt;
+}
+
+/// A store `X OP= Y`, `X = OP(Y, Z)` (through reduce_op helpers) or
+/// `s.write(i, OP(Y, Z))`: the target and the two operands.
+struct Store {
+  const Expr *Target = nullptr; ///< The element or variable written.
+  CombineOp Op = CombineOp::Sum;
+  const Expr *A = nullptr, *B = nullptr;
+};
+std::optional<Store> matchCombiningStore(const Stmt *S, ASTContext &Ctx) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return std::nullopt;
+  E = E->IgnoreImplicit();
+  if (auto Element = matchSharedElement(E); Element && Element->Stored) {
+    auto C = matchCombinationThroughHelpers(Element->Stored, Ctx);
+    if (!C)
+      return std::nullopt;
+    return Store{Element->Access, C->Op, C->LHS, C->RHS};
+  }
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+  if (!Op || Op->getNumArgs() != 2 || !Op->isAssignmentOp())
+    return std::nullopt;
+  if (Op->getOperator() == OO_Equal) {
+    auto C = matchCombinationThroughHelpers(Op->getArg(1), Ctx);
+    if (!C)
+      return std::nullopt;
+    return Store{Op->getArg(0), C->Op, C->LHS, C->RHS};
+  }
+  auto Step = matchAccumulateStep(E);
+  if (!Step)
+    return std::nullopt;
+  return Store{Op->getArg(0), Step->Op, Op->getArg(0), Op->getArg(1)};
+}
+
+/// The element of \p Array at the thread's own index that \p Target names.
+bool isOwnElement(const Expr *Target, const ValueDecl *Array, WriteAnalysis &Writes) {
+  auto Element = matchSharedElement(Target);
+  return Element && Element->Array == Array && isThreadX(Element->Index, Writes);
+}
+
+/// The only statement of a `$if (Thread < V) { ... };` and its thread index.
+std::optional<std::pair<const Stmt *, const Expr *>>
+guardedStatement(const Stmt *S, const VarDecl *V, WriteAnalysis &Writes) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  auto If = E ? matchDslIf(E->IgnoreImplicit()) : std::nullopt;
+  if (!If || If->Then->size() != 1)
+    return std::nullopt;
+  const Expr *Thread = strideGuardThread(If->Cond, V, Writes);
+  if (!Thread)
+    return std::nullopt;
+  return std::make_pair(If->Then->body_front(), Thread);
+}
+
+} // namespace
+
+bool isThreadX(const Expr *E, WriteAnalysis &Writes) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = stripDslWrappers(E);
+    if (dslCallName(E) == "thread_x")
+      return true;
+    if (const auto *Member = dyn_cast<MemberExpr>(E))
+      return Member->getMemberDecl()->getName() == "x" &&
+             dslCallName(stripDslWrappers(Member->getBase())) == "thread_id";
+    const VarDecl *Var = variableOf(E);
+    if (!Var || !Var->isLocalVarDecl() || !Var->hasInit() || Writes.isWritten(Var))
+      return false;
+    E = Var->getInit();
+  }
+  return false;
+}
+
+std::optional<SharedElement> matchSharedElement(const Expr *E) {
+  E = stripDslWrappers(E);
+  if (!E)
+    return std::nullopt;
+  auto SharedVar = [](const Expr *Object) -> const ValueDecl * {
+    Object = Object->IgnoreParenImpCasts();
+    if (const auto *Deref = dyn_cast<UnaryOperator>(Object); Deref && Deref->getOpcode() == UO_Deref)
+      Object = Deref->getSubExpr()->IgnoreParenImpCasts();
+    const ValueDecl *Decl = nullptr;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Object))
+      Decl = Ref->getDecl();
+    else if (const auto *Member = dyn_cast<MemberExpr>(Object))
+      Decl = Member->getMemberDecl();
+    return Decl && !sharedElementType(Decl->getType()).isNull() ? Decl : nullptr;
+  };
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2)
+      return std::nullopt;
+    const ValueDecl *Var = SharedVar(Op->getArg(0));
+    if (!Var)
+      return std::nullopt;
+    return SharedElement{Op, Var, Op->getArg(1), nullptr};
+  }
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+    StringRef Name = Call->getMethodDecl() ? Call->getMethodDecl()->getName() : "";
+    const ValueDecl *Var = SharedVar(Call->getImplicitObjectArgument());
+    if (!Var || Call->getNumArgs() < 1)
+      return std::nullopt;
+    if ((Name == "read" || Name == "atomic") && Call->getNumArgs() == 1)
+      return SharedElement{Call, Var, Call->getArg(0), nullptr};
+    if (Name == "write" && Call->getNumArgs() == 2)
+      return SharedElement{Call, Var, Call->getArg(0), Call->getArg(1)};
+  }
+  return std::nullopt;
+}
+
+std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext &Ctx,
+                                            WriteAnalysis &Writes) {
+  if (!Body)
+    return std::nullopt;
+  auto Control = controlOfBody(Body, Ctx);
+  if (!Control) {
+    const Stmt *Loop = parentStmt(Body, Ctx);
+    const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+    auto Host = For && For->getBody() == Body ? evaluateHostLoop(For, Ctx) : std::nullopt;
+    if (!Host)
+      return std::nullopt;
+    HalvingLoop Result;
+    Result.Loop = Loop;
+    Result.Body = Body;
+    Result.Var = Host->Var;
+    Result.Values = Host->Values;
+    return Result;
+  }
+  if (Control->K != DslControl::While || Control->Conditions.size() != 1)
+    return std::nullopt;
+  // `V > K`, `V >= K`, `V != 0` or `K < V`.
+  const auto *Cond = binaryOperator(Control->Conditions.front());
+  if (!Cond)
+    return std::nullopt;
+  const Expr *L = Cond->getArg(0), *R = Cond->getArg(1);
+  OverloadedOperatorKind Kind = Cond->getOperator();
+  if (Kind == OO_Less)
+    std::swap(L, R), Kind = OO_Greater;
+  const VarDecl *Var = variableOf(L);
+  auto Limit = evaluateHostInt(stripDslWrappers(R), Ctx, constantLocals(R, Ctx, Writes));
+  if (!Var || !Limit || (Kind != OO_Greater && Kind != OO_GreaterEqual && Kind != OO_ExclaimEqual))
+    return std::nullopt;
+  if (!Var->isLocalVarDecl() || !Var->hasInit() || !isDslValueType(Var->getType()))
+    return std::nullopt;
+  auto Start = evaluateHostInt(stripDslWrappers(Var->getInit()), Ctx,
+                               constantLocals(Var->getInit(), Ctx, Writes));
+  // Written only by the halving; a loop around this one would start it at
+  // what the last run left.
+  const auto &VarWrites = Writes.writesOf(Var);
+  const Expr *HalfOf = nullptr;
+  bool DownToOne = (Kind == OO_Greater && *Limit == 0) || (Kind == OO_GreaterEqual && *Limit == 1) ||
+                   (Kind == OO_ExclaimEqual && *Limit == 0);
+  if (!Start && DownToOne)
+    HalfOf = halvedOperand(Var->getInit(), Ctx);
+  if ((!Start && !HalfOf) || VarWrites.size() != 1 || containsDslExit(Body) ||
+      repeatedWithin(Control->Statement, scopeOf(Var, Ctx), Ctx))
+    return std::nullopt;
+  auto Statements = blockStatements(Body);
+  auto Update = llvm::find_if(Statements, [&](const Stmt *S) {
+    const auto *E = dyn_cast<Expr>(S);
+    return E && E->IgnoreImplicit() == VarWrites.front().Write->IgnoreImplicit();
+  });
+  if (Update == Statements.end() || !isHalving(*Update, Var, Ctx) ||
+      std::any_of(Update + 1, Statements.end(),
+                  [&](const Stmt *S) { return references(S, Var); }))
+    return std::nullopt;
+  HalvingLoop Result;
+  Result.Loop = Control->Statement;
+  Result.Body = Body;
+  Result.Var = Var;
+  Result.Device = true;
+  Result.Update = *Update;
+  if (!Start) {
+    Result.HalfOf = HalfOf;
+    return Result;
+  }
+  auto Holds = [&](int64_t V) {
+    return Kind == OO_Greater ? V > *Limit : Kind == OO_GreaterEqual ? V >= *Limit : V != *Limit;
+  };
+  for (int64_t V = *Start; Holds(V); V /= 2) {
+    // A stride that stops halving (0, or negative values) never ends the loop.
+    if (V <= 0 || Result.Values.size() > 64)
+      return std::nullopt;
+    Result.Values.push_back(V);
+  }
+  return Result;
+}
+
+std::optional<TreeReduction> matchTreeReduction(const CompoundStmt *Body, ASTContext &Ctx,
+                                                WriteAnalysis &Writes) {
+  auto Loop = matchHalvingLoop(Body, Ctx, Writes);
+  if (!Loop)
+    return std::nullopt;
+  TreeReduction Tree;
+  Tree.Loop = *Loop;
+  const DeclStmt *RegisterDecl = nullptr;
+  // The body as barriers ('B') and guarded steps ('I').
+  std::string Shape;
+  std::vector<const Stmt *> Steps;
+  for (const Stmt *S : blockStatements(Body)) {
+    if (S == Loop->Update)
+      continue;
+    if (isBarrier(S)) {
+      Shape += 'B';
+      continue;
+    }
+    if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
+      const auto *Var = Decl->isSingleDecl() ? dyn_cast<VarDecl>(Decl->getSingleDecl()) : nullptr;
+      const auto *Init = Var && Var->hasInit()
+                             ? dyn_cast<CXXConstructExpr>(Var->getInit()->IgnoreImplicit())
+                             : nullptr;
+      if (RegisterDecl || !Var || !isDslValueType(Var->getType()) ||
+          (Var->hasInit() && (!Init || Init->getNumArgs() != 0)))
+        return std::nullopt;
+      RegisterDecl = Decl;
+      continue;
+    }
+    auto Guarded = guardedStatement(S, Loop->Var, Writes);
+    if (!Guarded)
+      return std::nullopt;
+    Shape += 'I';
+    Steps.push_back(Guarded->first);
+    if (!Tree.Thread)
+      Tree.Thread = Guarded->second;
+  }
+  size_t First = Shape.find('I'), Last = Shape.rfind('I');
+  if (First == std::string::npos)
+    return std::nullopt;
+  size_t Outer = First + (Shape.size() - 1 - Last);
+  Tree.BarriersPerStep = static_cast<unsigned>(llvm::count(Shape, 'B'));
+  auto Read = matchCombiningStore(Steps.front(), Ctx);
+  if (!Read)
+    return std::nullopt;
+  Tree.Op = Read->Op;
+  auto Operands = matchPair(Read->A, Read->B, Loop->Var, Writes, Ctx);
+  if (!Operands)
+    return std::nullopt;
+  Tree.Array = Operands->Array;
+  Tree.Interleaved = Operands->Interleaved;
+  if (Steps.size() == 1) {
+    // In place: `s[T] = s[T] OP s[T + V]` and a barrier around it.
+    if (Shape.size() < 2 || Tree.Interleaved || RegisterDecl ||
+        !isOwnElement(Read->Target, Tree.Array, Writes))
+      return std::nullopt;
+    return Tree;
+  }
+  // Register-then-write: R = pair; barrier; s[T] = R; with a barrier before
+  // the read or after the write-back.
+  if (Steps.size() != 2 || Outer == 0 || Shape.substr(First, Last - First + 1).find('B') ==
+                                             std::string::npos)
+    return std::nullopt;
+  const VarDecl *Register = variableOf(Read->Target);
+  if (!Register || !isDslValueType(Register->getType()) ||
+      (RegisterDecl && RegisterDecl->getSingleDecl() != Register))
+    return std::nullopt;
+  const auto *Back = dyn_cast<Expr>(Steps.back());
+  Back = Back ? Back->IgnoreImplicit() : nullptr;
+  const Expr *Written = nullptr, *Value = nullptr;
+  if (auto Element = Back ? matchSharedElement(Back) : std::nullopt; Element && Element->Stored)
+    Written = Element->Access, Value = Element->Stored;
+  else if (const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(Back);
+           Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2)
+    Written = Assign->getArg(0), Value = Assign->getArg(1);
+  if (!Written || !isOwnElement(Written, Tree.Array, Writes) || !isVariable(Value, Register))
+    return std::nullopt;
+  Tree.Register = Register;
+  Tree.RegisterDeclaredInBody = RegisterDecl != nullptr;
+  return Tree;
+}
+
+std::optional<int64_t> treeExtent(llvm::ArrayRef<int64_t> Values) {
+  if (Values.empty() || Values.front() <= 0 || Values.front() > (int64_t(1) << 40) ||
+      Values.back() != 1)
+    return std::nullopt;
+  for (size_t I = 1; I < Values.size(); ++I)
+    if (Values[I] != Values[I - 1] / 2)
+      return std::nullopt;
+  return 2 * Values.front();
+}
+
+namespace {
+
+/// The references to one variable in a block, with the nodes of one
+/// statement (the tree loop) left out.
+class References : public RecursiveASTVisitor<References> {
+public:
+  References(const VarDecl *Var, const Stmt *Skip) : Var(Var), Skip(Skip) {}
+  bool shouldVisitLambdaBody() const { return true; }
+  bool TraverseStmt(Stmt *S) {
+    return S == Skip ? true : RecursiveASTVisitor<References>::TraverseStmt(S);
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (Ref->getDecl()->getCanonicalDecl() == Var->getCanonicalDecl())
+      Found.push_back(Ref);
+    return true;
+  }
+  std::vector<const DeclRefExpr *> Found;
+
+private:
+  const VarDecl *Var;
+  const Stmt *Skip;
+};
+
+/// The Shared element access whose array \p Ref names, or std::nullopt.
+std::optional<SharedElement> accessOfReference(const DeclRefExpr *Ref, ASTContext &Ctx) {
+  const Stmt *Node = Ref;
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    const Stmt *Parent = parentStmt(Node, Ctx);
+    if (!Parent)
+      return std::nullopt;
+    if (const auto *E = dyn_cast<Expr>(Parent))
+      if (auto Element = matchSharedElement(E))
+        return Element;
+    if (!isa<ImplicitCastExpr, MemberExpr, ParenExpr>(Parent))
+      return std::nullopt;
+    Node = Parent;
+  }
+  return std::nullopt;
+}
+
+/// True if \p Access only stores into its element: `s.write(i, v)` or the
+/// left side of `s[i] = v`.
+bool isPureStore(const SharedElement &Access, ASTContext &Ctx) {
+  if (Access.Stored)
+    return true;
+  const Stmt *Node = Access.Access;
+  for (const Stmt *Parent = parentStmt(Node, Ctx); Parent; Parent = parentStmt(Node, Ctx)) {
+    if (const auto *Assign = dyn_cast<CXXOperatorCallExpr>(Parent))
+      return Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2 &&
+             Assign->getArg(0)->IgnoreImplicit() == Node;
+    if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, ParenExpr>(Parent))
+      return false;
+    Node = Parent;
+  }
+  return false;
+}
+
+bool isAfter(const Stmt *S, const Stmt *Loop, const SourceManager &SM) {
+  return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Loop->getEndLoc()),
+                                      SM.getExpansionLoc(S->getBeginLoc()));
+}
+
+} // namespace
+
+TreeLeftovers leftoversOf(const TreeReduction &Tree, ASTContext &Ctx) {
+  TreeLeftovers Result;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Stmt *Loop = Tree.Loop.Loop;
+  auto UsesOf = [&](const VarDecl *Var, bool &Repeated) {
+    const Stmt *Scope = scopeOf(Var, Ctx);
+    References Refs(Var, const_cast<Stmt *>(Loop));
+    Repeated = Scope && repeatedWithin(Loop, Scope, Ctx);
+    if (Scope)
+      Refs.TraverseStmt(const_cast<Stmt *>(Scope));
+    return Refs.Found;
+  };
+  bool Repeated = false;
+  const auto *Local = dyn_cast<VarDecl>(Tree.Array);
+  Result.ArrayEscapes = !Local || !Local->isLocalVarDecl() || Local->getType()->isPointerType() ||
+                        Local->getType()->isReferenceType();
+  for (const DeclRefExpr *Ref : Result.ArrayEscapes ? std::vector<const DeclRefExpr *>()
+                                                    : UsesOf(Local, Repeated)) {
+    if (!Repeated && !isAfter(Ref, Loop, SM))
+      continue;
+    auto Access = accessOfReference(Ref, Ctx);
+    if (!Access) {
+      Result.OtherRead = Ref;
+      break;
+    }
+    if (isPureStore(*Access, Ctx) || isHostValue(Access->Index, 0, Ctx))
+      continue;
+    Result.OtherRead = Access->Access;
+    break;
+  }
+  for (const VarDecl *Var : {Tree.Register, Tree.Loop.Device ? Tree.Loop.Var : nullptr}) {
+    // A register declared in the loop body is gone after the loop.
+    if (!Var || Result.VariableUse || scopeOf(Var, Ctx) == Tree.Loop.Body)
+      continue;
+    for (const DeclRefExpr *Ref : UsesOf(Var, Repeated))
+      if (Repeated || isAfter(Ref, Loop, SM)) {
+        Result.VariableUse = Ref;
+        break;
+      }
+  }
+  return Result;
+}
+
+} // namespace kernel_tidy::dsl

@@ -1,0 +1,114 @@
+//===--- TreeReduction.h - Block-wide tree reductions in Shared memory ----===//
+//
+// A block reduces a Shared<T> array pairwise with a halving loop: a host
+// `for` over strides N/2, N/4, ..., 1, or a device `$while (stride > 0u)`
+// that halves its stride at the end of the body. Each step is either in
+// place (`$if (tid < stride) { s[tid] += s[tid + stride]; };` and a
+// barrier) or register-then-write (`value = s[2 * tid] + s[2 * tid + 1];`,
+// a barrier, `s[tid] = value;`, a barrier), as in sections 3.2 and 4.4 of the
+// optimization guide. These recognise such loops and where else the array
+// is used, so that a rule can decide whether the loop can be replaced.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KERNEL_TIDY_SRC_DSL_TREEREDUCTION_H
+#define KERNEL_TIDY_SRC_DSL_TREEREDUCTION_H
+
+#include "src/dsl/Statements.h"
+#include "src/dsl/Writes.h"
+#include "clang/AST/ASTContext.h"
+#include <optional>
+#include <vector>
+
+namespace kernel_tidy::dsl {
+
+/// True if \p E is the thread's index along x in its block: `thread_x()`,
+/// `thread_id().x`, or a local initialised from one and never written.
+bool isThreadX(const clang::Expr *E, WriteAnalysis &Writes);
+
+/// An element of a Shared array named by a variable, a parameter or a member
+/// (also through a pointer: `(*p)[i]`, `p->read(i)`): `s[i]`, `s.read(i)`,
+/// `s.write(i, v)` or `s.atomic(i)`.
+struct SharedElement {
+  const clang::Expr *Access = nullptr; ///< The whole access expression.
+  const clang::ValueDecl *Array = nullptr;
+  const clang::Expr *Index = nullptr;
+  const clang::Expr *Stored = nullptr; ///< For `write`: the value.
+};
+std::optional<SharedElement> matchSharedElement(const clang::Expr *E);
+
+/// A loop whose variable halves every iteration.
+struct HalvingLoop {
+  const clang::Stmt *Loop = nullptr;         ///< Host `for`, or the `$while` statement.
+  const clang::CompoundStmt *Body = nullptr;
+  const clang::VarDecl *Var = nullptr;
+  bool Device = false;                 ///< A `$while` over a DSL variable.
+  const clang::Stmt *Update = nullptr; ///< For Device: the halving statement in Body.
+  std::vector<int64_t> Values;         ///< Var's value in each iteration.
+  /// For a device loop that halves down to 1 from a start that is not a
+  /// constant, `B / 2` or `B >> 1`: B (Values is then empty).
+  const clang::Expr *HalfOf = nullptr;
+};
+
+/// The loop whose body is \p Body when it is a host loop over constant
+/// values, or a device `$while (V > 0u)` (also `V >= 1u`, `V != 0u`, `V > K`)
+/// where V is initialised with a host constant and written only by one
+/// halving statement of the body (`V >>= 1u`, `V /= 2u`, `V = V / 2u`,
+/// `V = V >> 1u`) after every other use of V there, and the body has no
+/// `$break`/`$continue`/`$return`. A device loop may also start at half of
+/// a run-time value (HalfOf).
+std::optional<HalvingLoop> matchHalvingLoop(const clang::CompoundStmt *Body,
+                                            clang::ASTContext &Ctx, WriteAnalysis &Writes);
+
+/// A tree reduction step loop over a Shared array.
+struct TreeReduction {
+  HalvingLoop Loop;
+  const clang::ValueDecl *Array = nullptr;
+  const clang::Expr *Thread = nullptr; ///< The thread index of the guard `Thread < stride`.
+  CombineOp Op = CombineOp::Sum;
+  /// Register-then-write: the variable that holds a step's result between
+  /// the read and the write-back (nullptr for the in-place form).
+  const clang::VarDecl *Register = nullptr;
+  bool RegisterDeclaredInBody = false;
+  bool Interleaved = false; ///< Pairs `(2 * tid, 2 * tid + 1)` instead of `(tid, tid + stride)`.
+  unsigned BarriersPerStep = 0;
+};
+
+/// The tree reduction whose loop body is \p Body: a HalvingLoop whose body
+/// is exactly one in-place or register-then-write step (plus the halving of
+/// a device loop) with at least the barriers that make it race-free: in
+/// place one `sync_block()` before or after the step; register-then-write
+/// one between the read and the write-back and one before the read or after
+/// the write-back. Whether the strides cover the block is the caller's.
+std::optional<TreeReduction> matchTreeReduction(const clang::CompoundStmt *Body,
+                                                clang::ASTContext &Ctx, WriteAnalysis &Writes);
+
+/// 2 * P when \p Values are P, P / 2, ..., 1 in that order (integer halving):
+/// the elements a halving tree combines, all of them when 2 * P is a power
+/// of two; std::nullopt for other strides.
+std::optional<int64_t> treeExtent(llvm::ArrayRef<int64_t> Values);
+
+/// What code outside a tree loop does with the values the loop leaves behind.
+struct TreeLeftovers {
+  /// The array is reached through a pointer, a reference, a parameter or a
+  /// member, so its other uses are out of sight.
+  bool ArrayEscapes = false;
+  /// A read of the array outside the loop at an index other than the
+  /// constant 0 (or a use of the array other than an element access), where
+  /// it can see what the loop wrote; nullptr if none.
+  const clang::Expr *OtherRead = nullptr;
+  /// A use of the register or (device) the stride variable where it can see
+  /// the value the loop left in it; nullptr if none.
+  const clang::Expr *VariableUse = nullptr;
+};
+
+/// Finds the uses that would observe the difference between \p Tree and a
+/// rewrite that leaves only slot 0 (and neither the register nor the
+/// stride) as the loop would: uses after the loop in the function, and,
+/// when a loop around the tree repeats it within a variable's scope, uses
+/// anywhere outside the tree.
+TreeLeftovers leftoversOf(const TreeReduction &Tree, clang::ASTContext &Ctx);
+
+} // namespace kernel_tidy::dsl
+
+#endif // KERNEL_TIDY_SRC_DSL_TREEREDUCTION_H

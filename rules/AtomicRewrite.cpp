@@ -221,11 +221,11 @@ bool isBallotCountable(const Expr *Operand, QualType Element, UniformityAnalysis
 std::optional<WarpSlotCode>
 warpSlotCode(const CallExpr *Fetch, const Expr *Operand, QualType Element, bool BallotCounts,
              bool CountDown, llvm::function_ref<std::string(StringRef Total)> AtomicWith,
-             StringRef Break, ASTContext &Ctx, llvm::StringSet<> &Taken) {
+             StringRef Break, ASTContext &Ctx) {
   std::string OperandText = atomicOperandText(Operand, Element, Ctx);
   if (OperandText.empty())
     return std::nullopt;
-  auto Fresh = [&](StringRef Base) { return freshName(Base, Fetch, Ctx, Taken); };
+  auto Fresh = [&](StringRef Base) { return freshName(Base, Fetch, Ctx); };
   auto Q = [&](StringRef Name, bool HasDslArgument) {
     return dslQualifier(Name, Fetch, Ctx, HasDslArgument) + Name.str();
   };

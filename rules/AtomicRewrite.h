@@ -83,13 +83,13 @@ struct WarpSlotCode {
 /// the lanes' offsets, a `warp_base` taken by the first active lane with
 /// the atomic that \p AtomicWith makes from the total's name, and the slot
 /// `warp_read_first_active_lane(base) +/- offset` (minus when \p CountDown).
-/// Names are fresh in \p Fetch's function and recorded in \p Taken;
+/// Names are fresh in \p Fetch's function (dsl::freshName);
 /// std::nullopt when the operand or the atomic is not spelled in the file.
 std::optional<WarpSlotCode>
 warpSlotCode(const clang::CallExpr *Fetch, const clang::Expr *Operand, clang::QualType Element,
              bool BallotCounts, bool CountDown,
              llvm::function_ref<std::string(llvm::StringRef Total)> AtomicWith,
-             llvm::StringRef Break, clang::ASTContext &Ctx, llvm::StringSet<> &Taken);
+             llvm::StringRef Break, clang::ASTContext &Ctx);
 
 /// `auto PARTIAL = COLLECTIVE(OPERAND);` and
 /// `$if (warp_is_first_active_lane()) { ATOMIC; };` on two lines (joined by

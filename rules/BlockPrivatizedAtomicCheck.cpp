@@ -442,7 +442,7 @@ void BlockPrivatizedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
   SourceLocation TopBegin = SM.getExpansionLoc(P->Top->getBeginLoc());
   std::string NL = lineEnding(TopBegin, SM), Indent = lineIndentation(TopBegin, SM);
   std::string Break = NL + Indent;
-  auto Fresh = [&](StringRef Base) { return freshName(Base, Fetch, Ctx, TakenNames); };
+  auto Fresh = [&](StringRef Base) { return freshName(Base, Fetch, Ctx); };
   std::string Slot = Fresh(P->Used ? "block_cursor" : "block_" + collectiveSuffix(Op).str());
   // Thread (0, 0, 0) of the block initialises and publishes the shared slot.
   std::string Leader;
@@ -497,7 +497,7 @@ void BlockPrivatizedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
     std::optional<WarpSlotCode> Code = warpSlotCode(
         Fetch, P->Operand, P->Element, Counted, /*CountDown=*/false,
         [&](StringRef Total) { return Slot + ".atomic(0u).fetch_add(" + Total.str() + ")"; },
-        InnerBreak, Ctx, TakenNames);
+        InnerBreak, Ctx);
     if (!Code)
       return;
     std::string TakeOffset = Code->Preamble + Offset + " = " + Code->Slot + ";";

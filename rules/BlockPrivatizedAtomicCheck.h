@@ -26,14 +26,9 @@ public:
   }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override {
-    RuleBase::onEndOfTranslationUnit();
-    TakenNames.clear();
-  }
 
 private:
   clang::Preprocessor *PP = nullptr;
-  llvm::StringSet<> TakenNames; ///< Names declared by this unit's fixes.
 };
 
 } // namespace kernel_tidy::rules

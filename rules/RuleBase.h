@@ -4,6 +4,7 @@
 #define KERNEL_TIDY_RULES_RULEBASE_H
 
 #include "src/dsl/Analyses.h"
+#include "src/dsl/Naming.h"
 #include "src/dsl/Profitability.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "clang/Tooling/Transformer/RewriteRule.h"
@@ -66,9 +67,11 @@ public:
     return LangOpts.CPlusPlus17;
   }
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void onStartOfTranslationUnit() override { dsl::forgetNamesTakenByFixes(); }
   void onEndOfTranslationUnit() override {
     Reported.clear();
     TUAnalyses.reset();
+    dsl::forgetNamesTakenByFixes();
   }
 
 protected:

@@ -56,7 +56,7 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
   // The rewrite spells the guard with `$if`, which needs the DSL sugar.
   bool Fixable = !OperandText.empty() && PP && PP->isMacroDefined("$if");
   std::string Partial =
-      Fixable ? freshName("warp_" + collectiveSuffix(Op).str(), Fetch, Ctx, TakenNames)
+      Fixable ? freshName("warp_" + collectiveSuffix(Op).str(), Fetch, Ctx)
               : "";
   std::string NewAtomic = withArgumentReplaced(Fetch, Partial, Ctx);
   const SourceManager &SM = Ctx.getSourceManager();

@@ -20,14 +20,9 @@ public:
   }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override {
-    RuleBase::onEndOfTranslationUnit();
-    TakenNames.clear();
-  }
 
 private:
   clang::Preprocessor *PP = nullptr;
-  llvm::StringSet<> TakenNames; ///< Names of partials declared by fixes.
 };
 
 } // namespace kernel_tidy::rules

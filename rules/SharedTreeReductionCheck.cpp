@@ -185,15 +185,15 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
     std::string NL = lineEnding(D.Loc, SM) + Indent;
     auto Q = [&](StringRef Name) { return dslQualifier(Name, Loop, Ctx, false) + Name.str(); };
     std::string Suffix = collectiveSuffix(Tree->Op).str();
-    std::string Partial = freshName("warp_" + Suffix, Loop, Ctx, TakenNames);
+    std::string Partial = freshName("warp_" + Suffix, Loop, Ctx);
     std::string Own = Array + "[" + Thread + "]";
     if (OneWarp) {
       Replacement = "auto " + Partial + " = " + Q(Collective) + "(" + Own + ");" + NL +
                     "$if (" + Thread + " == 0u) { " + Array + "[0u] = " + Partial + "; };" + NL +
                     Q("sync_block") + "();";
     } else {
-      std::string Slots = freshName("warp_results", Loop, Ctx, TakenNames);
-      std::string Total = freshName("block_" + Suffix, Loop, Ctx, TakenNames);
+      std::string Slots = freshName("warp_results", Loop, Ctx);
+      std::string Total = freshName("block_" + Suffix, Loop, Ctx);
       std::string LaneCount = Q("warp_lane_count") + "()";
       Replacement =
           sharedTypeText(Tree->Array, Loop, Ctx) + " " + Slots + "{" +

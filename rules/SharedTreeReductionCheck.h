@@ -24,7 +24,6 @@ public:
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override {
     WarpReadLaneRule::onEndOfTranslationUnit();
-    TakenNames.clear();
     Decided.clear();
   }
 
@@ -34,7 +33,6 @@ private:
                           const clang::ast_matchers::MatchFinder::MatchResult &Result);
 
   clang::Preprocessor *PP = nullptr;
-  llvm::StringSet<> TakenNames; ///< Names declared by this unit's fixes.
   llvm::DenseSet<const clang::Stmt *> Decided; ///< Loops already reported or rejected.
 };
 

@@ -61,15 +61,6 @@ SourceLocation endOfStatement(const Stmt *Loop, const ASTContext &Ctx) {
   return Semi ? Semi->getEndLoc() : SourceLocation();
 }
 
-/// The body of the outermost function around \p S.
-const Stmt *outermostBody(const Stmt *S, ASTContext &Ctx) {
-  const Stmt *Outermost = nullptr;
-  for (const Stmt *Body = enclosingFunctionBody(S, Ctx); Body;
-       Body = enclosingFunctionBody(Body, Ctx))
-    Outermost = Body;
-  return Outermost;
-}
-
 } // namespace
 
 void StreamBatchingCheck::registerMatchers(MatchFinder *Finder) {
@@ -171,7 +162,7 @@ void StreamBatchingCheck::checkLoop(const MatchFinder::MatchResult &Result,
     return;
   }
   // Names are taken per function: two loops of one function get two lists.
-  std::string Name = freshName("commands", Loop, Ctx, TakenNames[outermostBody(Loop, Ctx)]);
+  std::string Name = freshName("commands", Loop, Ctx);
   std::string Indent = lineIndentation(Loop->getBeginLoc(), SM);
   std::string EndOfLine = lineEnding(Loop->getBeginLoc(), SM);
   llvm::SmallVector<transformer::Edit, 1> Edits;

@@ -18,18 +18,12 @@ public:
   using RuleBase::RuleBase;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override {
-    RuleBase::onEndOfTranslationUnit();
-    TakenNames.clear();
-  }
 
 private:
   void checkRun(const clang::ast_matchers::MatchFinder::MatchResult &Result,
                 const std::vector<dsl::StreamSubmission> &Run);
   void checkLoop(const clang::ast_matchers::MatchFinder::MatchResult &Result,
                  const dsl::BatchableLoop &Batch);
-  /// The CommandList names the fixes took, per outermost function body.
-  llvm::DenseMap<const clang::Stmt *, llvm::StringSet<>> TakenNames;
 };
 
 } // namespace kernel_tidy::rules

@@ -117,8 +117,7 @@ void WarpAggregatedAtomicCheck::reportSlotAllocation(const MatchFinder::MatchRes
   std::string Break = StartsLine ? lineEnding(At, SM) + Indent : " ";
   std::optional<WarpSlotCode> Code = warpSlotCode(
       Fetch, Operand, Element, UniformAmount, D.Args[1] == "fetch_sub",
-      [&](StringRef Total) { return withArgumentReplaced(Fetch, Total, Ctx); }, Break, Ctx,
-      TakenNames);
+      [&](StringRef Total) { return withArgumentReplaced(Fetch, Total, Ctx); }, Break, Ctx);
   if (!Code)
     return Withhold("the atomic is spelled in a macro");
   std::string Slot = inPlaceOf(Fetch, Code->Slot, Ctx, analyses(Ctx).Writes);
@@ -148,7 +147,7 @@ void WarpAggregatedAtomicCheck::reportGlobalCounter(const MatchFinder::MatchResu
   std::string OperandText = atomicOperandText(Operand, Element, Ctx);
   bool Fixable = !OperandText.empty() && PP && PP->isMacroDefined("$if");
   std::string Partial =
-      Fixable ? freshName("warp_" + collectiveSuffix(Op).str(), Fetch, Ctx, TakenNames) : "";
+      Fixable ? freshName("warp_" + collectiveSuffix(Op).str(), Fetch, Ctx) : "";
   std::string NewAtomic = withArgumentReplaced(Fetch, Partial, Ctx);
   D.Edit = transformer::edit(transformer::changeTo(
       userStatements("fetch", "fetch"),

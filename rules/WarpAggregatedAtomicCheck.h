@@ -21,10 +21,6 @@ public:
   }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override {
-    RuleBase::onEndOfTranslationUnit();
-    TakenNames.clear();
-  }
 
 private:
   /// A used old value: every lane gets its slot from one atomic per warp.
@@ -37,7 +33,6 @@ private:
   clang::Preprocessor *PP = nullptr;
   /// luisa-block-privatized-atomic runs: the atomics it rewrites are its own.
   const bool PrivatizationEnabled;
-  llvm::StringSet<> TakenNames; ///< Names declared by this unit's fixes.
 };
 
 } // namespace kernel_tidy::rules

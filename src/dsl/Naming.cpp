@@ -8,6 +8,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
 
 using namespace clang;
 
@@ -130,8 +131,14 @@ std::string dslQualifier(StringRef Name, const Stmt *At, ASTContext &Ctx,
   return "luisa::compute::";
 }
 
-std::string freshName(StringRef Base, const Stmt *Site, ASTContext &Ctx,
-                      llvm::StringSet<> &Taken) {
+namespace {
+/// The names the fixes of the unit being checked declared, per outermost
+/// function body. Per thread: each worker (CLI, clangd) checks one
+/// translation unit at a time, and all checks of a unit run on its thread.
+thread_local llvm::DenseMap<const Stmt *, llvm::StringSet<>> NamesTakenByFixes;
+} // namespace
+
+std::string freshName(StringRef Base, const Stmt *Site, ASTContext &Ctx) {
   const Stmt *Outermost = nullptr;
   for (const Stmt *Body = enclosingFunctionBody(Site, Ctx); Body;
        Body = enclosingFunctionBody(Body, Ctx))
@@ -139,6 +146,7 @@ std::string freshName(StringRef Base, const Stmt *Site, ASTContext &Ctx,
   NameCollector Collector;
   if (Outermost)
     Collector.TraverseStmt(const_cast<Stmt *>(Outermost));
+  llvm::StringSet<> &Taken = NamesTakenByFixes[Outermost];
   std::string Name = Base.str();
   for (unsigned Suffix = 1; Collector.Names.contains(Name) || Taken.contains(Name);
        ++Suffix)
@@ -146,5 +154,7 @@ std::string freshName(StringRef Base, const Stmt *Site, ASTContext &Ctx,
   Taken.insert(Name);
   return Name;
 }
+
+void forgetNamesTakenByFixes() { NamesTakenByFixes.clear(); }
 
 } // namespace kernel_tidy::dsl

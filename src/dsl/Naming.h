@@ -21,10 +21,14 @@ std::string dslQualifier(llvm::StringRef Name, const clang::Stmt *At,
                          clang::ASTContext &Ctx, bool HasDslArgument);
 
 /// A name based on \p Base that no declaration or reference in the
-/// outermost function around \p Site uses and that \p Taken does not hold
-/// (the names other fixes of this translation unit took); adds it to Taken.
-std::string freshName(llvm::StringRef Base, const clang::Stmt *Site,
-                      clang::ASTContext &Ctx, llvm::StringSet<> &Taken);
+/// outermost function around \p Site uses and that no other fix of this
+/// translation unit took there, whichever rule made it (their fixes land in
+/// the same text: two rules declaring `warp_sum` in one scope would clash).
+std::string freshName(llvm::StringRef Base, const clang::Stmt *Site, clang::ASTContext &Ctx);
+
+/// Forgets the names fixes took: called when a translation unit starts and
+/// ends (the names are kept per thread, which checks one unit at a time).
+void forgetNamesTakenByFixes();
 
 } // namespace kernel_tidy::dsl
 

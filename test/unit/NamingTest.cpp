@@ -43,11 +43,16 @@ TEST(Naming, QualifiesWhereTheNameIsNotVisible) {
 TEST(Naming, FreshNamesAvoidEveryNameInTheFunction) {
   Snippet S("    UInt warp_sum = 1u;\n    probe(warp_sum);");
   ASSERT_TRUE(S.parsed());
-  llvm::StringSet<> Taken;
   const Stmt *At = S.probeStatement(0);
-  EXPECT_EQ("warp_sum_1", dsl::freshName("warp_sum", At, S.context(), Taken));
-  EXPECT_EQ("warp_sum_2", dsl::freshName("warp_sum", At, S.context(), Taken));
-  EXPECT_EQ("warp_max", dsl::freshName("warp_max", At, S.context(), Taken));
+  dsl::forgetNamesTakenByFixes();
+  EXPECT_EQ("warp_sum_1", dsl::freshName("warp_sum", At, S.context()));
+  // Taken by an earlier fix, whichever rule made it.
+  EXPECT_EQ("warp_sum_2", dsl::freshName("warp_sum", At, S.context()));
+  EXPECT_EQ("warp_max", dsl::freshName("warp_max", At, S.context()));
+  // A new translation unit starts afresh.
+  dsl::forgetNamesTakenByFixes();
+  EXPECT_EQ("warp_sum_1", dsl::freshName("warp_sum", At, S.context()));
+  dsl::forgetNamesTakenByFixes();
 }
 
 } // namespace

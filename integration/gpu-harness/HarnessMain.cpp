@@ -168,23 +168,16 @@ private:
 
   /// The shapes this case runs: the standard ones (a case with a constant
   /// block size: full blocks of it); atomic cases add the contention sweep
-  /// (block size x fraction of active threads).
+  /// (at the case's own block size when it sets one).
   std::vector<LaunchShape> shapes() const {
-    if (Spec.Block != 0)
-      return blockShapes(Spec.Block);
-    std::vector<LaunchShape> Shapes = standardShapes();
+    std::vector<LaunchShape> Shapes = Spec.Block != 0 ? blockShapes(Spec.Block) : standardShapes();
     if (!isContended(Spec.Kind))
       return Shapes;
-    for (std::uint32_t Block : {64u, 256u, 1024u})
-      for (LaneMask Mask :
-           {LaneMask::All, LaneMask::Random, LaneMask::OddLanes, LaneMask::OneIn32}) {
-        const char *MaskName = Mask == LaneMask::All        ? "all"
-                               : Mask == LaneMask::Random   ? "random-half"
-                               : Mask == LaneMask::OddLanes ? "odd-lanes"
-                                                            : "one-in-32";
-        Shapes.push_back({"contention-b" + std::to_string(Block) + "-" + MaskName, 8192, 1,
-                          Block, 1, Mask});
-      }
+    std::vector<std::uint32_t> Blocks = {64u, 256u, 1024u};
+    if (Spec.Block != 0)
+      Blocks = {Spec.Block};
+    for (LaunchShape &Shape : contentionShapes(Blocks))
+      Shapes.push_back(std::move(Shape));
     return Shapes;
   }
 

@@ -125,6 +125,12 @@ void verifyWith(Verifier &V) {
   FileResult &Result = V.Result;
   if (!Result.Errors.empty())
     return;
+  // Without this the re-parse of a removed file (or of a file whose folder
+  // went away) fails and every fix would be reported as not compiling.
+  if (!llvm::sys::fs::exists(Result.File)) {
+    Result.Errors.push_back({Result.File, 0, 0, "the file was removed during the run"});
+    return;
+  }
   // Overlapping fixes cannot be applied together: each goes to the first
   // batch it does not overlap.
   std::vector<std::vector<Finding *>> Batches;
@@ -161,6 +167,8 @@ void applyFixes(FileResult &Result, Analyzer &Reparser, bool IncludeUnsafe) {
     return;
   Verifier V(Result, Reparser);
   verifyWith(V);
+  if (!Result.Errors.empty())
+    return;
   std::vector<Finding *> Selected;
   tooling::Replacements All;
   for (Finding &F : Result.Findings) {

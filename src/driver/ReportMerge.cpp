@@ -13,8 +13,49 @@ namespace {
 
 enum class ReportKind { Sarif, Json, Baseline, Unknown };
 
-/// What \p Report is, checking the shape merging relies on (a field of
-/// another type is not a report of that kind).
+bool hasString(const json &Item, const char *Key) {
+  auto It = Item.find(Key);
+  return It != Item.end() && It->is_string();
+}
+
+bool hasCount(const json &Item, const char *Key) {
+  auto It = Item.find(Key);
+  return It != Item.end() && It->is_number_unsigned();
+}
+
+/// Whether \p Array is an array of objects each satisfying \p Valid.
+bool allEntries(const json &Array, const std::function<bool(const json &)> &Valid) {
+  return Array.is_array() && std::all_of(Array.begin(), Array.end(), [&](const json &Item) {
+           return Item.is_object() && Valid(Item);
+         });
+}
+
+bool isSarifEntry(const json &Result) {
+  const json &Location = Result.value("locations", json());
+  if (!hasString(Result.value("message", json::object()), "text"))
+    return false;
+  // Results and notifications are ordered by the file of their first location.
+  return Location.is_array() && !Location.empty() && Location[0].is_object() &&
+         hasString(Location[0].value("physicalLocation", json::object())
+                       .value("artifactLocation", json::object()),
+                   "uri");
+}
+
+bool isJsonDiagnostic(const json &D) {
+  return hasString(D, "rule") && hasString(D, "message") && hasString(D, "file") &&
+         hasCount(D, "line") && hasCount(D, "column");
+}
+
+bool isJsonError(const json &E) { return hasString(E, "file") && hasString(E, "message"); }
+
+bool isBaselineEntry(const json &F) {
+  return hasString(F, "rule") && hasString(F, "file") && hasString(F, "fingerprint") &&
+         F.value("message", json("")).is_string();
+}
+
+/// What \p Report is, checking the shape merging and the readers of the
+/// merged report rely on, entry by entry (a field of another type, or an
+/// entry without its file, is not a report of that kind).
 ReportKind kindOf(const json &Report) {
   if (!Report.is_object())
     return ReportKind::Unknown;
@@ -23,17 +64,28 @@ ReportKind kindOf(const json &Report) {
     return It != Report.end() && It->type() == Type;
   };
   if (Is("runs", json::value_t::array) && Report["version"] == "2.1.0" &&
-      Report["runs"].size() == 1 && Report["runs"][0].is_object() &&
-      Report["runs"][0].value("results", json()).is_array())
+      Report["runs"].size() == 1 && Report["runs"][0].is_object()) {
+    const json &Run = Report["runs"][0];
+    const json &Invocations = Run.value("invocations", json());
+    if (!allEntries(Run.value("results", json()), isSarifEntry) || !Invocations.is_array() ||
+        Invocations.empty() || !Invocations[0].is_object() ||
+        !Invocations[0].value("executionSuccessful", json()).is_boolean() ||
+        !allEntries(Invocations[0].value("toolExecutionNotifications", json()), isSarifEntry))
+      return ReportKind::Unknown;
     return ReportKind::Sarif;
+  }
   if (Is("diagnostics", json::value_t::array) && Is("summary", json::value_t::object)) {
     const json &Summary = Report["summary"];
     for (const char *Count : {"files", "diagnostics", "fixable", "fixed"})
-      if (!Summary.contains(Count) || !Summary[Count].is_number_unsigned())
+      if (!hasCount(Summary, Count))
         return ReportKind::Unknown;
-    return Summary.value("errors", json()).is_array() ? ReportKind::Json : ReportKind::Unknown;
+    if (!allEntries(Report["diagnostics"], isJsonDiagnostic) ||
+        Summary["diagnostics"] != Report["diagnostics"].size() ||
+        !allEntries(Summary.value("errors", json()), isJsonError))
+      return ReportKind::Unknown;
+    return ReportKind::Json;
   }
-  if (Report.contains("kernel_tidy_baseline") && Is("findings", json::value_t::array))
+  if (Report.contains("kernel_tidy_baseline") && allEntries(Report["findings"], isBaselineEntry))
     return ReportKind::Baseline;
   return ReportKind::Unknown;
 }

@@ -192,5 +192,18 @@ TEST_F(DriverReport, AFixThatDoesNotCompileIsReportedAsNoFixWithTheError) {
   EXPECT_TRUE(R.FixNotes.empty());
 }
 
+TEST_F(DriverReport, AFileRemovedDuringTheRunIsAnErrorNotAFixThatDoesNotCompile) {
+  FileResult R = analyze("int safe = 1;\n");
+  ASSERT_EQ(1u, R.Findings.size());
+  llvm::sys::fs::remove_directories(Dir);
+  applyFixes(R, *Checker, /*IncludeUnsafe=*/false);
+  EXPECT_FALSE(R.Fixed) << "nothing to write for a file that is gone";
+  ASSERT_EQ(1u, R.Errors.size());
+  EXPECT_EQ("the file was removed during the run", R.Errors[0].Message);
+  ASSERT_TRUE(R.Findings[0].FixIt) << "the fix was not judged, so it is not dropped";
+  EXPECT_EQ("", R.Findings[0].NoFixReason);
+  EXPECT_TRUE(R.FixNotes.empty());
+}
+
 } // namespace
 } // namespace kernel_tidy::test

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CaseTable.h"
 #include "Compare.h"
 #include "Inputs.h"
 #include "Launch.h"
@@ -19,6 +20,9 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -312,6 +316,40 @@ TEST(GpuHarnessLaunch, BlockShapesHaveOnlyFullBlocks) {
     }
     std::vector<Warp> Odd = warpsOf(Shapes[1], 32, activeFlags(Shapes[1], 7));
     EXPECT_EQ(activeLanes(Odd[0]), 16u);
+  }
+}
+
+TEST(GpuHarnessLaunch, ContentionShapesSweepTheMasksPerBlockSize) {
+  std::vector<LaunchShape> Shapes = contentionShapes({64u, 1024u});
+  ASSERT_EQ(Shapes.size(), 8u);
+  EXPECT_EQ(Shapes[0].Name, "contention-b64-all");
+  EXPECT_EQ(Shapes[7].Name, "contention-b1024-one-in-32");
+  for (size_t I = 0; I < Shapes.size(); ++I) {
+    EXPECT_EQ(Shapes[I].BlockX, I < 4 ? 64u : 1024u) << Shapes[I].Name;
+    EXPECT_EQ(Shapes[I].Width, 8192u);
+  }
+  std::vector<Warp> OneIn32 = warpsOf(Shapes[3], 32, activeFlags(Shapes[3], 7));
+  for (const Warp &W : OneIn32)
+    EXPECT_EQ(activeLanes(W), 1u);
+}
+
+TEST(GpuHarnessCases, ConstantBlockSizesMatchTheCaseTable) {
+  // A kernel that sets its block size runs on shapes of that size
+  // (CaseSpec::Block); shapes of another size would give the reference
+  // other warps and blocks than the GPU runs.
+  const std::regex SetBlockSize(R"(set_block_size\(\s*(\d+)u?)");
+  for (const CaseSpec &Spec : CaseTable) {
+    std::ifstream In(std::string(KERNEL_TIDY_HARNESS_DIR) + "/cases/" + std::string(Spec.Name) +
+                     ".cpp.in");
+    ASSERT_TRUE(In) << Spec.Name;
+    std::stringstream Text;
+    Text << In.rdbuf();
+    std::string Source = Text.str();
+    std::smatch Match;
+    std::uint32_t Declared = 0;
+    if (std::regex_search(Source, Match, SetBlockSize))
+      Declared = static_cast<std::uint32_t>(std::stoul(Match[1]));
+    EXPECT_EQ(Declared, Spec.Block) << Spec.Name;
   }
 }
 

@@ -143,7 +143,13 @@ TEST_F(HostileInput, MalformedBaselinesAndReportsAreErrorsNotCrashes) {
        {R"({"version": "2.1.0", "runs": {}})", R"({"version": "2.1.0", "runs": "x"})",
         R"({"version": 2, "runs": []})",
         R"({"diagnostics": [], "summary": {"files": -1, "diagnostics": 0, "fixable": 0, "fixed": 0, "errors": []}})",
-        R"({"kernel_tidy_baseline": 1, "findings": "x"})"}) {
+        R"({"kernel_tidy_baseline": 1, "findings": "x"})",
+        R"({"kernel_tidy_baseline": 1, "findings": [{"rule": "r", "file": "f"}]})",
+        R"({"diagnostics": [{"x": 1}], "summary": {"files": 1, "diagnostics": 1, "fixable": 0, "fixed": 0, "errors": []}})",
+        R"({"diagnostics": [], "summary": {"files": 1, "diagnostics": 2, "fixable": 0, "fixed": 0, "errors": []}})",
+        R"({"diagnostics": [], "summary": {"files": 1, "diagnostics": 0, "fixable": 0, "fixed": 0, "errors": [7]}})",
+        R"({"version": "2.1.0", "runs": [{"results": [{"message": {"text": "m"}}], "invocations": [{"executionSuccessful": true, "toolExecutionNotifications": []}]}]})",
+        R"({"version": "2.1.0", "runs": [{"results": [], "invocations": []}]})"}) {
     ProcessResult R = runKernelTidy({"merge", First, put("bad.json", Sarif)});
     EXPECT_EQ(2, R.ExitCode) << Sarif << R.Err;
     EXPECT_NE(std::string::npos, R.Err.find("kernel-tidy: error: report 2 ")) << R.Err;

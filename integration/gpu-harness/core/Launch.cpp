@@ -47,6 +47,18 @@ std::vector<LaunchShape> blockShapes(std::uint32_t BlockX) {
   };
 }
 
+std::vector<LaunchShape> contentionShapes(const std::vector<std::uint32_t> &Blocks) {
+  std::vector<LaunchShape> Shapes;
+  for (std::uint32_t Block : Blocks)
+    for (auto [Mask, MaskName] : {std::pair{LaneMask::All, "all"},
+                                  std::pair{LaneMask::Random, "random-half"},
+                                  std::pair{LaneMask::OddLanes, "odd-lanes"},
+                                  std::pair{LaneMask::OneIn32, "one-in-32"}})
+      Shapes.push_back(shape("contention-b" + std::to_string(Block) + "-" + MaskName, 8192, 1,
+                             Block, 1, Mask));
+  return Shapes;
+}
+
 std::uint32_t blockCount(const LaunchShape &Shape) {
   return ceilDiv(Shape.Width, Shape.BlockX) * ceilDiv(Shape.Height, Shape.BlockY);
 }

@@ -37,6 +37,11 @@ std::vector<LaunchShape> standardShapes();
 /// shapes (the first, "full-warps", is the timed one).
 std::vector<LaunchShape> blockShapes(std::uint32_t BlockX);
 
+/// The contention sweep of an atomic case: 8192 threads in 1D blocks of each
+/// of \p Blocks, with every thread, a random half, the odd lanes and one lane
+/// in 32 running the atomic, named "contention-b<block>-<mask>".
+std::vector<LaunchShape> contentionShapes(const std::vector<std::uint32_t> &Blocks);
+
 /// One lane of a warp: its lane index, its element (y * Width + x) and
 /// whether it runs the pattern (in bounds and selected by the mask).
 struct Lane {

@@ -4,14 +4,36 @@
 
 #include "rules/FixEdits.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/Support/YAMLParser.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace kernel_tidy::rules {
 
+namespace {
+// Set once, before any check is created (kernel-clangd's main).
+bool UnsafeFixesDefault = false;
+} // namespace
+
+void offerUnsafeFixesByDefault() { UnsafeFixesDefault = true; }
+
 RuleBase::RuleBase(StringRef Name, tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), Backend(targetOption()) {}
+    : ClangTidyCheck(Name, Context), Backend(targetOption()), UnsafeFixes(unsafeFixesOption()) {}
+
+// Read as a string: the bool specialisations of OptionsView are mangled
+// differently by GCC and by the Clang that built Debian's libclangTidy.
+bool RuleBase::unsafeFixesOption() const {
+  StringRef Value = Options.getLocalOrGlobal("UnsafeFixes", "");
+  if (Value.empty())
+    return UnsafeFixesDefault;
+  if (std::optional<bool> Parsed = llvm::yaml::parseBool(Value))
+    return *Parsed;
+  configurationDiag("invalid configuration value '%0' for option 'UnsafeFixes'; "
+                    "expected a bool")
+      << Value;
+  return UnsafeFixesDefault;
+}
 
 dsl::Target RuleBase::targetOption() const {
   StringRef Value = Options.getLocalOrGlobal("Target", "any");
@@ -25,6 +47,7 @@ dsl::Target RuleBase::targetOption() const {
 
 void RuleBase::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "Target", dsl::targetName(Backend));
+  Options.store(Opts, "UnsafeFixes", UnsafeFixes ? "true" : "false");
 }
 
 dsl::Analyses &RuleBase::analyses(ASTContext &Ctx) {
@@ -94,9 +117,15 @@ void RuleBase::emit(const MatchFinder::MatchResult &Result, Diagnosis D) {
   for (const auto &[Loc, Text] : D.Notes)
     diag(Loc, "%0", DiagnosticIDs::Note) << Text;
   if (D.Safety.K == FixSafety::Unsafe && !Hints.empty()) {
-    auto Note = diag(D.Loc, "unsafe fix: %0", DiagnosticIDs::Note) << D.Safety.Reason;
-    for (const FixItHint &Hint : Hints)
-      Note << Hint;
+    if (!UnsafeFixes) {
+      diag(D.Loc, "unsafe fix: %0 (set the check option UnsafeFixes to true to get it)",
+           DiagnosticIDs::Note)
+          << D.Safety.Reason;
+    } else {
+      auto Note = diag(D.Loc, "unsafe fix: %0", DiagnosticIDs::Note) << D.Safety.Reason;
+      for (const FixItHint &Hint : Hints)
+        Note << Hint;
+    }
   }
   if (D.Safety.K == FixSafety::None && !D.Safety.Reason.empty())
     diag(D.Loc, "no automatic fix: %0", DiagnosticIDs::Note) << D.Safety.Reason;

@@ -54,10 +54,18 @@ struct Diagnosis {
   }
 };
 
+/// Makes checks attach unsafe fixes to their notes unless the check option
+/// UnsafeFixes says otherwise (kernel-clangd, which offers them as their own
+/// code actions). By default they are attached only when UnsafeFixes is
+/// true: clang-tidy exports note fixes, and `run-clang-tidy -fix` applies
+/// every exported fix.
+void offerUnsafeFixesByDefault();
+
 /// A kernel-tidy check: C++17 DSL code, one report per source site (a
 /// template instantiated twice is reported once), safe fixes on the warning,
-/// unsafe fixes on a note `unsafe fix: REASON` (applied only on request, as
-/// clang-tidy's --fix-notes), a note `no automatic fix: REASON` when a
+/// unsafe fixes on a note `unsafe fix: REASON` (attached when the option
+/// UnsafeFixes is true; applied only on request, as clang-tidy's
+/// --fix-notes), a note `no automatic fix: REASON` when a
 /// rewrite was withheld, and a note where the rewrite is not expected to be
 /// faster on the Target backend.
 class RuleBase : public clang::tidy::ClangTidyCheck {
@@ -90,6 +98,8 @@ protected:
 private:
   /// The option Target (global fallback, default any), diagnosed if unknown.
   dsl::Target targetOption() const;
+  /// The option UnsafeFixes (global fallback), diagnosed if not a bool.
+  bool unsafeFixesOption() const;
   /// The fix-its of \p D; none, with \p D.Safety turned to None and the
   /// reason, when the rewrite cannot be applied safely.
   std::vector<clang::FixItHint>
@@ -97,6 +107,7 @@ private:
   void noteProfitability(clang::SourceLocation Loc, Rewrite Kind);
 
   const dsl::Target Backend;
+  const bool UnsafeFixes;
   llvm::DenseSet<clang::SourceLocation::UIntTy> Reported;
   std::unique_ptr<dsl::Analyses> TUAnalyses;
 };

@@ -12,7 +12,7 @@ namespace kernel_tidy::rules {
 struct RuleInfo {
   llvm::StringRef Id;
   llvm::StringRef GuideSection; ///< Section of the optimization guide.
-  llvm::StringRef FixKinds;     ///< "safe", "safe/unsafe" or "none".
+  llvm::StringRef FixKinds;     ///< Of "safe", "unsafe", "none": "safe/unsafe/none".
   llvm::StringRef Summary;
 };
 

@@ -19,6 +19,7 @@
 #include "src/driver/Sarif.h"
 
 #include <CLI/CLI.hpp>
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
@@ -29,7 +30,10 @@
 #include <csignal>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <thread>
 
@@ -79,7 +83,25 @@ struct CheckCommand {
   bool Statistics = false;
   bool Quiet = false;
   bool AllowNoChecks = false;
+  bool VerifyConfig = false;
+  bool CheckProfile = false;
+  std::string Color = "auto";
+  std::string HeaderFilter;
+  std::string ExcludeHeaderFilter;
+  std::string LineFilter;
 };
+
+/// --color: always, never, or auto (a terminal, unless NO_COLOR is set to
+/// something, https://no-color.org).
+bool useColour(const CheckCommand &Cmd, bool ToStderr) {
+  if (Cmd.Color != "auto")
+    return Cmd.Color == "always";
+  auto NoColor = llvm::sys::Process::GetEnv("NO_COLOR");
+  if (NoColor && !NoColor->empty())
+    return false;
+  return ToStderr ? llvm::sys::Process::StandardErrIsDisplayed()
+                  : llvm::sys::Process::StandardOutIsDisplayed();
+}
 
 /// Progress is shown only to a person watching a run of some length.
 constexpr size_t MinFilesForProgress = 4;
@@ -98,6 +120,11 @@ kernel_tidy::AnalysisOptions analysisOptions(const CheckCommand &Cmd,
     Options.Target = kernel_tidy::dsl::parseTarget(Cmd.Target); // Checked by CLI11.
   if (!Cmd.WarningsAsErrors.empty())
     Options.WarningsAsErrors = Cmd.WarningsAsErrors;
+  if (!Cmd.HeaderFilter.empty())
+    Options.HeaderFilter = Cmd.HeaderFilter;
+  if (!Cmd.ExcludeHeaderFilter.empty())
+    Options.ExcludeHeaderFilter = Cmd.ExcludeHeaderFilter;
+  Options.LineFilter = Cmd.LineFilter;
   Options.BuildPath = Cmd.BuildPath;
   Options.ForceBundledModel = Cmd.BundledModel;
   Options.ExtraArgs = std::move(CompilerArgs);
@@ -124,6 +151,18 @@ std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd,
   auto Files = kernel_tidy::collectFiles(Cmd.Files, Cmd.Excludes, Cmd.BuildPath, Error);
   if (!Files)
     return std::nullopt;
+  // A file named on the command line that --exclude matches is skipped, as
+  // Ruff's --force-exclude does, so that hooks passing every changed file
+  // do not fail on generated ones.
+  unsigned Skipped = 0;
+  for (const std::string &Input : Cmd.Files)
+    if (!llvm::sys::fs::is_directory(Input) && !llvm::is_contained(*Files, Input)) {
+      ++Skipped;
+      if (!Cmd.Quiet)
+        std::cerr << "kernel-tidy: note: '" << Input << "' matches --exclude; skipped\n";
+    }
+  if (Files->empty() && Skipped > 0 && Skipped == Cmd.Files.size())
+    return Files;
   if (Files->empty()) {
     Error = "no source files to check (" + std::string(".cpp .cc .cxx .h .hpp .inl") + ")";
     return std::nullopt;
@@ -151,21 +190,67 @@ std::optional<kernel_tidy::BaselineFilter> loadBaseline(const std::string &Path,
   return kernel_tidy::BaselineFilter(*Entries);
 }
 
-/// "[done/total] elapsed" on one terminal line, redrawn after each file.
+/// "[done/total] elapsed" on one terminal line of stderr: redrawn after each
+/// file and, while a long file is parsed, a few times a second; erased
+/// around what the report prints meanwhile and at the end.
 class ProgressLine {
 public:
-  explicit ProgressLine(bool Enabled) : Enabled(Enabled) {}
+  explicit ProgressLine(bool Enabled) : Enabled(Enabled) {
+    if (Enabled)
+      Ticker = std::thread([this] {
+        std::unique_lock<std::mutex> Hold(Lock);
+        while (!Stopped.wait_for(Hold, std::chrono::milliseconds(250), [this] { return Stop; }))
+          draw();
+      });
+  }
+  ~ProgressLine() { finish(); }
+
   void update(size_t Done, size_t Total) {
+    std::lock_guard<std::mutex> Hold(Lock);
+    this->Done = Done;
+    this->Total = Total;
+    draw();
+  }
+  /// Runs \p Print with the line erased, then draws it again.
+  template <typename F> void around(F Print) {
+    std::lock_guard<std::mutex> Hold(Lock);
+    erase();
+    Print();
+    draw();
+  }
+  void finish() {
     if (!Enabled)
       return;
-    auto Elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start);
-    std::fprintf(stderr, "\r[%zu/%zu] %.1fs", Done, Total, Elapsed.count());
-    if (Done == Total)
-      std::fprintf(stderr, "\n");
+    {
+      std::lock_guard<std::mutex> Hold(Lock);
+      Stop = true;
+      erase();
+    }
+    Stopped.notify_all();
+    Ticker.join();
+    Enabled = false;
   }
 
 private:
+  void draw() {
+    if (!Enabled || Total == 0 || Stop)
+      return;
+    auto Elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start);
+    std::fprintf(stderr, "\r[%zu/%zu] %.1fs", Done, Total, Elapsed.count());
+    Drawn = true;
+  }
+  void erase() {
+    if (Drawn)
+      std::fprintf(stderr, "\r\033[K");
+    Drawn = false;
+  }
+
   bool Enabled;
+  bool Stop = false, Drawn = false;
+  size_t Done = 0, Total = 0;
+  std::mutex Lock;
+  std::condition_variable Stopped;
+  std::thread Ticker;
   std::chrono::steady_clock::time_point Start = std::chrono::steady_clock::now();
 };
 
@@ -205,23 +290,47 @@ void afterAnalysis(const CheckCommand &Cmd, RunState &State, size_t Index,
   }
 }
 
+kernel_tidy::TextOptions textOptions(const CheckCommand &Cmd) {
+  kernel_tidy::TextOptions Text;
+  Text.Colour = useColour(Cmd, /*ToStderr=*/Cmd.Diff);
+  Text.FixesWritten = Cmd.Fix && !Cmd.Diff;
+  return Text;
+}
+
+void printWarnings(const kernel_tidy::FileResult &Result, llvm::StringSet<> &Warned) {
+  for (const std::string &Warning : Result.Warnings)
+    if (Warned.insert(Warning).second)
+      std::cerr << "kernel-tidy: warning: " << Warning << "\n";
+}
+
+/// One file's part of a text report (its new warnings, its diff, its
+/// findings), printed as soon as the file and those before it are done.
+void printFileReport(const CheckCommand &Cmd, const kernel_tidy::FileResult &Result,
+                     const std::string &Diff, llvm::StringSet<> &Warned) {
+  printWarnings(Result, Warned);
+  std::cout << Diff;
+  (Cmd.Diff ? std::cerr : std::cout) << kernel_tidy::formatText({Result}, textOptions(Cmd));
+  std::cout.flush();
+}
+
+/// The rest of the report once every file is done: a JSON or SARIF
+/// document (text was streamed), then the summaries on stderr.
 void printReport(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileResult> &Results,
                  const RunState &State, const std::string &Share) {
-  llvm::StringSet<> Warned;
-  for (const kernel_tidy::FileResult &Result : Results)
-    for (const std::string &Warning : Result.Warnings)
-      if (Warned.insert(Warning).second)
-        std::cerr << "kernel-tidy: warning: " << Warning << "\n";
-  for (const std::string &Diff : State.Diffs)
-    std::cout << Diff;
-  if (Cmd.Format == "json") {
+  if (Cmd.Format != "text") {
+    llvm::StringSet<> Warned;
+    for (const kernel_tidy::FileResult &Result : Results)
+      printWarnings(Result, Warned);
+    for (const std::string &Diff : State.Diffs)
+      std::cout << Diff;
+  }
+  if (Cmd.Format == "json")
     std::cout << kernel_tidy::formatJson(Results, KERNEL_TIDY_VERSION);
-  } else if (Cmd.Format == "sarif") {
+  else if (Cmd.Format == "sarif")
     std::cout << kernel_tidy::formatSarif(
         Results, {KERNEL_TIDY_VERSION, State.Root, Share + "/docs/rules"});
-  } else {
-    (Cmd.Diff ? std::cerr : std::cout) << kernel_tidy::formatText(Results);
-  }
+  if (Cmd.Fix || Cmd.Diff)
+    std::cerr << "kernel-tidy: " << kernel_tidy::formatFixSummary(Results, !Cmd.Diff);
   if (Cmd.Statistics)
     std::cerr << kernel_tidy::formatStatistics(Results, State.Hidden);
   else if (State.Hidden && !Cmd.Quiet)
@@ -281,15 +390,19 @@ bool writeExportedFixes(const CheckCommand &Cmd,
 /// otherwise. Checked before anything is analysed, so that a bad
 /// configuration of one folder writes nothing anywhere.
 bool configurationUsable(const CheckCommand &Cmd, const std::vector<std::string> &Files,
-                         const kernel_tidy::AnalysisOptions &Options) {
+                         const kernel_tidy::AnalysisOptions &Options,
+                         unsigned *WarningCount = nullptr) {
   std::string Error;
   auto Checker = kernel_tidy::Analyzer::create(Options, Error);
   if (!Checker) {
     std::cerr << "kernel-tidy: error: " << Error << "\n";
     return false;
   }
-  llvm::StringSet<> Reported;
+  llvm::StringSet<> Reported, Warned;
   for (const std::string &File : Files) {
+    for (const std::string &Warning : Checker->configurationWarnings(File))
+      if (Warned.insert(Warning).second)
+        std::cerr << "kernel-tidy: warning: " << Warning << "\n";
     std::string Problem = Checker->configurationError(File);
     if (Problem.empty() && !Cmd.AllowNoChecks && Checker->enabledChecks(File).empty())
       Problem = "no checks enabled for '" + File +
@@ -297,8 +410,50 @@ bool configurationUsable(const CheckCommand &Cmd, const std::vector<std::string>
     if (!Problem.empty() && Reported.insert(Problem).second)
       std::cerr << "kernel-tidy: error: " << Problem << "\n";
   }
+  if (WarningCount)
+    *WarningCount = Warned.size();
   return Reported.empty();
 }
+
+/// --verify-config: the configuration of each file (or of the current
+/// folder) checked as a run would check it, and nothing analysed; exit code
+/// 2 on any error or warning, as clang-tidy's --verify-config fails.
+int verifyConfiguration(const CheckCommand &Cmd, const kernel_tidy::AnalysisOptions &Options) {
+  std::vector<std::string> Files = Cmd.Files;
+  if (Files.empty())
+    Files.push_back("kernel-tidy-verify-config.cpp"); // Stands for the current folder.
+  unsigned Warnings = 0;
+  if (!configurationUsable(Cmd, Files, Options, &Warnings) || Warnings > 0)
+    return ExitError;
+  std::cerr << "kernel-tidy: no configuration errors found\n";
+  return ExitClean;
+}
+
+/// --enable-check-profile: the temporary folder clang-tidy stores each
+/// analysis' profile in, removed at the end of the run.
+struct ProfileFolder {
+  explicit ProfileFolder(bool Wanted) {
+    llvm::SmallString<128> Dir;
+    if (Wanted && !llvm::sys::fs::createUniqueDirectory("kernel-tidy-profile", Dir))
+      Path = Dir.str().str();
+  }
+  ~ProfileFolder() {
+    if (!Path.empty())
+      llvm::sys::fs::remove_directories(Path);
+  }
+  /// The JSON texts of the profiles stored so far.
+  std::vector<std::string> read() const {
+    std::vector<std::string> Texts;
+    std::error_code EC;
+    for (llvm::sys::fs::recursive_directory_iterator It(Path, EC), End; !EC && It != End;
+         It.increment(EC))
+      if (llvm::StringRef(It->path()).ends_with(".json"))
+        if (auto Text = llvm::MemoryBuffer::getFile(It->path()))
+          Texts.push_back((*Text)->getBuffer().str());
+    return Texts;
+  }
+  std::string Path;
+};
 
 /// The files without repeats: one file named twice (or through a symlink)
 /// is analysed and fixed once.
@@ -337,6 +492,10 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
       return ExitError;
     }
   }
+  if (Cmd.VerifyConfig)
+    return verifyConfiguration(Cmd, Options);
+  ProfileFolder Profiles(Cmd.CheckProfile);
+  Options.ProfileDir = Profiles.Path;
   std::string Error;
   auto Files = selectFiles(Cmd, Error);
   RunState State;
@@ -347,6 +506,11 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     std::cerr << "kernel-tidy: error: " << Error << "\n";
     return ExitError;
   }
+  if (Files->empty())
+    return ExitClean; // Every file given is excluded (noted above).
+  if (Cmd.UnsafeFixes && !Cmd.Fix && !Cmd.Diff && Cmd.ExportFixes.empty())
+    std::cerr << "kernel-tidy: warning: --unsafe-fixes has no effect without --fix, --diff "
+                 "or --export-fixes\n";
   *Files = withoutRepeats(std::move(*Files));
   if (!configurationUsable(Cmd, *Files, Options))
     return ExitError;
@@ -362,7 +526,13 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     afterAnalysis(Cmd, State, Index, Result, Analyzer);
   };
   Run.OnProgress = [&](size_t Done, size_t Total) { Progress.update(Done, Total); };
+  llvm::StringSet<> Warned;
+  if (Cmd.Format == "text")
+    Run.InOrder = [&](size_t Index, const kernel_tidy::FileResult &Result) {
+      Progress.around([&] { printFileReport(Cmd, Result, State.Diffs[Index], Warned); });
+    };
   auto Results = kernel_tidy::analyzeFiles(*Files, Options, Run, Error);
+  Progress.finish();
   if (!Results) {
     std::cerr << "kernel-tidy: error: " << Error << "\n";
     return ExitError;
@@ -374,6 +544,8 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     std::cerr << "kernel-tidy: error: cannot write the report to standard output\n";
     return ExitError;
   }
+  if (Cmd.CheckProfile)
+    std::cerr << kernel_tidy::formatCheckProfile(Profiles.read());
   if (!Cmd.WriteBaseline.empty() && !writeBaselineFile(Cmd, State))
     return ExitError;
   if (!Cmd.ExportFixes.empty() && !writeExportedFixes(Cmd, *Results))
@@ -402,13 +574,58 @@ int runMerge(const std::vector<std::string> &Reports) {
   return ExitClean;
 }
 
-int runRules(const std::string &Id, const std::string &Share) {
-  if (Id.empty()) {
-    for (const auto &Rule : kernel_tidy::rules::allRules())
-      std::cout << Rule.Id.str() << "  [fix: " << Rule.FixKinds.str() << "]  "
-                << Rule.Summary.str() << "\n";
-    return ExitClean;
+/// Which configuration `kernel-tidy rules` shows: the current folder's
+/// .clang-tidy (as `check` reads it), or --config-file, plus --checks.
+struct RulesCommand {
+  std::string Id;
+  std::string Checks;
+  std::string ConfigFile;
+};
+
+/// The rules in aligned columns: id, whether the configuration enables it,
+/// the kinds of fix its findings can have, and what it does.
+int listRules(const RulesCommand &Cmd, const std::string &Share) {
+  kernel_tidy::AnalysisOptions Options;
+  if (!Cmd.Checks.empty())
+    Options.Checks = Cmd.Checks;
+  if (!Cmd.ConfigFile.empty())
+    Options.ConfigFile = Cmd.ConfigFile;
+  Options.ModelDir = Share + "/api-model";
+  Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
+  std::string Error;
+  auto Checker = kernel_tidy::Analyzer::create(Options, Error);
+  if (!Checker) {
+    std::cerr << "kernel-tidy: error: " << Error << "\n";
+    return ExitError;
   }
+  std::string Problem = Checker->configurationError("kernel-tidy-rules.cpp");
+  if (!Problem.empty()) {
+    std::cerr << "kernel-tidy: error: " << Problem << "\n";
+    return ExitError;
+  }
+  std::vector<std::string> Enabled = Checker->enabledChecks("kernel-tidy-rules.cpp");
+  size_t IdWidth = std::strlen("RULE"), FixWidth = std::strlen("FIX");
+  for (const auto &Rule : kernel_tidy::rules::allRules()) {
+    IdWidth = std::max(IdWidth, Rule.Id.size());
+    FixWidth = std::max(FixWidth, Rule.FixKinds.size());
+  }
+  auto Row = [&](llvm::StringRef Id, llvm::StringRef On, llvm::StringRef Fix,
+                 llvm::StringRef What) {
+    std::cout << Id.str() << std::string(IdWidth - Id.size() + 2, ' ') << On.str()
+              << std::string(9 - On.size(), ' ') << Fix.str()
+              << std::string(FixWidth - Fix.size() + 2, ' ') << What.str() << "\n";
+  };
+  Row("RULE", "ENABLED", "FIX", "WHAT");
+  for (const auto &Rule : kernel_tidy::rules::allRules())
+    Row(Rule.Id, llvm::is_contained(Enabled, Rule.Id.str()) ? "yes" : "no", Rule.FixKinds,
+        Rule.Summary);
+  return ExitClean;
+}
+
+int runRules(const RulesCommand &Cmd, const std::string &Share) {
+  const std::string &Id = Cmd.Id;
+  if (Id.empty())
+    return listRules(Cmd, Share);
   if (!kernel_tidy::rules::findRule(Id)) {
     std::cerr << "kernel-tidy: error: unknown rule '" << Id
               << "' (see 'kernel-tidy rules')\n";
@@ -495,7 +712,27 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
                    "Record the current findings in this file (exit code 0 unless errors)");
   Check.add_flag("--statistics", Cmd.Statistics,
                  "Print the number of findings per rule on stderr");
-  Check.add_flag("--quiet", Cmd.Quiet, "No progress and no notes on stderr");
+  Check.add_flag("--quiet", Cmd.Quiet,
+                 "No progress and no notes on stderr (after --fix or --diff, only the counts)");
+  Check.add_option("--header-filter", Cmd.HeaderFilter,
+                   "Also report findings in headers whose path matches this regular expression "
+                   "(clang-tidy's option; overrides HeaderFilterRegex)");
+  Check.add_option("--exclude-header-filter", Cmd.ExcludeHeaderFilter,
+                   "Of those, leave out headers whose path matches this regular expression "
+                   "(clang-tidy's option)");
+  Check.add_option("--line-filter", Cmd.LineFilter,
+                   "Report only findings on these lines, clang-tidy's JSON: "
+                   "'[{\"name\":\"k.cpp\",\"lines\":[[1,30]]}]'");
+  Check.add_flag("--enable-check-profile", Cmd.CheckProfile,
+                 "Print the time each check took, summed over the files, on stderr "
+                 "(clang-tidy's option)");
+  Check.add_flag("--verify-config", Cmd.VerifyConfig,
+                 "Check the configuration of the files (or of the current folder) and exit, "
+                 "as clang-tidy's --verify-config");
+  Check.add_option("--color", Cmd.Color,
+                   "Colour the text report as Clang does: auto (on a terminal, unless "
+                   "NO_COLOR is set), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   Check.add_flag("--allow-no-checks", Cmd.AllowNoChecks,
                  "Accept a configuration that enables no check (otherwise exit code 2, "
                  "as clang-tidy)");
@@ -533,9 +770,13 @@ int main(int argc, char **argv) {
       "merge", "Merge the SARIF logs, JSON reports or baselines of --shard runs");
   Merge->add_option("reports", Reports, "Report files of one kind")->required();
 
-  std::string RuleId;
+  RulesCommand RulesCmd;
   CLI::App *Rules = App.add_subcommand("rules", "List the rules, or print one rule's documentation");
-  Rules->add_option("id", RuleId, "Rule id");
+  Rules->add_option("id", RulesCmd.Id, "Rule id");
+  Rules->add_option("--checks", RulesCmd.Checks,
+                    "Checks to enable or disable on top of the configuration (as for check)");
+  Rules->add_option("--config-file", RulesCmd.ConfigFile,
+                    "Show what this configuration file enables instead of the current folder's");
 
   try {
     App.parse(ToolArgc, argv);
@@ -548,5 +789,5 @@ int main(int argc, char **argv) {
     return runCheck(Cmd, std::move(CompilerArgs), Share);
   if (Merge->parsed())
     return runMerge(Reports);
-  return runRules(RuleId, Share);
+  return runRules(RulesCmd, Share);
 }

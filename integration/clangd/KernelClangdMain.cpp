@@ -2,8 +2,8 @@
 //
 // kernel-clangd is Debian's clangd 19 (clang::clangd::clangdMain) with the
 // kernel-tidy clang-tidy module linked in. Everything is clangd's: options,
-// configuration, the LSP server. kernel-clangd adds two defaults and nothing
-// else:
+// configuration, the LSP server. kernel-clangd adds three defaults and
+// nothing else:
 //
 //  - `--resource-dir` names Clang 19's resource directory unless given, since
 //    kernel-clangd is not installed next to Clang's builtin headers;
@@ -12,7 +12,9 @@
 //    `-std=c++20 -isystem <share>/api-model`, the bundled model of the
 //    LuisaCompute DSL API, unless the client sends its own fallbackFlags.
 //    `--kernel-tidy-model=DIR` names another model folder; an empty value
-//    turns this off.
+//    turns this off;
+//  - the checks attach their unsafe fixes to notes (check option UnsafeFixes,
+//    off in the plugin), which clangd offers as separate code actions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +38,7 @@ int clangdMain(int argc, char *argv[]);
 
 namespace kernel_tidy::rules {
 extern volatile int LuisaModuleAnchorSource;
+void offerUnsafeFixesByDefault(); // rules/RuleBase.h
 } // namespace kernel_tidy::rules
 
 namespace {
@@ -184,6 +187,9 @@ bool mentionsOption(llvm::ArrayRef<std::string> Args, llvm::StringRef Name) {
 int main(int argc, char *argv[]) {
   // The checks are linked as objects; keep their registration referenced.
   (void)kernel_tidy::rules::LuisaModuleAnchorSource;
+  // clangd offers a note's fix as its own code action, titled by the note
+  // ("unsafe fix: ... rounding"), and applies it only when the user picks it.
+  kernel_tidy::rules::offerUnsafeFixesByDefault();
 
   std::vector<std::string> Args;
   std::string ModelDir = defaultModelDir(argv[0]);
@@ -203,8 +209,24 @@ int main(int argc, char *argv[]) {
     Args.insert(Args.begin(),
                 std::string("--resource-dir=") + KERNEL_TIDY_CLANG_RESOURCE_DIR);
 
+  // clangd prints its own version and help after these lines and exits.
+  if (mentionsOption(Args, "version"))
+    llvm::outs() << "kernel-clangd " << KERNEL_TIDY_VERSION
+                 << " (clangd with the kernel-tidy checks; bundled DSL model: "
+                 << (ModelDir.empty() ? std::string("off") : ModelDir) << ")\n";
+  if (mentionsOption(Args, "help") || mentionsOption(Args, "help-hidden"))
+    llvm::outs() << "kernel-clangd " << KERNEL_TIDY_VERSION
+                 << ": clangd with the kernel-tidy checks (luisa-*).\n\n"
+                    "KERNEL-CLANGD OPTIONS:\n"
+                    "  --kernel-tidy-model=<dir>  The DSL model that files without a compile "
+                    "database are parsed with\n"
+                    "                             (default: "
+                 << ModelDir
+                 << "; empty: clangd's defaults)\n\n"
+                    "The options below are clangd's.\n\n";
+  llvm::outs().flush();
   bool Serving = !mentionsOption(Args, "check") && !mentionsOption(Args, "help") &&
-                 !mentionsOption(Args, "version");
+                 !mentionsOption(Args, "help-hidden") && !mentionsOption(Args, "version");
   if (Serving && !ModelDir.empty()) {
     if (!llvm::sys::fs::is_directory(ModelDir))
       llvm::errs() << "kernel-clangd: bundled DSL model not found at '" << ModelDir

@@ -24,6 +24,7 @@
 #include "llvm/Support/xxhash.h"
 #include "llvm/ADT/StringMap.h"
 #include <algorithm>
+#include <atomic>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <map>
@@ -163,6 +164,25 @@ std::string unusableDatabaseWarning(StringRef File) {
 struct Analyzer::Impl {
   AnalysisOptions Options;
   std::optional<ClangTidyOptions> ConfigOptions;
+  /// --line-filter, parsed. Applied to findings here, not by clang-tidy,
+  /// which would also drop compiler errors outside the lines (and a file
+  /// that does not compile must never be fixed).
+  std::vector<FileFilter> LineFilter;
+
+  bool passesLineFilter(const Finding &F) const {
+    if (LineFilter.empty())
+      return true;
+    for (const FileFilter &Filter : LineFilter) {
+      if (!llvm::StringRef(F.File).ends_with(Filter.Name))
+        continue;
+      if (Filter.LineRanges.empty())
+        return true;
+      for (const FileFilter::LineRange &Range : Filter.LineRanges)
+        if (Range.first <= F.Begin.Line && F.Begin.Line <= Range.second)
+          return true;
+    }
+    return false;
+  }
 
   ClangTidyOptions overrides(std::optional<std::string> HeaderFilter,
                              const std::vector<std::string> &MoreArgs) const {
@@ -175,6 +195,9 @@ struct Analyzer::Impl {
     if (Options.Target)
       Overrides.CheckOptions["Target"] =
           ClangTidyOptions::ClangTidyValue(dsl::targetName(*Options.Target));
+    // The driver decides which fixes to apply (--unsafe-fixes), so it asks
+    // the checks for every fix.
+    Overrides.CheckOptions["UnsafeFixes"] = ClangTidyOptions::ClangTidyValue("true");
     if (Options.WarningsAsErrors)
       Overrides.WarningsAsErrors = *Options.WarningsAsErrors;
     Overrides.ExtraArgs = Options.ExtraArgs;
@@ -185,7 +208,10 @@ struct Analyzer::Impl {
       Before.push_back("-resource-dir=" + Options.ResourceDir);
     Overrides.ExtraArgsBefore = Before;
     Overrides.UseColor = false;
-    Overrides.HeaderFilterRegex = std::move(HeaderFilter);
+    // --header-filter wins over the configuration; the file's own
+    // configuration (HeaderFilter) over the working directory's.
+    Overrides.HeaderFilterRegex = Options.HeaderFilter ? Options.HeaderFilter : std::move(HeaderFilter);
+    Overrides.ExcludeHeaderFilterRegex = Options.ExcludeHeaderFilter;
     return Overrides;
   }
 
@@ -601,6 +627,15 @@ Analyzer::~Analyzer() = default;
 std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options,
                                            std::string &Error) {
   std::unique_ptr<Analyzer> Result(new Analyzer(std::move(Options)));
+  const std::string &LineFilter = Result->State->Options.LineFilter;
+  if (!LineFilter.empty()) {
+    ClangTidyGlobalOptions Parsed;
+    if (std::error_code EC = parseLineFilter(LineFilter, Parsed)) {
+      Error = "invalid --line-filter '" + LineFilter + "': " + EC.message();
+      return nullptr;
+    }
+    Result->State->LineFilter = std::move(Parsed.LineFilter);
+  }
   if (const auto &Path = Result->State->Options.ConfigFile) {
     auto Text = llvm::MemoryBuffer::getFile(*Path);
     if (!Text) {
@@ -803,6 +838,14 @@ FileResult Analyzer::analyze(const std::string &File,
     if (UsePch)
       PchArgs = {"-include-pch", Pch->PchPath};
     ClangTidyContext Context(State->makeOptionsProvider(FS, HeaderFilter, PchArgs));
+    if (!State->Options.ProfileDir.empty()) {
+      // clang-tidy names a profile after the file and the second it was
+      // made: one folder per analysis keeps every one.
+      static std::atomic<unsigned> Analyses{0};
+      Context.setEnableProfiling(true);
+      Context.setProfileStoragePrefix(State->Options.ProfileDir + "/" +
+                                      std::to_string(Analyses++));
+    }
     // A text given in memory (a fix being verified) that does not compile
     // is the caller's business: no "Error while processing" on stderr.
     return runChecks(Context, *DB, AbsFile, FS, MainFileOnly, Contents.has_value());
@@ -851,7 +894,7 @@ FileResult Analyzer::analyze(const std::string &File,
       F.FixIt = Fix{Applicability::Safe, "", toEdits(Message.Fix, Cache)};
     for (const tooling::DiagnosticMessage &Note : Error.Notes) {
       NoteKind Kind = classifyNote(Note);
-      if (Kind.IsUnsafeFix && !F.FixIt)
+      if (Kind.IsUnsafeFix && !F.FixIt && !Note.Fix.empty())
         F.FixIt = Fix{Applicability::Unsafe, Kind.Reason.str(), toEdits(Note.Fix, Cache)};
       else if (Kind.IsNoFix)
         F.NoFixReason = Kind.Reason.str();
@@ -864,7 +907,8 @@ FileResult Analyzer::analyze(const std::string &File,
     if (F.FixIt)
       for (Edit &E : F.FixIt->Edits)
         E.File = DisplayName(E.File);
-    Result.Findings.push_back(std::move(F));
+    if (State->passesLineFilter(F))
+      Result.Findings.push_back(std::move(F));
   }
   return Result;
 }
@@ -880,6 +924,33 @@ std::string Analyzer::configurationError(const std::string &File) {
 std::vector<std::string> Analyzer::enabledChecks(const std::string &File) {
   auto Provider = State->makeOptionsProvider(llvm::vfs::getRealFileSystem());
   return getCheckNames(Provider->getOptions(File), false);
+}
+
+std::vector<std::string> Analyzer::configurationWarnings(const std::string &File) {
+  llvm::SmallString<256> Absolute(File);
+  llvm::sys::fs::make_absolute(Absolute);
+  auto Provider = State->makeOptionsProvider(llvm::vfs::getRealFileSystem());
+  std::vector<std::string> Warnings;
+  for (const auto &[Options, Source] : Provider->getRawOptions(Absolute.str())) {
+    if (!Options.Checks)
+      continue;
+    bool FromCommandLine =
+        Source == ClangTidyOptionsProvider::OptionsSourceTypeCheckCommandLineOption;
+    llvm::SmallVector<llvm::StringRef> Globs;
+    llvm::StringRef(*Options.Checks).split(Globs, ',');
+    for (llvm::StringRef Glob : Globs) {
+      Glob = Glob.trim();
+      if (Glob.empty() || Glob.starts_with("-") || (!FromCommandLine && !Glob.starts_with("luisa-")))
+        continue;
+      ClangTidyOptions Only = ClangTidyOptions::getDefaults();
+      Only.Checks = Glob.str();
+      if (getCheckNames(Only, false).empty())
+        Warnings.push_back("check glob '" + Glob.str() + "' (" +
+                           (FromCommandLine ? std::string("--checks") : "from '" + Source + "'") +
+                           ") enables no check");
+    }
+  }
+  return Warnings;
 }
 
 } // namespace kernel_tidy

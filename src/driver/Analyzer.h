@@ -26,6 +26,16 @@ struct AnalysisOptions {
   /// Checks whose findings are errors (clang-tidy's WarningsAsErrors globs,
   /// added to the configuration's).
   std::optional<std::string> WarningsAsErrors;
+  /// clang-tidy's --header-filter and --exclude-header-filter: the headers
+  /// whose findings are reported (overriding the configuration's).
+  std::optional<std::string> HeaderFilter;
+  std::optional<std::string> ExcludeHeaderFilter;
+  /// clang-tidy's --line-filter (JSON: [{"name": "k.cpp", "lines": [[1, 9]]}]):
+  /// only findings on these lines of these files; empty: every line.
+  std::string LineFilter;
+  /// Where clang-tidy stores each analysis' time per check (a folder per
+  /// analysis, JSON); empty: no profiling.
+  std::string ProfileDir;
   std::string BuildPath;                 ///< -p: where compile_commands.json is.
   std::vector<std::string> ExtraArgs;    ///< After `--` on the command line.
   bool ForceBundledModel = false; ///< Ignore compile databases.
@@ -66,6 +76,12 @@ public:
 
   /// The names of the checks enabled for \p File.
   std::vector<std::string> enabledChecks(const std::string &File);
+
+  /// What is suspicious in the configuration of \p File, as clang-tidy
+  /// warns: a glob of --checks that matches no check, or a `luisa-` glob of a
+  /// configuration file that matches none (other tools' globs in a shared
+  /// .clang-tidy are not ours to judge).
+  std::vector<std::string> configurationWarnings(const std::string &File);
 
 private:
   explicit Analyzer(AnalysisOptions Options);

@@ -32,7 +32,8 @@ analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analy
   std::vector<FileResult> Results(Files.size());
   std::atomic<size_t> Next{0};
   std::mutex ProgressLock;
-  size_t Done = 0;
+  size_t Done = 0, InOrderNext = 0;
+  std::vector<bool> Finished(Files.size(), false);
   auto Work = [&](Analyzer &Mine) {
     for (size_t I = Next++; I < Files.size(); I = Next++) {
       Results[I] = Mine.analyze(Files[I]);
@@ -40,6 +41,10 @@ analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analy
         Options.AfterAnalysis(I, Results[I], Mine);
       std::lock_guard<std::mutex> Guard(ProgressLock);
       ++Done;
+      Finished[I] = true;
+      for (; InOrderNext < Files.size() && Finished[InOrderNext]; ++InOrderNext)
+        if (Options.InOrder)
+          Options.InOrder(InOrderNext, Results[InOrderNext]);
       if (Options.OnProgress)
         Options.OnProgress(Done, Files.size());
     }

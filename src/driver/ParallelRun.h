@@ -19,6 +19,10 @@ struct ParallelRunOptions {
   std::function<void(size_t Index, FileResult &, Analyzer &)> AfterAnalysis;
   /// Called after each file, one call at a time, with files done so far.
   std::function<void(size_t Done, size_t Total)> OnProgress;
+  /// Called once per file, in the order of the files, as soon as the file
+  /// and every file before it are done (after its AfterAnalysis), one call
+  /// at a time: a report can stream and still keep its order.
+  std::function<void(size_t Index, const FileResult &)> InOrder;
 };
 
 /// Analyses \p Files with up to Options.Jobs threads, each with its own

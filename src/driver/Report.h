@@ -24,9 +24,24 @@ RunSummary summarize(const std::vector<FileResult> &Results);
 std::string formatStatistics(const std::vector<FileResult> &Results,
                              unsigned HiddenByBaseline);
 
+/// How text reports are printed.
+struct TextOptions {
+  bool Colour = false;       ///< Clang's terminal colours.
+  bool FixesWritten = false; ///< --fix wrote the applied fixes (clang-tidy's note).
+};
+
 /// Findings as Clang prints diagnostics: location, message, source line,
-/// caret, and the fix as a note.
-std::string formatText(const std::vector<FileResult> &Results);
+/// caret, the fix as Clang shows a fix-it (its replacement under the caret
+/// line) and why a fix is unsafe.
+std::string formatText(const std::vector<FileResult> &Results, const TextOptions &Options = {});
+
+/// --enable-check-profile: the time of each check summed over clang-tidy's
+/// profile files (\p Profiles: their JSON texts), slowest first.
+std::string formatCheckProfile(const std::vector<std::string> &Profiles);
+
+/// After --fix or --diff, Ruff's summary: "Found 4 findings (3 fixed,
+/// 1 remaining)." (\p Written: --fix wrote them; otherwise --diff shows them).
+std::string formatFixSummary(const std::vector<FileResult> &Results, bool Written);
 
 /// The versioned JSON report (docs/json-report.md).
 std::string formatJson(const std::vector<FileResult> &Results,

@@ -15,25 +15,6 @@ namespace kernel_tidy::dsl {
 
 namespace {
 
-const VarDecl *variableOf(const Expr *E) {
-  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(stripDslWrappers(E));
-  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-}
-
-bool isVariable(const Expr *E, const VarDecl *Var) {
-  const VarDecl *Found = variableOf(E);
-  return Found && Found->getCanonicalDecl() == Var->getCanonicalDecl();
-}
-
-const CXXOperatorCallExpr *binaryOperator(const Expr *E) {
-  const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(stripDslWrappers(E));
-  return Op && Op->getNumArgs() == 2 ? Op : nullptr;
-}
-
-bool isHostValue(const Expr *E, int64_t Value, const ASTContext &Ctx) {
-  return evaluateHostInt(stripDslWrappers(E), Ctx) == Value;
-}
-
 /// `V <<= 1`, `V *= 2`, `V += V`, `V = V * 2`, `V = 2 * V`, `V = V << 1`, `V = V + V`.
 bool isDoubling(const Stmt *S, const VarDecl *Var, const ASTContext &Ctx) {
   const auto *E = dyn_cast_or_null<Expr>(S);
@@ -53,33 +34,7 @@ bool isDoubling(const Stmt *S, const VarDecl *Var, const ASTContext &Ctx) {
   default:
     return false;
   }
-  const auto *Rhs = binaryOperator(R);
-  if (!Rhs)
-    return false;
-  const Expr *A = Rhs->getArg(0), *B = Rhs->getArg(1);
-  switch (Rhs->getOperator()) {
-  case OO_Star:
-    return (isVariable(A, Var) && isHostValue(B, 2, Ctx)) ||
-           (isVariable(B, Var) && isHostValue(A, 2, Ctx));
-  case OO_LessLess:
-    return isVariable(A, Var) && isHostValue(B, 1, Ctx);
-  case OO_Plus:
-    return isVariable(A, Var) && isVariable(B, Var);
-  default:
-    return false;
-  }
-}
-
-bool containsDslExit(const Stmt *S) {
-  if (!S)
-    return false;
-  if (const auto *E = dyn_cast<Expr>(S))
-    if (matchDslExit(E))
-      return true;
-  for (const Stmt *Child : S->children())
-    if (Child && containsDslExit(Child))
-      return true;
-  return false;
+  return isDoubled(R, [&](const Expr *E) { return isVariable(E, Var); }, Ctx);
 }
 
 /// The lambda that an initialiser wraps: `Callable f = [](...) {...};`.
@@ -162,7 +117,7 @@ bool isParameter(const Expr *E, const ParmVarDecl *Param) {
 } // namespace
 
 std::optional<LaneOffsetIndex> matchLaneOffsetIndex(const Expr *Index) {
-  const auto *Op = binaryOperator(Index);
+  const auto *Op = binaryDslOperator(Index);
   if (!Op)
     return std::nullopt;
   const Expr *A = Op->getArg(0), *B = Op->getArg(1);
@@ -192,7 +147,7 @@ std::optional<LaneOffsetIndex> matchLaneOffsetIndex(const Expr *Index) {
 }
 
 bool isSameLaneOffset(const Expr *E, const LaneOffsetIndex &Index) {
-  const auto *Op = binaryOperator(E);
+  const auto *Op = binaryDslOperator(E);
   if (!Op)
     return false;
   auto Same = [&](const Expr *Lane, const Expr *Offset) {
@@ -239,7 +194,7 @@ std::optional<OffsetLoop> matchOffsetLoop(const CompoundStmt *Body, const VarDec
   }
   if (Control->K != DslControl::While || Control->Conditions.size() != 1 || Body->size() < 2)
     return std::nullopt;
-  const auto *Cond = binaryOperator(Control->Conditions.front());
+  const auto *Cond = binaryDslOperator(Control->Conditions.front());
   if (!Cond || Cond->getOperator() != OO_Less || !isVariable(Cond->getArg(0), Var))
     return std::nullopt;
   // Var starts at 1 and only the last statement of the body, a doubling, writes it.
@@ -401,7 +356,7 @@ std::optional<LaneShiftLoop> matchLaneShiftLoop(const CallExpr *Read, ASTContext
 }
 
 std::optional<DownBound> matchDownBound(const Expr *Guard, const LaneOffsetIndex &Index) {
-  const auto *Cmp = binaryOperator(Guard);
+  const auto *Cmp = binaryDslOperator(Guard);
   if (!Cmp)
     return std::nullopt;
   const Expr *L = Cmp->getArg(0), *R = Cmp->getArg(1);
@@ -420,7 +375,7 @@ std::optional<DownBound> matchDownBound(const Expr *Guard, const LaneOffsetIndex
 }
 
 bool isScanGuard(const Expr *Guard, const LaneOffsetIndex &Index) {
-  const auto *Cmp = binaryOperator(Guard);
+  const auto *Cmp = binaryDslOperator(Guard);
   if (!Cmp || Index.Shift != LaneShift::Up)
     return false;
   const Expr *L = Cmp->getArg(0), *R = Cmp->getArg(1);

@@ -3,6 +3,7 @@
 #include "src/dsl/Statements.h"
 
 #include "src/dsl/Ast.h"
+#include "src/dsl/HostEval.h"
 #include "clang/AST/DeclCXX.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -299,6 +300,55 @@ std::optional<AccumulateStep> matchAccumulateStep(const Stmt *S) {
   if (!Kind || !Op->isAssignmentOp())
     return std::nullopt;
   return AccumulateStep{Target, Op->getArg(1), *Kind};
+}
+
+const VarDecl *variableOf(const Expr *E) {
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(stripDslWrappers(E));
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+bool isVariable(const Expr *E, const VarDecl *Var) {
+  const VarDecl *Found = variableOf(E);
+  return Found && Var && Found->getCanonicalDecl() == Var->getCanonicalDecl();
+}
+
+const CXXOperatorCallExpr *binaryDslOperator(const Expr *E) {
+  const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(stripDslWrappers(E));
+  return Op && Op->getNumArgs() == 2 ? Op : nullptr;
+}
+
+bool isHostValue(const Expr *E, int64_t Value, const ASTContext &Ctx) {
+  return evaluateHostInt(stripDslWrappers(E), Ctx) == Value;
+}
+
+bool isDoubled(const Expr *E, llvm::function_ref<bool(const Expr *)> IsBase,
+               const ASTContext &Ctx) {
+  const auto *Op = binaryDslOperator(E);
+  if (!Op)
+    return false;
+  const Expr *A = Op->getArg(0), *B = Op->getArg(1);
+  switch (Op->getOperator()) {
+  case OO_Star:
+    return (IsBase(A) && isHostValue(B, 2, Ctx)) || (IsBase(B) && isHostValue(A, 2, Ctx));
+  case OO_LessLess:
+    return IsBase(A) && isHostValue(B, 1, Ctx);
+  case OO_Plus:
+    return IsBase(A) && IsBase(B);
+  default:
+    return false;
+  }
+}
+
+bool containsDslExit(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (matchDslExit(E))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (Child && containsDslExit(Child))
+      return true;
+  return false;
 }
 
 } // namespace kernel_tidy::dsl

@@ -14,6 +14,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -75,6 +77,30 @@ struct AccumulateStep {
   CombineOp Op = CombineOp::Sum;
 };
 std::optional<AccumulateStep> matchAccumulateStep(const clang::Stmt *S);
+
+// Expression shapes the pattern matchers share. Each looks through the DSL's
+// wrappers (`Var`/`Expr` construction, `def`, implicit conversions).
+
+/// The variable \p E names, or nullptr.
+const clang::VarDecl *variableOf(const clang::Expr *E);
+
+/// Whether \p E names \p Var.
+bool isVariable(const clang::Expr *E, const clang::VarDecl *Var);
+
+/// \p E as a call of a binary overloaded operator (`a * b` on DSL values),
+/// or nullptr.
+const clang::CXXOperatorCallExpr *binaryDslOperator(const clang::Expr *E);
+
+/// Whether \p E is a host constant equal to \p Value.
+bool isHostValue(const clang::Expr *E, int64_t Value, const clang::ASTContext &Ctx);
+
+/// Whether \p E doubles a value \p IsBase accepts: `B * 2`, `2 * B`,
+/// `B << 1` or `B + B`.
+bool isDoubled(const clang::Expr *E, llvm::function_ref<bool(const clang::Expr *)> IsBase,
+               const clang::ASTContext &Ctx);
+
+/// Whether \p S contains a `$return`, `$break` or `$continue`.
+bool containsDslExit(const clang::Stmt *S);
 
 } // namespace kernel_tidy::dsl
 

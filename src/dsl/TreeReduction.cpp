@@ -16,40 +16,9 @@ namespace kernel_tidy::dsl {
 
 namespace {
 
-const VarDecl *variableOf(const Expr *E) {
-  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(stripDslWrappers(E));
-  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-}
-
-bool isVariable(const Expr *E, const VarDecl *Var) {
-  const VarDecl *Found = variableOf(E);
-  return Found && Var && Found->getCanonicalDecl() == Var->getCanonicalDecl();
-}
-
-const CXXOperatorCallExpr *binaryOperator(const Expr *E) {
-  const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(stripDslWrappers(E));
-  return Op && Op->getNumArgs() == 2 ? Op : nullptr;
-}
-
-bool isHostValue(const Expr *E, int64_t Value, const ASTContext &Ctx) {
-  return evaluateHostInt(stripDslWrappers(E), Ctx) == Value;
-}
-
 bool isBarrier(const Stmt *S) {
   const auto *E = dyn_cast_or_null<Expr>(S);
   return E && isDslCall(E->IgnoreImplicit(), "sync_block");
-}
-
-bool containsDslExit(const Stmt *S) {
-  if (const auto *E = dyn_cast_or_null<Expr>(S))
-    if (matchDslExit(E))
-      return true;
-  if (!S)
-    return false;
-  for (const Stmt *Child : S->children())
-    if (Child && containsDslExit(Child))
-      return true;
-  return false;
 }
 
 bool references(const Stmt *S, const VarDecl *Var) {
@@ -81,7 +50,7 @@ bool isHalving(const Stmt *S, const VarDecl *Var, const ASTContext &Ctx) {
   default:
     return false;
   }
-  const auto *Rhs = binaryOperator(R);
+  const auto *Rhs = binaryDslOperator(R);
   if (!Rhs || !isVariable(Rhs->getArg(0), Var))
     return false;
   return (Rhs->getOperator() == OO_GreaterGreater && isHostValue(Rhs->getArg(1), 1, Ctx)) ||
@@ -96,7 +65,7 @@ const Expr *halvedOperand(const Expr *E, const ASTContext &Ctx) {
   if (const auto *Bin = dyn_cast_or_null<BinaryOperator>(E)) {
     L = Bin->getLHS(), R = Bin->getRHS();
     Divides = Bin->getOpcode() == BO_Div, Shifts = Bin->getOpcode() == BO_Shr;
-  } else if (const auto *Op = binaryOperator(E)) {
+  } else if (const auto *Op = binaryDslOperator(E)) {
     L = Op->getArg(0), R = Op->getArg(1);
     Divides = Op->getOperator() == OO_Slash, Shifts = Op->getOperator() == OO_GreaterGreater;
   }
@@ -129,7 +98,7 @@ const Stmt *scopeOf(const VarDecl *Var, ASTContext &Ctx) {
 
 /// `Thread < V` or `V > Thread`, with Thread the thread index; returns Thread.
 const Expr *strideGuardThread(const Expr *Guard, const VarDecl *V, WriteAnalysis &Writes) {
-  const auto *Cmp = binaryOperator(Guard);
+  const auto *Cmp = binaryDslOperator(Guard);
   if (!Cmp)
     return nullptr;
   const Expr *L = Cmp->getArg(0), *R = Cmp->getArg(1);
@@ -142,7 +111,7 @@ const Expr *strideGuardThread(const Expr *Guard, const VarDecl *V, WriteAnalysis
 
 /// `A + B` in either order with one side matching \p First and the other \p Second.
 template <typename F, typename G> bool isSumOf(const Expr *E, F First, G Second) {
-  const auto *Op = binaryOperator(E);
+  const auto *Op = binaryDslOperator(E);
   if (!Op || Op->getOperator() != OO_Plus)
     return false;
   const Expr *A = Op->getArg(0), *B = Op->getArg(1);
@@ -151,21 +120,7 @@ template <typename F, typename G> bool isSumOf(const Expr *E, F First, G Second)
 
 /// `T * 2`, `2 * T`, `T << 1`, `T + T` for the thread index T.
 bool isTwiceThread(const Expr *E, WriteAnalysis &Writes, const ASTContext &Ctx) {
-  const auto *Op = binaryOperator(E);
-  if (!Op)
-    return false;
-  const Expr *A = Op->getArg(0), *B = Op->getArg(1);
-  switch (Op->getOperator()) {
-  case OO_Star:
-    return (isThreadX(A, Writes) && isHostValue(B, 2, Ctx)) ||
-           (isThreadX(B, Writes) && isHostValue(A, 2, Ctx));
-  case OO_LessLess:
-    return isThreadX(A, Writes) && isHostValue(B, 1, Ctx);
-  case OO_Plus:
-    return isThreadX(A, Writes) && isThreadX(B, Writes);
-  default:
-    return false;
-  }
+  return isDoubled(E, [&](const Expr *T) { return isThreadX(T, Writes); }, Ctx);
 }
 
 /// The pair a step combines: `(s[T], s[T + V])` (in place, or into a
@@ -320,7 +275,7 @@ std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext
   if (Control->K != DslControl::While || Control->Conditions.size() != 1)
     return std::nullopt;
   // `V > K`, `V >= K`, `V != 0` or `K < V`.
-  const auto *Cond = binaryOperator(Control->Conditions.front());
+  const auto *Cond = binaryDslOperator(Control->Conditions.front());
   if (!Cond)
     return std::nullopt;
   const Expr *L = Cond->getArg(0), *R = Cond->getArg(1);

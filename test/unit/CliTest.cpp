@@ -38,9 +38,139 @@ TEST_F(Cli, FindingsGiveExitCodeOneAndClangStyleText) {
                               "lanes takes 5 warp_read_lane shuffles; a single "
                               "warp_active_max(m) does the same [luisa-butterfly-reduction]\n"
                               "   12 |         m = max(m, warp_read_lane(m, lane ^ 16u));\n"
-                              "      |         ^" + std::string(41, '~') + "\n"))
+                              "      |         ^" + std::string(41, '~') + "\n"
+                              "      |         m = warp_active_max(m);\n"))
+      << R.Out << "the fix as Clang shows a fix-it, under the caret line";
+  EXPECT_EQ(std::string::npos, R.Out.find("\033[")) << "no colour when stdout is a file";
+  EXPECT_EQ("", R.Err);
+}
+
+TEST_F(Cli, ColourAsClangWithColorAlwaysAndNeverWithNoColor) {
+  std::string File = copyFixture(ButterflyCase);
+  ProcessResult R = runKernelTidy({"check", "--color=always", File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Out.find("\033[1m" + File + ":12:9: \033[0m\033[0;1;35mwarning: \033[0m\033[1m"
+                       "butterfly reduction of 'm'"))
       << R.Out;
-  EXPECT_NE(std::string::npos, R.Out.find(": note: fix: replace 12:9-16:50 with:")) << R.Out;
+  EXPECT_NE(std::string::npos, R.Out.find("      | \033[0;1;32m        ^~~~")) << R.Out;
+  EXPECT_EQ(2, runKernelTidy({"check", "--color=sometimes", File}).ExitCode);
+  // NO_COLOR only changes auto, which is off for a file anyway; never is never.
+  R = runKernelTidy({"check", "--color=never", File});
+  EXPECT_EQ(std::string::npos, R.Out.find("\033[")) << R.Out;
+}
+
+TEST_F(Cli, FixPrintsRuffsSummaryAndMarksWhatItApplied) {
+  std::string Safe = copyFixture(ButterflyCase);
+  std::string Unsafe = Dir + "/unsafe.cpp";
+  writeFile(Unsafe, fixtureInput(sourceDir() + UnsafeCase + ".cpp"));
+  ProcessResult R = runKernelTidy({"check", "--fix", Safe, Unsafe});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_EQ("kernel-tidy: Found 2 findings (1 fixed, 1 remaining).\n", R.Err);
+  EXPECT_NE(std::string::npos, R.Out.find(Safe + ":12:9: note: FIX-IT applied suggested code changes\n"))
+      << R.Out;
+  EXPECT_NE(std::string::npos,
+            R.Out.find(Unsafe + ":12:9: note: unsafe fix (applied only with --unsafe-fixes): "))
+      << R.Out;
+  R = runKernelTidy({"check", "--diff", "--unsafe-fixes", Unsafe});
+  EXPECT_NE(std::string::npos, R.Err.find("kernel-tidy: Found 1 finding (1 fixable by this diff, 0 remaining).\n"))
+      << R.Err;
+  R = runKernelTidy({"check", "--fix", "--quiet", Safe});
+  EXPECT_EQ(0, R.ExitCode) << R.Err;
+  EXPECT_EQ("kernel-tidy: Found 0 findings.\n", R.Err) << "--quiet keeps the counts";
+}
+
+TEST_F(Cli, AnExcludedFileGivenByNameIsSkippedWithANote) {
+  std::string File = copyFixture(ButterflyCase);
+  std::string Name = llvm::sys::path::filename(File).str();
+  ProcessResult R = runKernelTidy({"check", "--exclude", "*/" + Name, File});
+  EXPECT_EQ(0, R.ExitCode) << R.Err;
+  EXPECT_EQ("kernel-tidy: note: '" + File + "' matches --exclude; skipped\n", R.Err);
+  R = runKernelTidy({"check", "--quiet", "--exclude", "*/" + Name, File});
+  EXPECT_EQ("", R.Err);
+  EXPECT_EQ(2, runKernelTidy({"check", Dir + "/missing.cpp"}).ExitCode)
+      << "a file that is not there is still an error";
+}
+
+TEST_F(Cli, CheckGlobsThatEnableNothingAreWarnedAbout) {
+  std::string File = copyFixture(ButterflyCase);
+  ProcessResult R = runKernelTidy({"check", "--checks=-*,luisa-butterfly*,luisa-nosuch*", File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_EQ("kernel-tidy: warning: check glob 'luisa-nosuch*' (--checks) enables no check\n",
+            R.Err);
+  // A shared .clang-tidy names other tools' checks: only ours are judged.
+  writeFile(Dir + "/.clang-tidy", "Checks: '-*,luisa-*,luisa-typo-rule,readability-*'\n");
+  R = runKernelTidy({"check", File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_EQ("kernel-tidy: warning: check glob 'luisa-typo-rule' (from '" + Dir +
+                "/.clang-tidy') enables no check\n",
+            R.Err);
+}
+
+TEST_F(Cli, VerifyConfigChecksTheConfigurationAndAnalysesNothing) {
+  std::string File = copyFixture(ButterflyCase);
+  ProcessResult R = runKernelTidy({"check", "--verify-config", File});
+  EXPECT_EQ(0, R.ExitCode) << R.Err;
+  EXPECT_EQ("", R.Out) << "nothing analysed";
+  EXPECT_EQ("kernel-tidy: no configuration errors found\n", R.Err);
+  writeFile(Dir + "/.clang-tidy", "Checks: '-*,luisa-typo'\n");
+  R = runKernelTidy({"check", "--verify-config", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("warning: check glob 'luisa-typo'")) << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("error: no checks enabled")) << R.Err;
+  writeFile(Dir + "/.clang-tidy", "CheckOptions: {WarpSize: 0}\n");
+  EXPECT_EQ(2, runKernelTidy({"check", "--verify-config", File}).ExitCode);
+}
+
+TEST_F(Cli, LineFilterKeepsFindingsOnTheGivenLinesAsClangTidy) {
+  std::string File = copyFixture(ButterflyCase); // The finding is on line 12.
+  EXPECT_EQ(0, runKernelTidy({"check", R"(--line-filter=[{"name":"k.cpp","lines":[[1,11]]}])",
+                              File}).ExitCode);
+  ProcessResult R =
+      runKernelTidy({"check", R"(--line-filter=[{"name":"k.cpp","lines":[[10,20]]}])", File});
+  EXPECT_EQ(1, R.ExitCode);
+  EXPECT_NE(std::string::npos, R.Out.find(":12:9: warning:")) << R.Out;
+  EXPECT_EQ(0, runKernelTidy({"check", R"(--line-filter=[{"name":"other.cpp"}])", File}).ExitCode)
+      << "files not named are filtered out, as in clang-tidy";
+  R = runKernelTidy({"check", "--line-filter=[{", File});
+  EXPECT_EQ(2, R.ExitCode);
+  EXPECT_NE(std::string::npos, R.Err.find("invalid --line-filter")) << R.Err;
+  // A file that does not compile is still an error outside the lines.
+  writeFile(File, readFile(File) + "\nint broken = ;\n");
+  EXPECT_EQ(2, runKernelTidy({"check", R"(--line-filter=[{"name":"k.cpp","lines":[[1,2]]}])",
+                              File}).ExitCode);
+}
+
+TEST_F(Cli, CheckProfileSumsTheTimeOfEachCheck) {
+  std::string File = copyFixture(ButterflyCase);
+  ProcessResult R = runKernelTidy({"check", "--enable-check-profile", File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("time per check over ")) << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("  luisa-butterfly-reduction\n")) << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("  total\n")) << R.Err;
+}
+
+TEST(CheckProfile, SumsPerCheckSlowestFirstAndSkipsWhatIsNotAProfile) {
+  std::string A = R"({"file": "a.cpp", "profile": {"time.clang-tidy.luisa-a.wall": 1.5,
+      "time.clang-tidy.luisa-a.user": 1.0, "time.clang-tidy.luisa-a.sys": 0.25,
+      "time.clang-tidy.luisa-b.wall": 0.5}})";
+  std::string B = R"({"file": "b.cpp", "profile": {"time.clang-tidy.luisa-b.wall": 2.0}})";
+  std::string Text = formatCheckProfile({A, B, "not json", "[]"});
+  EXPECT_EQ("time per check over 2 analyses (seconds; fixed texts are analysed again):\n"
+            "      wall      user    system  check\n"
+            "    2.5000    0.0000    0.0000  luisa-b\n"
+            "    1.5000    1.0000    0.2500  luisa-a\n"
+            "    4.0000    1.0000    0.2500  total\n",
+            Text);
+}
+
+TEST_F(Cli, UnsafeFixesAloneSaysItHasNoEffect) {
+  std::string File = copyFixture(ButterflyCase);
+  ProcessResult R = runKernelTidy({"check", "--unsafe-fixes", File});
+  EXPECT_EQ(1, R.ExitCode);
+  EXPECT_EQ("kernel-tidy: warning: --unsafe-fixes has no effect without --fix, --diff or "
+            "--export-fixes\n",
+            R.Err);
 }
 
 TEST(TextReport, CaretLineUnderlinesTheRangeAsClangDoes) {
@@ -186,10 +316,10 @@ TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
   ProcessResult R = runKernelTidy({"check", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   EXPECT_NE(std::string::npos,
-            R.Out.find("      |         ^" + std::string(37, '~') + "\n" + File +
-                       ":12:9: note: unsafe fix: " +
-                       RoundingReason + "\n" + File +
-                       ":12:9: note: unsafe fix (applied with --unsafe-fixes): replace "))
+            R.Out.find("      |         ^" + std::string(37, '~') + "\n"
+                       "      |         s = warp_active_sum(s);\n" +
+                       File + ":12:9: note: unsafe fix (applied only with --unsafe-fixes): " +
+                       RoundingReason + "\n"))
       << R.Out;
   R = runKernelTidy({"check", "--format", "json", File});
   auto D = nlohmann::json::parse(R.Out)["diagnostics"][0];
@@ -296,7 +426,8 @@ TEST_F(Cli, NoChecksEnabledIsAnErrorUnlessAllowed) {
     Args.insert(Args.begin() + 1, "--allow-no-checks");
     R = runKernelTidy(Args);
     EXPECT_EQ(0, R.ExitCode) << Args[2] << R.Out << R.Err;
-    EXPECT_EQ("", R.Err);
+    EXPECT_EQ(std::string::npos, R.Err.find("error")) << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("kernel-tidy: Found 0 findings.\n")) << R.Err;
   }
   EXPECT_EQ(Source, readFile(File));
 }
@@ -362,7 +493,8 @@ TEST_F(Cli, TargetAddsTheProfitabilityNoteToEveryFormat) {
 
   R = runKernelTidy({"check", "--target", "cuda", File});
   EXPECT_NE(std::string::npos,
-            R.Out.find("      |         ^" + std::string(41, '~') + "\n" + File +
+            R.Out.find("      |         ^" + std::string(41, '~') + "\n" +
+                       "      |         m = warp_active_max(m);\n" + File +
                        ":12:9: note: on cuda this rewrite is "
                        "not expected to be faster ("))
       << R.Out;
@@ -445,6 +577,36 @@ TEST_F(Cli, RulesListsAndDocuments) {
     EXPECT_EQ(readFile(sourceDir() + "/docs/rules/" + Rule.Id.str() + ".md"), Page.Out);
   }
   EXPECT_EQ(2, runKernelTidy({"rules", "luisa-no-such-rule"}).ExitCode);
+}
+
+TEST_F(Cli, RulesShowsWhatTheConfigurationEnablesInAlignedColumns) {
+  ProcessResult R = runKernelTidy({"rules", "--checks=-*,luisa-divergent-barrier"});
+  ASSERT_EQ(0, R.ExitCode) << R.Err;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(R.Out).trim().split(Lines, '\n');
+  ASSERT_EQ(Lines.size(), rules::allRules().size() + 1);
+  EXPECT_TRUE(Lines[0].starts_with("RULE ")) << Lines[0].str();
+  size_t Column = Lines[0].find("ENABLED"), Fix = Lines[0].find("FIX");
+  for (const rules::RuleInfo &Rule : rules::allRules()) {
+    auto Line = llvm::find_if(Lines, [&](llvm::StringRef L) {
+      return L.starts_with((Rule.Id + " ").str());
+    });
+    ASSERT_NE(Line, Lines.end()) << Rule.Id.str();
+    EXPECT_EQ(Line->substr(Column, 4).str(),
+              Rule.Id == "luisa-divergent-barrier" ? "yes " : "no  ")
+        << Line->str();
+    EXPECT_EQ(Line->substr(Fix, Rule.FixKinds.size()).str(), Rule.FixKinds.str()) << Line->str();
+  }
+  std::string Config = Dir + "/only-atomics.yaml";
+  writeFile(Config, "Checks: '-*,luisa-shared-atomic-counter'\n");
+  R = runKernelTidy({"rules", "--config-file", Config});
+  ASSERT_EQ(0, R.ExitCode) << R.Err;
+  size_t Row = R.Out.find("luisa-shared-atomic-counter ");
+  ASSERT_NE(std::string::npos, Row) << R.Out;
+  EXPECT_EQ("yes", R.Out.substr(Row + Column, 3)) << R.Out;
+  EXPECT_EQ(1u, llvm::StringRef(R.Out).count(" yes ")) << R.Out;
+  writeFile(Config, "Checks: [\n");
+  EXPECT_EQ(2, runKernelTidy({"rules", "--config-file", Config}).ExitCode);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "src/driver/FixApplier.h"
+#include "src/driver/ParallelRun.h"
 #include "src/driver/Report.h"
 #include "src/driver/Sarif.h"
 #include "test/unit/TestSupport.h"
@@ -132,7 +133,8 @@ TEST_F(DriverReport, EveryFormatCarriesTheReasons) {
 
   std::string Text = formatText(Results);
   EXPECT_NE(std::string::npos,
-            Text.find(File + ":1:5: note: unsafe fix: it may round differently\n"))
+            Text.find(File + ":1:5: note: unsafe fix (applied only with --unsafe-fixes): it may "
+                             "round differently\n"))
       << Text;
   EXPECT_NE(std::string::npos,
             Text.find(File + ":2:5: note: no automatic fix: the width is unknown\n"))
@@ -182,7 +184,7 @@ TEST_F(DriverReport, AFixThatDoesNotCompileIsReportedAsNoFixWithTheError) {
   EXPECT_NE(std::string::npos, Text.find(File + ":2:5: note: no automatic fix: the fix was "
                                                 "dropped because"))
       << Text;
-  EXPECT_NE(std::string::npos, Text.find(File + ":1:5: note: fix: replace 1:5-1:9 with:"))
+  EXPECT_NE(std::string::npos, Text.find("    1 | int safe = 1;\n      |     ^\n      |     safe_fixed\n"))
       << Text;
 
   // --fix applies the fix that compiles, and says nothing more of the other.
@@ -203,6 +205,41 @@ TEST_F(DriverReport, AFileRemovedDuringTheRunIsAnErrorNotAFixThatDoesNotCompile)
   ASSERT_TRUE(R.Findings[0].FixIt) << "the fix was not judged, so it is not dropped";
   EXPECT_EQ("", R.Findings[0].NoFixReason);
   EXPECT_TRUE(R.FixNotes.empty());
+}
+
+TEST(ParallelRun, InOrderSeesEveryFileOnceInFileOrderAsSoonAsItsTurnComes) {
+  std::string Dir = makeTempDir();
+  std::vector<std::string> Files;
+  for (int I = 0; I < 6; ++I) {
+    Files.push_back(Dir + "/f" + std::to_string(I) + ".cpp");
+    // Uneven sizes, so that the two workers finish out of order.
+    std::string Source;
+    for (int Line = 0; Line < (I % 2 ? 400 : 1); ++Line)
+      Source += "int v" + std::to_string(Line) + " = " + std::to_string(Line) + ";\n";
+    writeFile(Files.back(), Source + "int safe = 1;\n");
+  }
+  AnalysisOptions Options;
+  Options.Checks = "-*,kernel-tidy-test-protocol";
+  Options.ForceBundledModel = true;
+  Options.ModelDir = modelDir();
+  Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
+  Options.Pch = PchMode::Off;
+  ParallelRunOptions Run;
+  Run.Jobs = 2;
+  std::vector<size_t> Order;
+  size_t Completed = 0;
+  Run.OnProgress = [&](size_t Done, size_t) { Completed = Done; };
+  Run.InOrder = [&](size_t Index, const FileResult &R) {
+    EXPECT_EQ(Files[Index], R.File);
+    EXPECT_EQ(1u, R.Findings.size()) << "called after the analysis";
+    EXPECT_LE(Order.size(), Completed) << "never before the files up to it are done";
+    Order.push_back(Index);
+  };
+  std::string Error;
+  auto Results = analyzeFiles(Files, Options, Run, Error);
+  ASSERT_TRUE(Results) << Error;
+  EXPECT_EQ((std::vector<size_t>{0, 1, 2, 3, 4, 5}), Order);
+  llvm::sys::fs::remove_directories(Dir);
 }
 
 } // namespace

@@ -14,6 +14,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace kernel_tidy::test {
 namespace {
@@ -85,6 +86,26 @@ protected:
 
   std::string Dir;
 };
+
+TEST(KernelClangdCommandLine, VersionAndHelpNameKernelClangdAndItsModelOption) {
+  std::string Dir = makeTempDir(), Out = Dir + "/out";
+  auto Run = [&](llvm::StringRef Flag) {
+    std::vector<llvm::StringRef> Args{KERNEL_CLANGD_BINARY, Flag};
+    std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef("/dev/null"),
+                                                  llvm::StringRef(Out), llvm::StringRef(Out)};
+    EXPECT_EQ(0, llvm::sys::ExecuteAndWait(KERNEL_CLANGD_BINARY, Args, std::nullopt, Redirects,
+                                           60));
+    return readFile(Out);
+  };
+  std::string Version = Run("--version");
+  EXPECT_EQ(0u, Version.find("kernel-clangd ")) << Version;
+  EXPECT_NE(std::string::npos, Version.find("clangd version 19")) << "clangd's own line follows";
+  std::string Help = Run("--help");
+  EXPECT_EQ(0u, Help.find("kernel-clangd ")) << Help;
+  EXPECT_NE(std::string::npos, Help.find("--kernel-tidy-model=<dir>")) << Help;
+  EXPECT_NE(std::string::npos, Help.find("USAGE: kernel-clangd")) << "clangd's help follows";
+  llvm::sys::fs::remove_directories(Dir);
+}
 
 TEST_F(KernelClangd, QuickFixEqualsCliFixWithoutCompileDatabase) {
   std::string File = Dir + "/project/k.cpp";
@@ -270,7 +291,8 @@ TEST(ClangTidyPlugin, FixGivesTheCliFix) {
   }
   ASSERT_GE(Cases.size(), 6u);
   std::vector<std::string> Tidy{"--checks=-*,luisa-*", "--fix", "--quiet"};
-  std::vector<std::string> Notes{"--checks=-*,luisa-*", "--fix", "--fix-notes", "--quiet"};
+  std::vector<std::string> Notes{"--checks=-*,luisa-*", "--config={CheckOptions: {UnsafeFixes: true}}",
+                                 "--fix", "--fix-notes", "--quiet"};
   std::vector<std::string> Cli{"check", "--fix"};
   for (const auto &[Name, Expected] : Cases) {
     Tidy.push_back(Dir + "/tidy/" + Name);
@@ -301,7 +323,7 @@ TEST(ClangTidyPlugin, CheckOptionsReachTheChecks) {
                                    "cli-warp-size-64-six-steps";
   std::string File = Dir + "/k.cpp";
   writeFile(File, fixtureInput(Case + ".cpp"));
-  std::vector<std::string> Args{"--config={Checks: '-*,luisa-*', CheckOptions: {WarpSize: 64}}",
+  std::vector<std::string> Args{"--config={Checks: '-*,luisa-*', CheckOptions: {WarpSize: 64, UnsafeFixes: true}}",
                                 "--fix", "--fix-notes", File};
   for (const std::string &A : modelArgs())
     Args.push_back(A);
@@ -321,7 +343,7 @@ TEST(ClangTidyPlugin, TargetNoteLeavesTheUnsafeFixApplicable) {
                                    "sum-float-explicit-add-unsafe";
   std::string File = Dir + "/k.cpp";
   writeFile(File, fixtureInput(Case + ".cpp"));
-  std::vector<std::string> Args{"--config={Checks: '-*,luisa-*', CheckOptions: {Target: cuda}}",
+  std::vector<std::string> Args{"--config={Checks: '-*,luisa-*', CheckOptions: {Target: cuda, UnsafeFixes: true}}",
                                 "--fix", "--fix-notes", File};
   for (const std::string &A : modelArgs())
     Args.push_back(A);
@@ -330,6 +352,54 @@ TEST(ClangTidyPlugin, TargetNoteLeavesTheUnsafeFixApplicable) {
   EXPECT_NE(std::string::npos, Out.find("note: on cuda this rewrite is not expected")) << Out;
   EXPECT_EQ(readFile(Case + ".fixed.cpp"), readFile(File)) << Out;
   llvm::sys::fs::remove_directories(Dir);
+}
+
+/// run-clang-tidy exports every fix, note fixes included, and
+/// clang-apply-replacements applies them all: the plugin must not attach an
+/// unsafe fix unless the check option UnsafeFixes asks for it.
+TEST(ClangTidyPlugin, RunClangTidyFixAppliesUnsafeFixesOnlyWhenAsked) {
+  if (PluginIsSanitized)
+    GTEST_SKIP() << "sanitized plugin: not loadable by clang-tidy-19";
+  std::string Fixtures = sourceDir() + "/test/fixtures/luisa-butterfly-reduction/";
+  std::string Safe = Fixtures + "max-straight-line", Unsafe = Fixtures + "float3-vector-sum-unsafe";
+  for (bool Ask : {false, true}) {
+    std::string Dir = makeTempDir();
+    nlohmann::json Database = nlohmann::json::array();
+    for (const std::string &Case : {Safe, Unsafe}) {
+      std::string File = Dir + "/" + llvm::sys::path::filename(Case).str() + ".cpp";
+      writeFile(File, fixtureInput(Case + ".cpp"));
+      std::vector<std::string> Command{"/usr/bin/clang++-19"};
+      for (const std::string &A : modelCompileArgs())
+        Command.push_back(A);
+      Command.insert(Command.end(), {"-c", File});
+      Database.push_back({{"directory", Dir}, {"file", File}, {"arguments", Command}});
+    }
+    writeFile(Dir + "/compile_commands.json", Database.dump(2));
+    std::vector<llvm::StringRef> Args{"/usr/bin/run-clang-tidy-19", "-p", Dir, "-load",
+                                      KERNEL_TIDY_PLUGIN, "-clang-tidy-binary",
+                                      KERNEL_TIDY_CLANG_TIDY, "-clang-apply-replacements-binary",
+                                      "/usr/bin/clang-apply-replacements-19",
+                                      "-checks=-*,luisa-*", "-fix", "-quiet"};
+    std::string Config = "-config={CheckOptions: {UnsafeFixes: true}}";
+    if (Ask)
+      Args.push_back(Config);
+    std::string Log = Dir + "/log";
+    std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef("/dev/null"),
+                                                  llvm::StringRef(Log), llvm::StringRef(Log)};
+    int Code = llvm::sys::ExecuteAndWait(Args[0], Args, std::nullopt, Redirects, 600);
+    EXPECT_GE(Code, 0) << readFile(Log);
+    EXPECT_EQ(readFile(Safe + ".fixed.cpp"), readFile(Dir + "/max-straight-line.cpp"))
+        << readFile(Log);
+    EXPECT_EQ(Ask ? readFile(Unsafe + ".fixed.cpp") : fixtureInput(Unsafe + ".cpp"),
+              readFile(Dir + "/float3-vector-sum-unsafe.cpp"))
+        << "UnsafeFixes " << Ask << "\n"
+        << readFile(Log);
+    if (!Ask)
+      EXPECT_NE(std::string::npos,
+                readFile(Log).find("(set the check option UnsafeFixes to true to get it)"))
+          << readFile(Log);
+    llvm::sys::fs::remove_directories(Dir);
+  }
 }
 
 } // namespace

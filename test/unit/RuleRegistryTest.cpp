@@ -8,6 +8,8 @@
 #include "llvm/Support/Path.h"
 #include <gtest/gtest.h>
 #include <cstdlib>
+#include <map>
+#include <regex>
 #include <set>
 
 namespace kernel_tidy::test {
@@ -52,6 +54,26 @@ TEST(RuleRegistry, EveryRuleHasPositiveNegativeAndNearMissFixtures) {
     EXPECT_GT(Positive, 0u) << Rule.Id.str() << " has no positive fixture";
     EXPECT_GT(Negative, 0u) << Rule.Id.str() << " has no negative fixture";
     EXPECT_GT(NearMiss, 0u) << Rule.Id.str() << " has no near-miss fixture";
+  }
+}
+
+TEST(RuleRegistry, FixKindsAreTheKindsTheFixturesShow) {
+  // `kernel-tidy rules`, the README and SARIF say which fixes a rule can
+  // give: exactly the kinds its findings have somewhere in the fixtures.
+  const std::regex Warning(R"(warning: .* \[(luisa-[a-z-]+)\] \(fix: (safe|unsafe|none)\)$)");
+  std::map<std::string, std::set<std::string>> Seen;
+  for (const std::string &File : fixtureFiles())
+    for (const Expectation &E : loadFixture(File).Expectations) {
+      std::smatch Match;
+      if (std::regex_search(E.Text, Match, Warning))
+        Seen[Match[1]].insert(Match[2]);
+    }
+  for (const auto &Rule : rules::allRules()) {
+    std::string Kinds;
+    for (const char *Kind : {"safe", "unsafe", "none"})
+      if (Seen[Rule.Id.str()].count(Kind))
+        Kinds += (Kinds.empty() ? "" : "/") + std::string(Kind);
+    EXPECT_EQ(Kinds, Rule.FixKinds.str()) << Rule.Id.str();
   }
 }
 

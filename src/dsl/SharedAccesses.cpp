@@ -1053,7 +1053,7 @@ private:
         if (!V)
           return std::nullopt;
         switch (Op->getOperator()) {
-        case OO_Minus: return normalize(-*V, Op->getType());
+        case OO_Minus: return *V == INT64_MIN ? std::nullopt : normalize(-*V, Op->getType());
         case OO_Exclaim: return normalize(*V == 0, Op->getType());
         case OO_Tilde: return normalize(~*V, Op->getType());
         case OO_Plus: return normalize(V, Op->getType());

@@ -174,8 +174,9 @@ private:
       for (const clang::Decl *D : Decl->decls())
         if (const auto *Var = dyn_cast<VarDecl>(D)) {
           expr(Var->getInit(), Seq, F);
-          if (!Var->getType()->isReferenceType() && !Var->getType()->isPointerType() &&
-              !sharedElementType(Var->getType()).isNull()) {
+          if (!sharedElementType(Var->getType()).isNull() &&
+              ((!Var->getType()->isReferenceType() && !Var->getType()->isPointerType()) ||
+               isNewArray(Var))) {
             Instances[Var] = unsigned(M.InstanceDeclaredIn.size());
             M.InstanceDeclaredIn.push_back(Seq);
           }
@@ -579,7 +580,7 @@ private:
       const CallFrame *Frame = frameOf(Parm, F);
       return Frame ? Referenced(argumentOf(Frame, Parm), Frame->Parent) : std::nullopt;
     }
-    if (Var->getType()->isReferenceType() || Var->getType()->isPointerType())
+    if ((Var->getType()->isReferenceType() || Var->getType()->isPointerType()) && !isNewArray(Var))
       return Writes.isWritten(Var) ? std::nullopt : Referenced(Var->getInit(), F);
     auto It = Instances.find(Var);
     if (It == Instances.end()) {
@@ -587,6 +588,13 @@ private:
       M.InstanceDeclaredIn.push_back(nullptr); // Constructed outside the model.
     }
     return std::pair(Var, It->second);
+  }
+
+  /// `Shared<T> *s = new Shared<T>{n};`, never pointed elsewhere: the
+  /// pointer names one array.
+  bool isNewArray(const VarDecl *Var) {
+    return Var->getType()->isPointerType() && Var->getInit() &&
+           isa<CXXNewExpr>(Var->getInit()->IgnoreImplicit()) && !Writes.isWritten(Var);
   }
 
   bool sharedAccess(const Expr *E, Node *Seq, const CallFrame *F) {

@@ -7,10 +7,12 @@
 #include "rules/FixEdits.h"
 #include "src/dsl/Matchers.h"
 #include "src/dsl/Naming.h"
+#include "src/dsl/Divergence.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Tooling/Transformer/RangeSelector.h"
 #include "clang/Tooling/Transformer/Stencil.h"
+#include <algorithm>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -82,7 +84,156 @@ static bool isShiftAmount(const Expr *E, ASTContext &Ctx) {
   return false;
 }
 
+/// The variable or member \p E names (through casts), or nullptr.
+static const ValueDecl *namedValue(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return Ref->getDecl();
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    return Member->getMemberDecl();
+  return nullptr;
+}
+
+/// True if \p E names a host block size: a variable named like one, or one
+/// of \p SetBlockSizeArguments.
+static bool isHostBlockSize(const Expr *E,
+                            const llvm::SmallPtrSetImpl<const ValueDecl *> &SetBlockSizeArguments) {
+  const ValueDecl *Value = namedValue(E);
+  if (!Value || !Value->getIdentifier())
+    return false;
+  std::string Name = Value->getName().lower();
+  Name.erase(std::remove(Name.begin(), Name.end(), '_'), Name.end());
+  return Name.find("blocksize") != std::string::npos ||
+         Name.find("blockdim") != std::string::npos ||
+         Name.find("threadsperblock") != std::string::npos ||
+         SetBlockSizeArguments.contains(Value);
+}
+
+/// True if \p E (through casts and temporaries) sizes a Shared array.
+static bool sizesSharedArray(const Expr *E, ASTContext &Ctx) {
+  for (DynTypedNode Node = DynTypedNode::create(*E);;) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    const auto *Parent = Parents[0].get<Expr>();
+    if (!Parent)
+      return false;
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Parent))
+      return !sharedElementType(Construct->getType()).isNull();
+    if (!isa<ImplicitCastExpr, ParenExpr, InitListExpr, CXXFunctionalCastExpr>(Parent))
+      return false;
+    Node = Parents[0];
+  }
+}
+
+/// True if \p T is a luisa::compute::Device (or a reference to one).
+static bool isDeviceType(QualType T) {
+  const auto *Record = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return Record && Record->getIdentifier() && Record->getName() == "Device" &&
+         isInLuisaCompute(Record);
+}
+
+/// A Device variable that code at \p S can name: a parameter or an earlier
+/// local of the function around it, seen through lambdas that capture by
+/// reference; nullptr if none.
+static const VarDecl *deviceInScope(const Stmt *S, ASTContext &Ctx) {
+  std::vector<const LambdaExpr *> Crossed;
+  for (const Stmt *At = S; At;) {
+    const Stmt *Body = enclosingFunctionBody(At, Ctx);
+    if (!Body)
+      return nullptr;
+    const LambdaExpr *Lambda = lambdaOfBody(Body, Ctx);
+    const VarDecl *Found = nullptr;
+    for (const Stmt *Before : statementsBefore(At, Ctx, Body))
+      if (const auto *Declaration = dyn_cast<DeclStmt>(Before); Declaration && !Found)
+        for (const clang::Decl *D : Declaration->decls())
+          if (const auto *Var = dyn_cast<VarDecl>(D); Var && isDeviceType(Var->getType()))
+            Found = Var;
+    const FunctionDecl *Function = nullptr;
+    if (Lambda)
+      Function = Lambda->getCallOperator();
+    else
+      for (const DynTypedNode &Parent : Ctx.getParents(*Body))
+        if (const auto *FD = Parent.get<FunctionDecl>())
+          Function = FD;
+    if (!Found && Function)
+      for (const ParmVarDecl *Parm : Function->parameters())
+        if (isDeviceType(Parm->getType()))
+          Found = Parm;
+    if (Found) {
+      bool Visible = llvm::all_of(Crossed, [&](const LambdaExpr *Inner) {
+        if (Inner->getCaptureDefault() == LCD_ByRef)
+          return true;
+        return llvm::any_of(Inner->explicit_captures(), [&](const LambdaCapture &C) {
+          return C.capturesVariable() && C.getCaptureKind() == LCK_ByRef &&
+                 C.getCapturedVar() == Found;
+        });
+      });
+      return Visible ? Found : nullptr;
+    }
+    if (!Lambda)
+      return nullptr;
+    Crossed.push_back(Lambda);
+    At = Lambda;
+  }
+  return nullptr;
+}
+
+void HardcodedWarpWidthCheck::checkHost(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  const auto *Op = Result.Nodes.getNodeAs<BinaryOperator>("host");
+  const auto *Literal = Result.Nodes.getNodeAs<IntegerLiteral>("literal");
+  if (Op->isInstantiationDependent() || !Op->getType()->isIntegerType())
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!SM.isWrittenInMainFile(SM.getFileLoc(Op->getBeginLoc())))
+    return; // Library and header code: not the kernels being checked.
+  bool Shared = sizesSharedArray(Op, Ctx);
+  if (!Shared && IndexedFor != &Ctx) {
+    IndexedFor = &Ctx;
+    SetBlockSizeArguments.clear();
+    for (const BoundNodes &Call :
+         match(findAll(callExpr(dslCall({"set_block_size"}), hasArgument(0, expr().bind("arg")))),
+               Ctx))
+      if (const ValueDecl *Value = namedValue(Call.getNodeAs<Expr>("arg")))
+        SetBlockSizeArguments.insert(Value);
+  }
+  if (!Shared && !isHostBlockSize(Op->getLHS(), SetBlockSizeArguments))
+    return;
+  // In a kernel that states its width the count is right.
+  const Stmt *At = anchorStatement(Op, Ctx);
+  if (enclosingKernel(At, Ctx) &&
+      analyses(Ctx).Widths.widthAt(At, 32u).From != WarpWidth::Default)
+    return;
+  const VarDecl *Device = deviceInScope(Op, Ctx);
+  std::string Width = (Device ? Device->getNameAsString() : "device") + ".compute_warp_size()";
+  Diagnosis D;
+  D.Loc = SM.getFileLoc(Literal->getBeginLoc());
+  D.Format = "'%0 %1' counts 32-lane warps on the host%2; the warp width is 32 on CUDA and "
+             "Metal but can be 64 on DirectX, Vulkan and HIP: use %3";
+  D.Args = {Op->getOpcodeStr().str(), sourceText(Literal->getSourceRange(), Ctx),
+            Shared ? " (the size of a Shared array)" : "", Width};
+  if (Op->getOpcode() == BO_Shr) {
+    D.Safety = FixSafety::none("the shift by log2 of the warp width has no counterpart; "
+                               "divide by " + Width + " instead");
+  } else if (!Device) {
+    D.Safety = FixSafety::none("no Device is in scope here to ask for its warp width");
+  } else {
+    D.bind("literal", Literal);
+    D.Edit = transformer::edit(
+        transformer::changeTo(userCode(transformer::node("literal")), transformer::cat(Width)));
+    D.Safety = FixSafety::unsafe("on 64-lane hardware the count halves (the point of the fix); "
+                                 "device code that indexes per warp must use warp_lane_count()");
+  }
+  emit(Result, std::move(D));
+}
+
 void HardcodedWarpWidthCheck::registerMatchers(MatchFinder *Finder) {
+  auto HostOp = [](const char *Name, unsigned Value) {
+    return binaryOperator(hasOperatorName(Name), hasLHS(expr(hasType(isInteger()))),
+                          hasRHS(ignoringParenImpCasts(integerLiteral(equals(Value)).bind("literal"))));
+  };
+  Finder->addMatcher(expr(anyOf(HostOp("/", 32), HostOp(">>", 5))).bind("host"), this);
   // check() keeps only a literal that is the right operand itself.
   auto Op = [](StringRef Name, unsigned Value) {
     auto Literal = integerLiteral(equals(Value)).bind("literal");
@@ -95,6 +246,10 @@ void HardcodedWarpWidthCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void HardcodedWarpWidthCheck::check(const MatchFinder::MatchResult &Result) {
+  if (Result.Nodes.getNodeAs<BinaryOperator>("host")) {
+    checkHost(Result);
+    return;
+  }
   ASTContext &Ctx = *Result.Context;
   const auto *Op = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("op");
   const auto *Literal = Result.Nodes.getNodeAs<IntegerLiteral>("literal");

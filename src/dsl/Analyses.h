@@ -7,6 +7,7 @@
 #include "src/dsl/ControlFlow.h"
 #include "src/dsl/Divergence.h"
 #include "src/dsl/IndexRange.h"
+#include "src/dsl/SharedAccesses.h"
 #include "src/dsl/Uniformity.h"
 #include "src/dsl/WarpWidth.h"
 #include "src/dsl/Writes.h"
@@ -19,7 +20,8 @@ class Analyses {
 public:
   explicit Analyses(clang::ASTContext &Ctx)
       : Ctx(Ctx), Writes(Ctx), Widths(Ctx), Blocks(Ctx, &Writes), Flow(Ctx), Uniformity(Ctx, Writes, Flow),
-        Divergence(Ctx, Uniformity, Flow, Writes), Ranges(Ctx, Blocks, Widths, Writes) {}
+        Divergence(Ctx, Uniformity, Flow, Writes), Ranges(Ctx, Blocks, Widths, Writes),
+        SharedAccesses(Ctx, Uniformity, Blocks, Widths, Ranges, Writes) {}
   Analyses(const Analyses &) = delete;
   Analyses &operator=(const Analyses &) = delete;
 
@@ -31,6 +33,7 @@ public:
   UniformityAnalysis Uniformity;
   DivergenceAnalysis Divergence;
   IndexRangeAnalysis Ranges;
+  SharedAccessAnalysis SharedAccesses;
 };
 
 } // namespace kernel_tidy::dsl

@@ -196,7 +196,10 @@ const VarDecl *IndexRangeAnalysis::sharedVariable(const Expr *Object) {
 }
 
 std::optional<int64_t> IndexRangeAnalysis::sharedSize(const Expr *Object) {
-  const VarDecl *Var = sharedVariable(Object);
+  return sharedSizeOf(sharedVariable(Object));
+}
+
+std::optional<int64_t> IndexRangeAnalysis::sharedSizeOf(const VarDecl *Var) {
   const Expr *Init = Var ? Var->getInit() : nullptr;
   if (!Init)
     return std::nullopt;

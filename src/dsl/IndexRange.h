@@ -41,6 +41,9 @@ public:
   /// variable declared as `Shared<T> s{N}`), or std::nullopt.
   std::optional<int64_t> sharedSize(const clang::Expr *Object);
 
+  /// The constant element count of the `Shared<T>` variable \p Var, or std::nullopt.
+  std::optional<int64_t> sharedSizeOf(const clang::VarDecl *Var);
+
   /// The declaration of the Shared variable \p Object names, or nullptr.
   const clang::VarDecl *sharedVariable(const clang::Expr *Object);
 

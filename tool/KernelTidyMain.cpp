@@ -2,6 +2,7 @@
 //
 // kernel-tidy check [options] FILES... [-- COMPILER_ARGS]
 // kernel-tidy rules [ID]
+// kernel-tidy cache [--stats | --clear]
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "src/driver/Baseline.h"
 #include "src/driver/FileList.h"
 #include "src/driver/FixApplier.h"
+#include "src/driver/HeaderCache.h"
 #include "src/driver/ParallelRun.h"
 #include "src/driver/Paths.h"
 #include "src/driver/Report.h"
@@ -79,6 +81,7 @@ struct CheckCommand {
   bool BundledModel = false;
   bool Pch = false;
   bool NoPch = false;
+  std::string CacheSize;
   std::string ExportFixes;
   bool Statistics = false;
   bool Quiet = false;
@@ -131,6 +134,8 @@ kernel_tidy::AnalysisOptions analysisOptions(const CheckCommand &Cmd,
   Options.ModelDir = Share + "/api-model";
   Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
   Options.Pch = Cmd.NoPch ? kernel_tidy::PchMode::Off : kernel_tidy::PchMode::Auto;
+  if (!Cmd.CacheSize.empty())
+    Options.CacheLimit = kernel_tidy::parseCacheSize(Cmd.CacheSize); // Checked by CLI11.
   return Options;
 }
 
@@ -642,6 +647,72 @@ int runRules(const RulesCommand &Cmd, const std::string &Share) {
   return ExitClean;
 }
 
+CLI::Validator cacheSizeValidator() {
+  return CLI::Validator(
+      [](std::string &Value) -> std::string {
+        return kernel_tidy::parseCacheSize(Value)
+                   ? ""
+                   : "invalid cache size '" + Value + "' (expected e.g. 2G, 500M, 64K or bytes)";
+      },
+      "SIZE");
+}
+
+struct CacheCommand {
+  bool Stats = false;
+  bool Clear = false;
+  std::string Size;
+};
+
+/// `kernel-tidy cache --stats | --clear`.
+int runCache(const CacheCommand &Cmd) {
+  std::string Warning;
+  std::optional<uint64_t> Limit;
+  if (!Cmd.Size.empty())
+    Limit = kernel_tidy::parseCacheSize(Cmd.Size);
+  kernel_tidy::HeaderCache Cache = kernel_tidy::HeaderCache::fromEnvironment(Limit, Warning);
+  if (!Warning.empty())
+    std::cerr << "kernel-tidy: warning: " << Warning << "\n";
+  if (Cache.directory().empty()) {
+    std::cerr << "kernel-tidy: error: no header cache folder (set KERNEL_TIDY_CACHE_DIR)\n";
+    return ExitError;
+  }
+  if (Cmd.Clear) {
+    std::vector<kernel_tidy::CacheEntry> Before = Cache.entries();
+    std::string Error = Cache.clear();
+    if (!Error.empty()) {
+      std::cerr << "kernel-tidy: error: " << Error << "\n";
+      return ExitError;
+    }
+    uint64_t Bytes = 0;
+    for (const kernel_tidy::CacheEntry &Entry : Before)
+      Bytes += Entry.Bytes;
+    std::cout << "removed " << Before.size() << " entries (" << kernel_tidy::formatBytes(Bytes)
+              << ") from " << Cache.directory() << "\n";
+    return ExitClean;
+  }
+  std::vector<kernel_tidy::CacheEntry> Entries = Cache.entries();
+  uint64_t Bytes = 0;
+  for (const kernel_tidy::CacheEntry &Entry : Entries)
+    Bytes += Entry.Bytes;
+  std::cout << "folder:  " << Cache.directory() << "\n"
+            << "entries: " << Entries.size() << "\n"
+            << "size:    " << kernel_tidy::formatBytes(Bytes) << " (" << Bytes << " bytes)\n"
+            << "limit:   " << kernel_tidy::formatBytes(Cache.limit()) << " (" << Cache.limit()
+            << " bytes)\n";
+  auto Age = [](std::chrono::system_clock::time_point Time) {
+    auto Seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                       std::chrono::system_clock::now() - Time)
+                       .count();
+    return Seconds < 3600 ? std::to_string(Seconds / 60) + " min ago"
+           : Seconds < 2 * 86400 ? std::to_string(Seconds / 3600) + " h ago"
+                                 : std::to_string(Seconds / 86400) + " days ago";
+  };
+  if (!Entries.empty())
+    std::cout << "used:    last " << Age(Entries.back().LastUse) << ", least recently "
+              << Age(Entries.front().LastUse) << "\n";
+  return ExitClean;
+}
+
 void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
   Check.add_option("files", Cmd.Files,
                    "Source files and folders (searched recursively for .cpp .cc .cxx .h "
@@ -695,6 +766,10 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
       "also for a single file (the default; kept for scripts that pass it)");
   Check.add_flag("--no-pch", Cmd.NoPch, "Never use a shared precompiled header")
       ->excludes(Pch);
+  Check.add_option("--cache-size", Cmd.CacheSize,
+                   "Size limit of the header cache, e.g. 2G or 500M (default: "
+                   "$KERNEL_TIDY_CACHE_SIZE, else 2G); least recently used entries go first")
+      ->check(cacheSizeValidator());
   Check.add_flag("--fix", Cmd.Fix, "Apply safe fixes in place");
   Check.add_flag("--unsafe-fixes", Cmd.UnsafeFixes,
                  "With --fix or --diff, also apply fixes that may change rounding");
@@ -778,6 +853,15 @@ int main(int argc, char **argv) {
   Rules->add_option("--config-file", RulesCmd.ConfigFile,
                     "Show what this configuration file enables instead of the current folder's");
 
+  CacheCommand CacheCmd;
+  CLI::App *Cache = App.add_subcommand(
+      "cache", "Show the header cache's size (--stats, the default) or empty it (--clear)");
+  auto *Stats = Cache->add_flag("--stats", CacheCmd.Stats,
+                                "Print the folder, the number of entries, their size and the limit");
+  Cache->add_flag("--clear", CacheCmd.Clear, "Remove every entry")->excludes(Stats);
+  Cache->add_option("--cache-size", CacheCmd.Size, "The limit to show (as for check)")
+      ->check(cacheSizeValidator());
+
   try {
     App.parse(ToolArgc, argv);
   } catch (const CLI::ParseError &E) {
@@ -789,5 +873,7 @@ int main(int argc, char **argv) {
     return runCheck(Cmd, std::move(CompilerArgs), Share);
   if (Merge->parsed())
     return runMerge(Reports);
+  if (Cache->parsed())
+    return runCache(CacheCmd);
   return runRules(RulesCmd, Share);
 }

@@ -136,7 +136,7 @@ std::optional<std::string> withFallbackFlags(llvm::StringRef Body,
   if (InitOptions->get("fallbackFlags"))
     return std::nullopt; // The client's choice.
   (*InitOptions)["fallbackFlags"] =
-      llvm::json::Array{"-std=c++20", "-isystem", ModelDir};
+      llvm::json::Array{"-std=c++20", "-isystem", ModelDir, "-isystem", ModelDir + "/luisa"};
   std::string Patched;
   llvm::raw_string_ostream(Patched) << llvm::json::Value(std::move(*Message));
   return "Content-Length: " + std::to_string(Patched.size()) + "\r\n\r\n" +

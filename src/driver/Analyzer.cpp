@@ -2,31 +2,26 @@
 
 #include "src/driver/Analyzer.h"
 #include "src/driver/AtomicFile.h"
+#include "src/driver/SharedHeaderParse.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
-#include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Frontend/Utils.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/ADT/StringMap.h"
 #include <algorithm>
 #include <atomic>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <map>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
@@ -40,6 +35,12 @@ using namespace clang;
 using namespace clang::tidy;
 
 namespace kernel_tidy {
+
+std::vector<std::string> bundledModelArgs(const std::string &ModelDir) {
+  // Both include layouts name one model: <luisa/dsl/syntax.h>, and
+  // <dsl/syntax.h> as the 2024 releases' users write with -I include/luisa.
+  return {"-std=c++20", "-isystem", ModelDir, "-isystem", ModelDir + "/luisa"};
+}
 
 static bool isHeaderLike(llvm::StringRef File) {
   llvm::StringRef Ext = llvm::sys::path::extension(File);
@@ -250,7 +251,7 @@ struct Analyzer::Impl {
   /// (with \p Warning saying why, when a database was found but not usable).
   std::unique_ptr<tooling::CompilationDatabase>
   compilationDatabase(const std::string &File, std::string &Error,
-                      std::string *Warning = nullptr) const {
+                      std::string *Warning = nullptr, bool *UsesModel = nullptr) const {
     std::unique_ptr<tooling::CompilationDatabase> DB;
     if (Options.ForceBundledModel) {
       // Fall through to the bundled model.
@@ -268,8 +269,9 @@ struct Analyzer::Impl {
     if (DB)
       return std::make_unique<AbsoluteFileDatabase>(
           tooling::inferMissingCompileCommands(std::move(DB)));
-    std::vector<std::string> ModelArgs{"-std=c++20", "-isystem",
-                                       Options.ModelDir};
+    if (UsesModel)
+      *UsesModel = true;
+    std::vector<std::string> ModelArgs = bundledModelArgs(Options.ModelDir);
     // Without a database, Clang would take a .h for C and an .inl for an
     // object file.
     if (isHeaderLike(File))
@@ -329,137 +331,10 @@ Analyzer::Impl::prefixCommand(const std::string &AbsFile) const {
 
 namespace {
 
-/// Serves one command, for the prefix header.
-class OneCommandDatabase : public tooling::CompilationDatabase {
-public:
-  explicit OneCommandDatabase(tooling::CompileCommand Command) : Command(std::move(Command)) {}
-  std::vector<tooling::CompileCommand> getCompileCommands(StringRef) const override {
-    return {Command};
-  }
-
-private:
-  tooling::CompileCommand Command;
-};
-
-/// Every file the header parse read, system headers included.
-class AllDependencies : public DependencyCollector {
-  bool needSystemDependencies() override { return true; }
-};
-
-/// Runs GeneratePCHAction on the invocation ClangTool makes from the command.
-class GeneratePch : public tooling::ToolAction {
-public:
-  GeneratePch(std::string Output, std::shared_ptr<AllDependencies> Deps)
-      : Output(std::move(Output)), Deps(std::move(Deps)) {}
-  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
-                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
-                     DiagnosticConsumer *DiagConsumer) override {
-    // As clang-tidy sets up the files it analyses (the macros must match).
-    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
-    Invocation->getLangOpts().PCHInstantiateTemplates = true;
-    Invocation->getFrontendOpts().OutputFile = Output;
-    Invocation->getFrontendOpts().ProgramAction = frontend::GeneratePCH;
-    CompilerInstance Compiler(std::move(PCHContainerOps));
-    Compiler.setInvocation(std::move(Invocation));
-    Compiler.setFileManager(Files);
-    Compiler.createDiagnostics(DiagConsumer, /*ShouldOwnClient=*/false);
-    Compiler.createSourceManager(*Files);
-    Compiler.addDependencyCollector(Deps);
-    GeneratePCHAction Action;
-    bool Ok = Compiler.ExecuteAction(Action) && !Compiler.getDiagnostics().hasErrorOccurred();
-    Files->clearStatCache();
-    return Ok;
-  }
-
-private:
-  std::string Output;
-  std::shared_ptr<AllDependencies> Deps;
-};
-
 std::string readAll(const std::string &Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   return Buffer ? (*Buffer)->getBuffer().str() : std::string();
-}
-
-/// The cached PCH of \p Includes for \p Command, rebuilt when the command,
-/// the includes or any header it read changed; nullptr when it cannot be built.
-std::shared_ptr<const PrecompiledHeader>
-cachedPrefixPch(const tooling::CompileCommand &Command, const std::vector<std::string> &Includes) {
-  std::string Cache = pchCacheDirectory();
-  if (Cache.empty())
-    return nullptr;
-  std::string Prefix = "// kernel-tidy: the shared include prefix of several files\n";
-  for (const std::string &Include : Includes)
-    Prefix += "#include " + Include + "\n";
-  std::string Key = "kernel-tidy pch 1\n" CLANG_VERSION_STRING "\n" + Command.Directory + "\n" +
-                    llvm::join(Command.CommandLine, "\n") + "\n" + Prefix;
-  llvm::SmallString<256> Dir(Cache);
-  llvm::sys::path::append(Dir, "pch-" + llvm::utohexstr(llvm::xxh3_64bits(Key)));
-  std::string Header = (Dir + "/prefix.h").str(), Pch = (Dir + "/prefix.pch").str(),
-              Manifest = (Dir + "/inputs").str();
-  auto Result = std::make_shared<PrecompiledHeader>();
-  Result->PchPath = Pch;
-  Result->Includes = Includes;
-  if (llvm::sys::fs::exists(Pch) && dependenciesUnchanged(readAll(Manifest)))
-    return Result;
-
-  if (llvm::sys::fs::create_directories(Dir))
-    return nullptr;
-  // The same text keeps its time stamp: other runs may be using the PCH.
-  if (readAll(Header) != Prefix && !writeAtomically(Header, Prefix).empty())
-    return nullptr;
-  llvm::sys::fs::remove(Manifest);
-  llvm::SmallString<256> Temp;
-  int FD;
-  if (llvm::sys::fs::createUniqueFile(Pch + ".%%%%%%.tmp", FD, Temp))
-    return nullptr;
-  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
-  SignalCleanup Cleanup(Temp);
-
-  auto Build = [&] {
-    tooling::CompileCommand PchCommand = Command;
-    PchCommand.Filename = Header;
-    PchCommand.CommandLine.insert(PchCommand.CommandLine.end(), {"-x", "c++-header", Header});
-    OneCommandDatabase DB(PchCommand);
-    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
-        new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
-    tooling::ClangTool Tool(DB, {Header}, std::make_shared<PCHContainerOperations>(), FS);
-    IgnoringDiagConsumer Quiet;
-    Tool.setDiagnosticConsumer(&Quiet);
-    Tool.setPrintErrorMessage(false);
-    auto Deps = std::make_shared<AllDependencies>();
-    GeneratePch Action(Temp.str().str(), Deps);
-    if (Tool.run(&Action) != 0)
-      return false;
-    std::vector<std::string> Inputs;
-    for (const std::string &File : Deps->getDependencies()) {
-      llvm::SmallString<256> Path(File);
-      llvm::sys::fs::make_absolute(Command.Directory, Path);
-      Inputs.push_back(Path.str().str());
-    }
-    if (llvm::sys::fs::rename(Temp, Pch))
-      return false;
-    // The PCH itself too: a damaged cached PCH is rebuilt, not read (Clang
-    // aborts on some corruptions).
-    Inputs.push_back(Pch);
-    std::string Inventory = describeDependencies(Inputs);
-    return !Inventory.empty() && writeAtomically(Manifest, Inventory).empty();
-  };
-  // Built in a child process: Clang ends the process ("LLVM ERROR") when
-  // the PCH cannot be written (a full disk, ulimit -f), and a cache problem
-  // must never fail the run; the files are then parsed plainly.
-  pid_t Child = ::fork();
-  if (Child == 0)
-    ::_exit(Build() ? 0 : 1);
-  int Status = 0;
-  bool Built = Child < 0 ? Build()
-                         : ::waitpid(Child, &Status, 0) == Child && WIFEXITED(Status) &&
-                               WEXITSTATUS(Status) == 0;
-  llvm::sys::fs::remove(Temp);
-  if (!Built || !dependenciesUnchanged(readAll(Manifest)))
-    return nullptr;
-  return Result;
 }
 
 /// Collects the main file's top-level declarations and, before the checks'
@@ -564,16 +439,8 @@ runChecks(ClangTidyContext &Context, const tooling::CompilationDatabase &Compila
 } // namespace
 
 std::shared_ptr<const PrefixPlan>
-Analyzer::planPrecompiledPrefixes(const std::vector<std::string> &Files) {
-  struct Member {
-    std::string File;
-    std::vector<std::string> Includes;
-  };
-  struct Group {
-    tooling::CompileCommand Command;
-    std::vector<Member> Members;
-  };
-  std::map<std::string, Group> Groups;
+Analyzer::planPrecompiledPrefixes(const std::vector<std::string> &Files, unsigned Jobs) {
+  std::vector<PreambleFile> Preambles;
   for (const std::string &File : Files) {
     llvm::SmallString<256> Absolute(File);
     llvm::sys::fs::make_absolute(Absolute);
@@ -585,36 +452,20 @@ Analyzer::planPrecompiledPrefixes(const std::vector<std::string> &Files) {
     if (llvm::sys::fs::status(AbsFile, Status) ||
         Status.type() != llvm::sys::fs::file_type::regular_file)
       continue;
-    std::string Text = readAll(AbsFile);
-    std::vector<std::string> Includes = leadingAngleIncludes(Text);
+    std::vector<std::string> Includes =
+        preambleIncludes(readAll(AbsFile), llvm::sys::path::parent_path(AbsFile));
     if (Includes.empty())
       continue;
     auto Command = State->prefixCommand(AbsFile);
     if (!Command)
       continue;
-    // Same directory, arguments and first include.
-    std::string Key = Command->Directory + '\0' + llvm::join(Command->CommandLine, "\0") +
-                      '\0' + Includes.front();
-    Group &G = Groups[Key];
-    G.Command = std::move(*Command);
-    G.Members.push_back({std::move(AbsFile), std::move(Includes)});
+    Preambles.push_back({std::move(AbsFile), std::move(*Command), std::move(Includes)});
   }
-  auto Plan = std::make_shared<PrefixPlan>();
-  for (auto &Entry : Groups) {
-    Group &G = Entry.second;
-    std::vector<std::string> Common = G.Members.front().Includes;
-    for (const Member &M : G.Members) {
-      size_t N = 0;
-      while (N < Common.size() && N < M.Includes.size() && Common[N] == M.Includes[N])
-        ++N;
-      Common.resize(N);
-    }
-    auto Pch = cachedPrefixPch(G.Command, Common);
-    if (!Pch)
-      continue;
-    for (const Member &M : G.Members)
-      (*Plan)[M.File] = Pch;
-  }
+  std::string Warning;
+  HeaderCache Cache = HeaderCache::fromEnvironment(State->Options.CacheLimit, Warning);
+  auto Plan = std::make_shared<PrefixPlan>(planSharedParses(Preambles, Cache, Jobs));
+  if (!Warning.empty())
+    Plan->Warnings.insert(Plan->Warnings.begin(), Warning);
   return Plan;
 }
 
@@ -777,7 +628,8 @@ FileResult Analyzer::analyze(const std::string &File,
   }
 
   std::string DBError, DBWarning;
-  auto DB = State->compilationDatabase(AbsFile, DBError, &DBWarning);
+  bool UsesModel = false;
+  auto DB = State->compilationDatabase(AbsFile, DBError, &DBWarning, &UsesModel);
   if (!DB) {
     Result.Errors.push_back({File, 0, 0, "cannot load compilation database: " + DBError});
     return Result;
@@ -828,9 +680,11 @@ FileResult Analyzer::analyze(const std::string &File,
                       !FileOptions.SystemHeaders.value_or(false);
   // A shared precompiled prefix, when the plan has one that still fits.
   std::shared_ptr<const PrecompiledHeader> Pch;
-  if (State->Options.Prefixes) {
-    auto It = State->Options.Prefixes->find(AbsFile);
-    if (It != State->Options.Prefixes->end() && prefixApplies(*It->second, Result.Original))
+  if (const auto &Plan = State->Options.Prefixes) {
+    Result.Warnings.insert(Result.Warnings.end(), Plan->Warnings.begin(), Plan->Warnings.end());
+    auto It = Plan->Files.find(AbsFile);
+    if (It != Plan->Files.end() &&
+        prefixApplies(*It->second, Result.Original, llvm::sys::path::parent_path(AbsFile)))
       Pch = It->second;
   }
   auto Run = [&](bool UsePch) {
@@ -858,6 +712,16 @@ FileResult Analyzer::analyze(const std::string &File,
                StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
       }))
     Errors = Run(false);
+  if (UsesModel && llvm::any_of(Errors, [](const ClangTidyError &E) {
+        return E.DiagLevel == tooling::Diagnostic::Error &&
+               StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
+      }))
+    Result.Warnings.push_back(
+        "a file that does not parse with the bundled DSL model may use API or headers the "
+        "model lacks: analyse it with its project's compile database (-p BUILD_DIR, "
+        "CMake's CMAKE_EXPORT_COMPILE_COMMANDS=ON); headers of the project or of third "
+        "parties (stb, Eigen...) can be added after `--`, e.g. -- -I include -isystem "
+        "third_party/stb");
 
   ContentCache Cache;
   Cache.put(AbsFile, Result.Original);

@@ -6,6 +6,7 @@
 #include "src/driver/Findings.h"
 #include "src/driver/PrecompiledPrefix.h"
 #include "src/dsl/Profitability.h"
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,7 +47,15 @@ struct AnalysisOptions {
   PchMode Pch = PchMode::Off;
   /// The precompiled prefixes files use (set by planPrecompiledPrefixes).
   std::shared_ptr<const PrefixPlan> Prefixes;
+  /// The header cache's size limit (--cache-size); else
+  /// KERNEL_TIDY_CACHE_SIZE, else DefaultCacheLimit.
+  std::optional<uint64_t> CacheLimit;
 };
+
+/// The compile arguments of a file parsed with the bundled DSL model in
+/// \p ModelDir (both include layouts: `<luisa/dsl/syntax.h>` and the older
+/// `<dsl/syntax.h>`).
+std::vector<std::string> bundledModelArgs(const std::string &ModelDir);
 
 /// Parses files as their compile database says (or with the bundled DSL
 /// model when there is none) and runs the enabled checks on them.
@@ -62,11 +71,11 @@ public:
   FileResult analyze(const std::string &File,
                      const std::optional<std::string> &Contents = std::nullopt);
 
-  /// Groups \p Files by compile arguments and leading `#include <...>` lines,
-  /// and builds (or finds in the cache) one PCH per group, also a group of
-  /// one file. Files it cannot help are left out of the plan.
+  /// The PCHs of \p Files' preambles (see SharedHeaderParse.h), found in
+  /// the cache or built, \p Jobs at a time; files it cannot help are left
+  /// out of the plan.
   std::shared_ptr<const PrefixPlan>
-  planPrecompiledPrefixes(const std::vector<std::string> &Files);
+  planPrecompiledPrefixes(const std::vector<std::string> &Files, unsigned Jobs = 1);
 
   /// Why the configuration of \p File cannot be used (a .clang-tidy that
   /// does not parse, a WarpSize that is not a power of two from 4 to 128),

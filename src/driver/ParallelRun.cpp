@@ -20,7 +20,7 @@ analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analy
     auto Planner = Analyzer::create(Analysis, Error);
     if (!Planner)
       return std::nullopt;
-    Shared.Prefixes = Planner->planPrecompiledPrefixes(Files);
+    Shared.Prefixes = Planner->planPrecompiledPrefixes(Files, Workers);
   }
   std::vector<std::unique_ptr<Analyzer>> Analyzers;
   for (unsigned I = 0; I < Workers; ++I) {

@@ -6,7 +6,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/xxhash.h"
 #include <algorithm>
 #include <chrono>
@@ -35,7 +34,7 @@ static bool skipBlanksAndComments(llvm::StringRef &Text) {
   }
 }
 
-std::vector<std::string> leadingAngleIncludes(llvm::StringRef Text) {
+std::vector<std::string> leadingIncludes(llvm::StringRef Text) {
   std::vector<std::string> Includes;
   if (Text.starts_with("\xEF\xBB\xBF"))
     Text = Text.drop_front(3);
@@ -48,13 +47,14 @@ std::vector<std::string> leadingAngleIncludes(llvm::StringRef Text) {
     if (!Line.consume_front("include"))
       break;
     Line = Line.ltrim(" \t");
-    if (!Line.starts_with("<"))
+    char Close = Line.starts_with("<") ? '>' : Line.starts_with("\"") ? '"' : 0;
+    if (!Close)
       break;
-    size_t Close = Line.find('>');
-    if (Close == llvm::StringRef::npos)
+    size_t End = Line.find(Close, 1);
+    if (End == llvm::StringRef::npos || End == 1)
       break;
-    llvm::StringRef Name = Line.substr(0, Close + 1);
-    llvm::StringRef Rest = Line.substr(Close + 1).ltrim(" \t");
+    llvm::StringRef Name = Line.substr(0, End + 1);
+    llvm::StringRef Rest = Line.substr(End + 1).ltrim(" \t");
     // Only a comment may follow on the line (a block comment must end on it).
     if (!Rest.empty() && !Rest.starts_with("//") &&
         !(Rest.starts_with("/*") && Rest.rtrim(" \t").ends_with("*/") &&
@@ -66,25 +66,33 @@ std::vector<std::string> leadingAngleIncludes(llvm::StringRef Text) {
   return Includes;
 }
 
-bool prefixApplies(const PrecompiledHeader &Header, llvm::StringRef Text) {
-  std::vector<std::string> Includes = leadingAngleIncludes(Text);
-  return Includes.size() >= Header.Includes.size() &&
-         std::equal(Header.Includes.begin(), Header.Includes.end(), Includes.begin());
+std::vector<std::string> preambleIncludes(llvm::StringRef Text, llvm::StringRef FileDir) {
+  std::vector<std::string> Includes = leadingIncludes(Text);
+  for (std::string &Include : Includes) {
+    if (Include.front() != '"')
+      continue;
+    llvm::StringRef Name = llvm::StringRef(Include).drop_front().drop_back();
+    // The shared header lives in the cache, not beside the file: a name
+    // found beside the file is spelled by its absolute path. Others are
+    // found on the include path, as from the file (the cache folder holds
+    // no headers).
+    llvm::SmallString<256> Beside(Name);
+    if (llvm::sys::path::is_relative(Name)) {
+      Beside = FileDir;
+      llvm::sys::path::append(Beside, Name);
+    }
+    llvm::sys::path::remove_dots(Beside, /*remove_dot_dot=*/true);
+    if (llvm::sys::fs::is_regular_file(Beside))
+      Include = "\"" + Beside.str().str() + "\"";
+  }
+  return Includes;
 }
 
-std::string pchCacheDirectory() {
-  if (auto Dir = llvm::sys::Process::GetEnv("KERNEL_TIDY_CACHE_DIR"); Dir && !Dir->empty())
-    return *Dir;
-  llvm::SmallString<256> Path;
-  if (auto Xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); Xdg && !Xdg->empty()) {
-    Path = *Xdg;
-  } else {
-    if (!llvm::sys::path::home_directory(Path))
-      return "";
-    llvm::sys::path::append(Path, ".cache");
-  }
-  llvm::sys::path::append(Path, "kernel-tidy");
-  return Path.str().str();
+bool prefixApplies(const PrecompiledHeader &Header, llvm::StringRef Text,
+                   llvm::StringRef FileDir) {
+  std::vector<std::string> Includes = preambleIncludes(Text, FileDir);
+  return Includes.size() >= Header.Includes.size() &&
+         std::equal(Header.Includes.begin(), Header.Includes.end(), Includes.begin());
 }
 
 /// "SIZE MTIME HASH" of a file, or "" when it cannot be read.

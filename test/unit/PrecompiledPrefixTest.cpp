@@ -14,23 +14,45 @@
 namespace kernel_tidy::test {
 namespace {
 
-TEST(LeadingIncludes, StopsAtTheFirstOtherToken) {
+TEST(LeadingIncludes, BothKindsUpToTheFirstOtherToken) {
   EXPECT_EQ((std::vector<std::string>{"<random>", "<luisa/luisa-compute.h>", "<a.h>"}),
-            leadingAngleIncludes("\xEF\xBB\xBF// comment\n/* block\n */\n#include <random>\n\n"
-                                 "  #  include<luisa/luisa-compute.h> // why\n"
-                                 "#include <a.h> /* x */\n"
-                                 "#include <b.h> /* x */ int y;\n#include <c.h>\n"));
+            leadingIncludes("\xEF\xBB\xBF// comment\n/* block\n */\n#include <random>\n\n"
+                            "  #  include<luisa/luisa-compute.h> // why\n"
+                            "#include <a.h> /* x */\n"
+                            "#include <b.h> /* x */ int y;\n#include <c.h>\n"));
+  EXPECT_EQ((std::vector<std::string>{"\"ut/ut.hpp\"", "<a.h>", "\"local.h\"", "<b.h>"}),
+            leadingIncludes("#include \"ut/ut.hpp\"\n#include <a.h>\n#include \"local.h\"\n"
+                            "#include <b.h>\n#ifdef X\n#include <c.h>\n#endif\n"));
   EXPECT_EQ((std::vector<std::string>{"<a.h>"}),
-            leadingAngleIncludes("#include <a.h>\n#include \"local.h\"\n#include <b.h>\n"));
+            leadingIncludes("#include <a.h>\n#define X 1\n#include <b.h>\n"));
   EXPECT_EQ((std::vector<std::string>{"<a.h>"}),
-            leadingAngleIncludes("#include <a.h>\n#define X 1\n#include <b.h>\n"));
-  EXPECT_TRUE(leadingAngleIncludes("#pragma once\n#include <a.h>\n").empty());
-  EXPECT_TRUE(leadingAngleIncludes("#include <a.h> \\\n  \n").empty());
-  EXPECT_TRUE(leadingAngleIncludes("int x;\n#include <a.h>\n").empty());
+            leadingIncludes("#include <a.h>\n#include \"\"\n#include <b.h>\n"));
+  EXPECT_TRUE(leadingIncludes("#pragma once\n#include <a.h>\n").empty());
+  EXPECT_TRUE(leadingIncludes("#include <a.h> \\\n  \n").empty());
+  EXPECT_TRUE(leadingIncludes("int x;\n#include <a.h>\n").empty());
+  EXPECT_TRUE(leadingIncludes("#include MACRO_HEADER\n").empty());
+}
 
-  PrecompiledHeader Header{"p.pch", {"<a.h>", "<b.h>"}};
-  EXPECT_TRUE(prefixApplies(Header, "#include <a.h>\n#include <b.h>\n#include <c.h>\n"));
-  EXPECT_FALSE(prefixApplies(Header, "#include <a.h>\nint x;\n#include <b.h>\n"));
+// A quoted name is looked up beside the including file first: the shared
+// header, which lives in the cache, names such a file by its absolute path;
+// a quoted name found only on the include path stays as it is.
+TEST(LeadingIncludes, QuotedNamesBesideTheFileBecomeAbsolute) {
+  std::string Dir = makeTempDir();
+  llvm::sys::fs::create_directories(Dir + "/sub");
+  writeFile(Dir + "/sub/local.h", "#pragma once\n");
+  writeFile(Dir + "/up.h", "#pragma once\n");
+  std::string Text = "#include \"local.h\"\n#include \"../up.h\"\n#include \"elsewhere.h\"\n"
+                     "#include <local.h>\n";
+  EXPECT_EQ((std::vector<std::string>{"\"" + Dir + "/sub/local.h\"", "\"" + Dir + "/up.h\"",
+                                      "\"elsewhere.h\"", "<local.h>"}),
+            preambleIncludes(Text, Dir + "/sub"));
+
+  PrecompiledHeader Header{"p.pch", {"\"" + Dir + "/sub/local.h\"", "<b.h>"}};
+  EXPECT_TRUE(prefixApplies(Header, "#include \"local.h\"\n#include <b.h>\nint x;\n", Dir + "/sub"));
+  EXPECT_FALSE(prefixApplies(Header, "#include \"local.h\"\n#include <b.h>\n", Dir));
+  EXPECT_FALSE(prefixApplies(Header, "#include \"local.h\"\nint x;\n#include <b.h>\n",
+                             Dir + "/sub"));
+  llvm::sys::fs::remove_directories(Dir);
 }
 
 class SharedHeaderParse : public ::testing::Test {
@@ -151,6 +173,69 @@ TEST_F(SharedHeaderParse, RebuiltWhenAHeaderChanges) {
   EXPECT_EQ(run(Plain).Out, C.Out);
   ASSERT_EQ(1u, pchFiles().size());
   EXPECT_NE(Touched, idOf(pchFiles()[0]));
+}
+
+/// A kernel whose butterfly reduction has a safe fix, after \p Preamble.
+static std::string butterflyFile(const std::string &Preamble, int N) {
+  return Preamble + "using namespace luisa;\nusing namespace luisa::compute;\n"
+                    "void build" + std::to_string(N) + "(Device &device) {\n"
+                    "  Kernel1D k = [&](BufferFloat data) noexcept {\n"
+                    "    auto lane = warp_lane_id();\n    Float m = data.read(dispatch_x());\n"
+                    "    m = max(m, warp_read_lane(m, lane ^ 16u));\n"
+                    "    m = max(m, warp_read_lane(m, lane ^ 8u));\n"
+                    "    m = max(m, warp_read_lane(m, lane ^ 4u));\n"
+                    "    m = max(m, warp_read_lane(m, lane ^ 2u));\n"
+                    "    m = max(m, warp_read_lane(m, lane ^ 1u));\n"
+                    "    data.write(dispatch_x(), m + float(kScale));\n  };\n}\n";
+}
+
+// Real projects open with quoted includes ("ut/ut.hpp", "test_device.h")
+// and go on with headers of their own: the common includes are parsed once,
+// each file's whole preamble is precompiled on top of them (files with the
+// same preamble share it), and the reports are byte for byte the plain
+// parse's, cold and warm.
+TEST_F(SharedHeaderParse, QuotedIncludePreamblesGiveThePlainReport) {
+  std::string Src = Dir + "/src", Inc = Dir + "/inc";
+  llvm::sys::fs::create_directories(Src);
+  llvm::sys::fs::create_directories(Inc);
+  writeFile(Src + "/common.h", "#pragma once\n#include <luisa/luisa-compute.h>\n");
+  writeFile(Inc + "/scale.h", "#pragma once\ninline constexpr int kScale = 2;\n");
+  writeFile(Inc + "/other.h", "#pragma once\n#include \"scale.h\"\n");
+  std::vector<std::string> Files{Src + "/a.cpp", Src + "/b.cpp", Src + "/c.cpp"};
+  writeFile(Files[0], butterflyFile("#include \"common.h\"\n#include \"scale.h\"\n"
+                                    "#include <luisa/dsl/sugar.h>\n", 0));
+  writeFile(Files[1], butterflyFile("// b\n#include \"common.h\"\n#include \"other.h\"\n"
+                                    "#include <luisa/dsl/sugar.h>\n", 1));
+  writeFile(Files[2], butterflyFile("#include \"common.h\"\n#include \"scale.h\"\n"
+                                    "#include <luisa/dsl/sugar.h>\n\n#define UNUSED 1\n", 2));
+  std::vector<std::string> Args = Files;
+  Args.insert(Args.begin(), {"--diff", "--unsafe-fixes"});
+  Args.insert(Args.end(), {"--", "-I", Inc});
+  std::vector<std::string> Plain = Args;
+  Plain.insert(Plain.begin(), "--no-pch");
+
+  ProcessResult A = run(Plain);
+  ProcessResult Cold = run(Args);
+  // "common.h" for all three; a and c share their whole preamble, b has its own.
+  ASSERT_EQ(3u, pchFiles().size()) << Cold.Err;
+  std::vector<llvm::sys::fs::UniqueID> Built;
+  for (const std::string &Pch : pchFiles())
+    Built.push_back(idOf(Pch));
+  ProcessResult Warm = run(Args);
+  for (size_t I = 0; I < Built.size(); ++I)
+    EXPECT_EQ(Built[I], idOf(pchFiles()[I])); // Reused, not rebuilt.
+  EXPECT_EQ(1, A.ExitCode) << A.Err;
+  size_t Findings = 0;
+  for (size_t At = A.Out.find("\"luisa-butterfly-reduction\""); At != std::string::npos;
+       At = A.Out.find("\"luisa-butterfly-reduction\"", At + 1))
+    ++Findings;
+  EXPECT_EQ(3u, Findings) << A.Out;
+  for (const ProcessResult *R : {&Cold, &Warm}) {
+    EXPECT_EQ(A.ExitCode, R->ExitCode) << R->Err;
+    EXPECT_EQ(A.Out, R->Out);
+  }
+  EXPECT_NE(std::string::npos, A.Out.find("+++ ")) << A.Out;
+  EXPECT_EQ(std::string::npos, Cold.Err.find("warning")) << Cold.Err;
 }
 
 // A single file (a pre-commit hook, an editor's save action) builds the PCH

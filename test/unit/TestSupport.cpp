@@ -2,12 +2,8 @@
 
 #include "test/unit/TestSupport.h"
 
-#include "src/driver/PrecompiledPrefix.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendActions.h"
+#include "src/driver/SharedHeaderParse.h"
 #include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/Tooling.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -72,79 +68,6 @@ std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options) {
   return Analyzer::create(Options, Error);
 }
 
-namespace {
-/// GeneratePCHAction writing to a given file.
-class GeneratePchTo : public clang::GeneratePCHAction {
-public:
-  explicit GeneratePchTo(std::string Output) : Output(std::move(Output)) {}
-
-protected:
-  bool BeginInvocation(clang::CompilerInstance &CI) override {
-    CI.getFrontendOpts().OutputFile = Output;
-    return GeneratePCHAction::BeginInvocation(CI);
-  }
-
-private:
-  std::string Output;
-};
-
-std::vector<std::string> filesUnder(const std::string &Dir) {
-  std::vector<std::string> Files;
-  std::error_code EC;
-  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC))
-    if (It->type() == llvm::sys::fs::file_type::regular_file)
-      Files.push_back(It->path());
-  std::sort(Files.begin(), Files.end());
-  return Files;
-}
-} // namespace
-
-std::string sharedTestPch(const std::string &Name, const std::string &Header,
-                          const std::vector<std::string> &Args, const std::string &Inputs) {
-  std::string Dir = KERNEL_TIDY_TEST_PCH_CACHE;
-  std::string Pch = Dir + "/" + Name + ".pch", Manifest = Pch + ".inputs";
-  // The manifest also names the arguments: other ones need another PCH.
-  std::string Key = "args: " + llvm::join(Args, " ") + "\n";
-  std::string Stored = readFile(Manifest);
-  if (fileExists(Pch) && llvm::StringRef(Stored).starts_with(Key) &&
-      dependenciesUnchanged(llvm::StringRef(Stored).drop_front(Key.size())))
-    return Pch;
-  llvm::sys::fs::create_directories(Dir);
-  llvm::SmallString<256> Temp;
-  int FD;
-  if (llvm::sys::fs::createUniqueFile(Pch + ".%%%%%%.tmp", FD, Temp))
-    return "";
-  ::close(FD);
-  // From a file on disk: a PCH records its inputs and checks them on use.
-  std::string HeaderFile = Dir + "/" + Name + ".h";
-  if (readFile(HeaderFile) != Header)
-    writeFile(HeaderFile, Header);
-  std::vector<std::string> PchArgs = Args;
-  PchArgs.insert(PchArgs.begin(), {"-x", "c++-header"});
-  clang::tooling::FixedCompilationDatabase Database(Dir, PchArgs);
-  clang::tooling::ClangTool Tool(Database, {HeaderFile});
-  std::string Tmp = Temp.str().str();
-  struct Factory : clang::tooling::FrontendActionFactory {
-    std::string Output;
-    std::unique_ptr<clang::FrontendAction> create() override {
-      return std::make_unique<GeneratePchTo>(Output);
-    }
-  } Generate;
-  Generate.Output = Tmp;
-  if (Tool.run(&Generate) != 0 || llvm::sys::fs::rename(Tmp, Pch)) {
-    llvm::sys::fs::remove(Tmp);
-    return "";
-  }
-  std::vector<std::string> Deps = filesUnder(Inputs);
-  Deps.push_back(HeaderFile);
-  // Written after the PCH: a reader that sees the PCH without it rebuilds.
-  std::string ManifestTemp = Manifest + "." + std::to_string(::getpid());
-  writeFile(ManifestTemp, Key + describeDependencies(Deps));
-  llvm::sys::fs::rename(ManifestTemp, Manifest);
-  return Pch;
-}
-
 std::vector<std::string> modelCompileArgs() {
   return {"-std=c++20", "-isystem", modelDir(), "-resource-dir=" KERNEL_TIDY_CLANG_RESOURCE_DIR};
 }
@@ -153,7 +76,19 @@ const char *const ModelIncludes = "#include <luisa/luisa-compute.h>\n"
                                   "#include <luisa/dsl/sugar.h>\n";
 
 std::string modelPch() {
-  return sharedTestPch("snippet-model", ModelIncludes, modelCompileArgs(), modelDir());
+  static const std::string Path = [] {
+    // The driver's own shared header parse, as a kernel-tidy run would build
+    // it, in the tests' cache.
+    clang::tooling::CompileCommand Command;
+    Command.Directory = modelDir();
+    Command.CommandLine = modelCompileArgs();
+    Command.CommandLine.insert(Command.CommandLine.begin(), "clang++");
+    std::string Warning;
+    auto Pch = cachedPrefixPch(Command, {"<luisa/luisa-compute.h>", "<luisa/dsl/sugar.h>"},
+                               HeaderCache(testCacheDir(), DefaultCacheLimit), Warning);
+    return Pch ? Pch->PchPath : std::string();
+  }();
+  return Path;
 }
 
 std::unique_ptr<Analyzer> sharedPrefixAnalyzer(AnalysisOptions Options,

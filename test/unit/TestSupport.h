@@ -25,18 +25,14 @@ std::vector<std::string> listFiles(const std::string &Dir,
 /// An analyzer that parses with the bundled DSL model.
 std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options = {});
 
-/// A PCH of \p Header (code of `#include` lines) compiled with \p Args, kept
-/// in the build tree and shared by every test process; rebuilt when a file
-/// under \p Inputs changes. "" when it cannot be built (parse plainly then).
-std::string sharedTestPch(const std::string &Name, const std::string &Header,
-                          const std::vector<std::string> &Args, const std::string &Inputs);
-
 /// The compile arguments of a file parsed with the bundled model, and the
 /// includes every fixture and snippet opens with.
 std::vector<std::string> modelCompileArgs();
 extern const char *const ModelIncludes;
 
-/// sharedTestPch of ModelIncludes with modelCompileArgs().
+/// The driver's PCH (cachedPrefixPch) of ModelIncludes with modelCompileArgs(),
+/// in the tests' cache: built once per build, shared by every test process.
+/// "" when it cannot be built (parse plainly then).
 std::string modelPch();
 
 /// Like modelAnalyzer, but \p File (read from disk) parses its leading

@@ -24,6 +24,7 @@
 #include <luisa/dsl/local.h>
 #include <luisa/dsl/operators.h>
 #include <luisa/dsl/polymorphic.h>
+#include <luisa/dsl/printer.h>
 #include <luisa/dsl/ref.h>
 #include <luisa/dsl/resource.h>
 #include <luisa/dsl/shared.h>

@@ -9,3 +9,15 @@
 #include <luisa/core/stl/format.h>
 #include <luisa/core/stl/hash.h>
 #include <luisa/core/stl/unordered_map.h>
+// What the real headers bring in with them and real files use unqualified
+// (std::this_thread in the 2024 tests, luisa::variant in LuisaRender).
+#include <thread>
+#include <variant>
+
+namespace luisa {
+using std::monostate;
+using std::variant;
+using std::visit;
+using std::get_if;
+using std::holds_alternative;
+}// namespace luisa

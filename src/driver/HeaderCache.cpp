@@ -1,0 +1,165 @@
+//===--- HeaderCache.cpp - The bounded on-disk cache of shared header parses -===//
+
+#include "src/driver/HeaderCache.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include <algorithm>
+#include <cstdio>
+#include <unistd.h>
+
+namespace kernel_tidy {
+
+std::optional<uint64_t> parseCacheSize(llvm::StringRef Text) {
+  Text = Text.trim();
+  size_t Digits = 0;
+  while (Digits < Text.size() && Text[Digits] >= '0' && Text[Digits] <= '9')
+    ++Digits;
+  uint64_t Number = 0;
+  if (Digits == 0 || Digits > 15 || Text.take_front(Digits).getAsInteger(10, Number))
+    return std::nullopt;
+  llvm::StringRef Unit = Text.drop_front(Digits).ltrim();
+  unsigned Shift = 0;
+  if (!Unit.empty()) {
+    switch (Unit.front() | 0x20) {
+    case 'k': Shift = 10; break;
+    case 'm': Shift = 20; break;
+    case 'g': Shift = 30; break;
+    case 't': Shift = 40; break;
+    case 'b': Shift = 0; break;
+    default: return std::nullopt;
+    }
+    if ((Unit.front() | 0x20) != 'b')
+      Unit = Unit.drop_front();
+    if (!Unit.empty() && !Unit.equals_insensitive("b") && !Unit.equals_insensitive("ib"))
+      return std::nullopt;
+  }
+  if (Shift && Number > (UINT64_MAX >> Shift))
+    return std::nullopt;
+  return Number << Shift;
+}
+
+std::string formatBytes(uint64_t Bytes) {
+  const char *Units[] = {"KiB", "MiB", "GiB", "TiB"};
+  if (Bytes < 1024)
+    return std::to_string(Bytes) + " B";
+  double Value = Bytes / 1024.0;
+  unsigned Unit = 0;
+  while (Value >= 1024 && Unit < 3) {
+    Value /= 1024;
+    ++Unit;
+  }
+  char Text[32];
+  std::snprintf(Text, sizeof Text, "%.1f %s", Value, Units[Unit]);
+  return Text;
+}
+
+HeaderCache HeaderCache::fromEnvironment(std::optional<uint64_t> Limit, std::string &Warning) {
+  std::string Directory;
+  if (auto Dir = llvm::sys::Process::GetEnv("KERNEL_TIDY_CACHE_DIR"); Dir && !Dir->empty()) {
+    Directory = *Dir;
+  } else {
+    llvm::SmallString<256> Path;
+    if (auto Xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); Xdg && !Xdg->empty()) {
+      Path = *Xdg;
+    } else if (llvm::sys::path::home_directory(Path)) {
+      llvm::sys::path::append(Path, ".cache");
+    }
+    if (!Path.empty()) {
+      llvm::sys::path::append(Path, "kernel-tidy");
+      Directory = Path.str().str();
+    }
+  }
+  if (!Limit) {
+    Limit = DefaultCacheLimit;
+    if (auto Size = llvm::sys::Process::GetEnv("KERNEL_TIDY_CACHE_SIZE"); Size && !Size->empty()) {
+      if (auto Parsed = parseCacheSize(*Size))
+        Limit = *Parsed;
+      else
+        Warning = "ignoring KERNEL_TIDY_CACHE_SIZE='" + *Size + "' (not a size such as 2G or " +
+                  "500M): the header cache is limited to " + formatBytes(DefaultCacheLimit);
+    }
+  }
+  return HeaderCache(std::move(Directory), *Limit);
+}
+
+std::string HeaderCache::entryPath(llvm::StringRef Key) const {
+  llvm::SmallString<256> Path(Directory);
+  llvm::sys::path::append(Path, Key);
+  return Path.str().str();
+}
+
+static bool isEntryName(llvm::StringRef Name) { return Name.starts_with("pch-"); }
+
+std::vector<CacheEntry> HeaderCache::entries() const {
+  std::vector<CacheEntry> Found;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    if (!isEntryName(llvm::sys::path::filename(It->path())) ||
+        It->type() != llvm::sys::fs::file_type::directory_file)
+      continue;
+    CacheEntry Entry;
+    Entry.Path = It->path();
+    std::chrono::system_clock::time_point Newest{}, Used{};
+    std::error_code Inner;
+    for (llvm::sys::fs::directory_iterator F(Entry.Path, Inner), FEnd; F != FEnd && !Inner;
+         F.increment(Inner)) {
+      llvm::sys::fs::file_status Status;
+      if (llvm::sys::fs::status(F->path(), Status, /*Follow=*/false))
+        continue;
+      Entry.Bytes += Status.getSize();
+      auto Time = std::chrono::time_point_cast<std::chrono::system_clock::duration>(
+          Status.getLastModificationTime());
+      Newest = std::max(Newest, Time);
+      if (llvm::sys::path::filename(F->path()) == "used")
+        Used = Time;
+    }
+    Entry.LastUse = Used != std::chrono::system_clock::time_point{} ? Used : Newest;
+    Found.push_back(std::move(Entry));
+  }
+  std::sort(Found.begin(), Found.end(), [](const CacheEntry &A, const CacheEntry &B) {
+    return A.LastUse != B.LastUse ? A.LastUse < B.LastUse : A.Path < B.Path;
+  });
+  return Found;
+}
+
+void HeaderCache::touch(llvm::StringRef EntryPath) {
+  llvm::SmallString<256> Used(EntryPath);
+  llvm::sys::path::append(Used, "used");
+  int FD;
+  if (llvm::sys::fs::openFileForWrite(Used, FD, llvm::sys::fs::CD_OpenAlways))
+    return;
+  llvm::sys::fs::setLastAccessAndModificationTime(FD, std::chrono::system_clock::now());
+  ::close(FD);
+}
+
+uint64_t HeaderCache::evict(const std::set<std::string> &Keep) const {
+  std::vector<CacheEntry> All = entries();
+  uint64_t Total = 0;
+  for (const CacheEntry &Entry : All)
+    Total += Entry.Bytes;
+  std::set<std::string> KeepNames;
+  for (const std::string &Path : Keep)
+    KeepNames.insert(llvm::sys::path::filename(Path).str());
+  for (const CacheEntry &Entry : All) { // Least recently used first.
+    if (Total <= Limit)
+      break;
+    if (KeepNames.count(llvm::sys::path::filename(Entry.Path).str()))
+      continue;
+    if (!llvm::sys::fs::remove_directories(Entry.Path))
+      Total -= Entry.Bytes;
+  }
+  return Total;
+}
+
+std::string HeaderCache::clear() const {
+  for (const CacheEntry &Entry : entries())
+    if (std::error_code EC = llvm::sys::fs::remove_directories(Entry.Path))
+      return "cannot remove '" + Entry.Path + "': " + EC.message();
+  return "";
+}
+
+} // namespace kernel_tidy

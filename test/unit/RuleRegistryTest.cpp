@@ -18,9 +18,10 @@ TEST(RuleRegistry, ModuleRegistersExactlyTheRegistry) {
   for (const auto &Name : clang::tidy::getAllChecksAndOptions(false).Names)
     if (Name.getKey().starts_with("luisa-"))
       Registered.insert(Name.getKey().str());
-  std::set<std::string> Listed;
+  std::set<std::string> Listed; // The CuTe DSL rules are Python, not clang-tidy checks.
   for (const auto &Rule : rules::allRules())
-    Listed.insert(Rule.Id.str());
+    if (Rule.Language == "C++")
+      Listed.insert(Rule.Id.str());
   EXPECT_EQ(Listed, Registered);
 }
 

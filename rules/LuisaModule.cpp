@@ -15,7 +15,8 @@ using namespace clang::tidy;
 namespace kernel_tidy::rules {
 
 static const RuleInfo Rules[] = {
-#define KERNEL_TIDY_RULE(Id, Class, Section, Fix, Summary) {Id, Section, Fix, Summary},
+#define KERNEL_TIDY_RULE(Id, Class, Section, Fix, Summary) {Id, Section, Fix, Summary, "C++"},
+#define KERNEL_TIDY_CUTE_RULE(Id, Section, Fix, Summary) {Id, Section, Fix, Summary, "Python"},
 #include "rules/Rules.def"
 };
 

@@ -14,6 +14,9 @@ struct RuleInfo {
   llvm::StringRef GuideSection; ///< Section of the optimization guide.
   llvm::StringRef FixKinds;     ///< Of "safe", "unsafe", "none": "safe/unsafe/none".
   llvm::StringRef Summary;
+  /// "C++" (a clang-tidy check of rules/) or "Python" (a CuTe DSL rule of
+  /// frontends/cute, run by the driver on .py files).
+  llvm::StringRef Language;
 };
 
 /// Every rule, in registry order (rules/Rules.def).

@@ -133,6 +133,7 @@ kernel_tidy::AnalysisOptions analysisOptions(const CheckCommand &Cmd,
   Options.ExtraArgs = std::move(CompilerArgs);
   Options.ModelDir = Share + "/api-model";
   Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
+  Options.CuteFrontend = Share + "/frontends/cute/run.py";
   Options.Pch = Cmd.NoPch ? kernel_tidy::PchMode::Off : kernel_tidy::PchMode::Auto;
   if (!Cmd.CacheSize.empty())
     Options.CacheLimit = kernel_tidy::parseCacheSize(Cmd.CacheSize); // Checked by CLI11.
@@ -169,7 +170,8 @@ std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd,
   if (Files->empty() && Skipped > 0 && Skipped == Cmd.Files.size())
     return Files;
   if (Files->empty()) {
-    Error = "no source files to check (" + std::string(".cpp .cc .cxx .h .hpp .inl") + ")";
+    Error = "no source files to check (" +
+            std::string(".cpp .cc .cxx .h .hpp .inl; .py that mention cutlass") + ")";
     return std::nullopt;
   }
   unsigned K = 1, N = 1;
@@ -716,7 +718,8 @@ int runCache(const CacheCommand &Cmd) {
 void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
   Check.add_option("files", Cmd.Files,
                    "Source files and folders (searched recursively for .cpp .cc .cxx .h "
-                   ".hpp .inl); none with -p: every file of the compile database");
+                   ".hpp .inl, and .py files that mention cutlass: CuTe DSL kernels); "
+                   "none with -p: every file of the compile database");
   Check.add_option("--exclude", Cmd.Excludes,
                    "Leave out files and folders whose path matches this glob (repeatable)")
       ->allow_extra_args(false); // One glob per --exclude: files may follow.
@@ -727,7 +730,7 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
                    "(default: the git work tree holding the current folder)");
   Check.add_option("--checks", Cmd.Checks,
                    "Checks to enable or disable, clang-tidy glob syntax "
-                   "(added to the .clang-tidy configuration; default luisa-*)");
+                   "(added to the .clang-tidy configuration; default luisa-*,cute-*)");
   Check.add_option("--warnings-as-errors", Cmd.WarningsAsErrors,
                    "Checks whose findings are errors (clang-tidy globs); exit code 3 "
                    "when one remains");
@@ -832,7 +835,8 @@ int main(int argc, char **argv) {
     }
   }
 
-  CLI::App App{"kernel-tidy: a linter and optimizer for LuisaCompute DSL kernels"};
+  CLI::App App{"kernel-tidy: a linter and optimizer for LuisaCompute DSL (C++) and CuTe DSL "
+               "(Python) kernels"};
   App.set_version_flag("--version", std::string("kernel-tidy ") + KERNEL_TIDY_VERSION);
   App.require_subcommand(1);
 

@@ -2,12 +2,16 @@
 
 #include "src/driver/Analyzer.h"
 #include "src/driver/AtomicFile.h"
+#include "src/driver/CuteFrontend.h"
 #include "src/driver/SharedHeaderParse.h"
+#include "rules/RuleRegistry.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "clang-tidy/GlobList.h"
+#include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/AST/ASTConsumer.h"
@@ -218,7 +222,7 @@ struct Analyzer::Impl {
 
   static ClangTidyOptions defaults() {
     ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
-    Defaults.Checks = "-*,luisa-*";
+    Defaults.Checks = "-*,luisa-*,cute-*";
     return Defaults;
   }
 
@@ -278,6 +282,40 @@ struct Analyzer::Impl {
       ModelArgs.insert(ModelArgs.begin(), {"-x", "c++-header"});
     return std::make_unique<tooling::FixedCompilationDatabase>(
         llvm::sys::path::parent_path(File), ModelArgs);
+  }
+
+  /// The cute-* rules (analysed by the CuTe DSL frontend) that \p Opts enable.
+  static std::vector<std::string> cuteChecks(const ClangTidyOptions &Opts) {
+    CachedGlobList Enabled(Opts.Checks.value_or(""));
+    std::vector<std::string> Checks;
+    for (const rules::RuleInfo &Rule : rules::allRules())
+      if (Rule.Language == "Python" && Enabled.contains(Rule.Id))
+        Checks.push_back(Rule.Id.str());
+    return Checks;
+  }
+
+  /// A .py file, \p Read holding its text: configured as a C++ file is, and
+  /// analysed by the CuTe DSL frontend.
+  FileResult analyzePython(const std::string &AbsFile, FileResult Read) const {
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = llvm::vfs::getRealFileSystem();
+    std::string Problem = configurationProblem(AbsFile, FS);
+    if (!Problem.empty()) {
+      Read.Errors.push_back({Read.File, 0, 0, Problem});
+      return Read;
+    }
+    ClangTidyOptions Opts = makeOptionsProvider(FS)->getOptions(AbsFile);
+    CuteRequest Request{Read.File, Read.Original, cuteChecks(Opts), {}};
+    if (Request.Checks.empty())
+      return Read;
+    for (const auto &[Key, Value] : Opts.CheckOptions)
+      if (Key.starts_with("cute-"))
+        Request.Options[Key.str()] = Value.Value;
+    CachedGlobList AsErrorGlobs(Opts.WarningsAsErrors.value_or(""));
+    std::vector<std::string> AsErrors;
+    for (const std::string &Check : Request.Checks)
+      if (AsErrorGlobs.contains(Check))
+        AsErrors.push_back(Check);
+    return runCuteFrontend(Options.CuteFrontend, Request, AsErrors);
   }
 
   /// The command clang-tidy would run for \p AbsFile, with its file name
@@ -446,6 +484,8 @@ Analyzer::planPrecompiledPrefixes(const std::vector<std::string> &Files, unsigne
     llvm::sys::fs::make_absolute(Absolute);
     llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
     std::string AbsFile = Absolute.str().str();
+    if (isPythonFile(AbsFile))
+      continue; // Not C++: the CuTe DSL frontend reads it.
     // Not a FIFO or device: reading would block or never end (analyze()
     // reports them).
     llvm::sys::fs::file_status Status;
@@ -626,6 +666,8 @@ FileResult Analyzer::analyze(const std::string &File,
     }
     Result.Original = (*Buffer)->getBuffer().str();
   }
+  if (isPythonFile(AbsFile))
+    return State->analyzePython(AbsFile, std::move(Result));
 
   std::string DBError, DBWarning;
   bool UsesModel = false;
@@ -787,6 +829,8 @@ std::string Analyzer::configurationError(const std::string &File) {
 
 std::vector<std::string> Analyzer::enabledChecks(const std::string &File) {
   auto Provider = State->makeOptionsProvider(llvm::vfs::getRealFileSystem());
+  if (isPythonFile(File))
+    return Impl::cuteChecks(Provider->getOptions(File));
   return getCheckNames(Provider->getOptions(File), false);
 }
 

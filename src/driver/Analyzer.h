@@ -42,6 +42,9 @@ struct AnalysisOptions {
   bool ForceBundledModel = false; ///< Ignore compile databases.
   std::string ModelDir;    ///< The bundled DSL model's include directory.
   std::string ResourceDir; ///< Clang's resource directory.
+  /// The CuTe DSL frontend's entry script (frontends/cute/run.py), which
+  /// analyses .py files.
+  std::string CuteFrontend;
   /// Whether analyzeFiles shares one header parse among files (see
   /// PrecompiledPrefix.h). Off by default for a lone Analyzer.
   PchMode Pch = PchMode::Off;

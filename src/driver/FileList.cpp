@@ -1,11 +1,13 @@
 //===--- FileList.cpp - Which files a run analyses ------------------------===//
 
 #include "src/driver/FileList.h"
+#include "src/driver/CuteFrontend.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <numeric>
@@ -35,6 +37,15 @@ public:
 private:
   std::vector<llvm::GlobPattern> Patterns;
 };
+
+/// Whether a Python file found in a folder may hold CuTe DSL code: the other
+/// scripts of a C++ project are not linted (nor failed for a syntax error).
+/// A .py named on the command line is always analysed.
+bool mentionsCutlass(const std::string &Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  return Buffer && (*Buffer)->getBuffer().contains("cutlass");
+}
 
 bool isHidden(llvm::StringRef Path) {
   llvm::StringRef Name = llvm::sys::path::filename(Path);
@@ -68,7 +79,8 @@ std::vector<std::string> walk(const std::string &Dir, const ExcludeList &Exclude
       continue;
     }
     if (Status.type() == llvm::sys::fs::file_type::regular_file &&
-        isSourceFileName(Path.str()) && !Excludes.excludes(Path))
+        isSourceFileName(Path.str()) && !Excludes.excludes(Path) &&
+        (!isPythonFile(Path) || mentionsCutlass(Path.str())))
       Files.push_back(Path.str());
   }
   if (EC)
@@ -99,7 +111,7 @@ uint64_t sizeOnDisk(const std::string &File) {
 
 bool isSourceFileName(const std::string &Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
-  return llvm::is_contained({".cpp", ".cc", ".cxx", ".h", ".hpp", ".inl"}, Ext);
+  return llvm::is_contained({".cpp", ".cc", ".cxx", ".h", ".hpp", ".inl", ".py"}, Ext);
 }
 
 std::optional<std::vector<std::string>>

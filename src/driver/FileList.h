@@ -9,7 +9,8 @@
 
 namespace kernel_tidy {
 
-/// The extensions that a directory walk picks up.
+/// The extensions that a directory walk picks up (a .py only when it
+/// mentions `cutlass`: CuTe DSL code).
 bool isSourceFileName(const std::string &Path);
 
 /// Files to analyse from the command line's inputs: files as given, folders

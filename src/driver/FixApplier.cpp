@@ -4,6 +4,7 @@
 
 #include "src/driver/Analyzer.h"
 #include "src/driver/AtomicFile.h"
+#include "src/driver/CuteFrontend.h"
 #include "clang/Format/Format.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/Errc.h"
@@ -39,8 +40,9 @@ std::optional<std::string> render(const std::string &Path,
                                   const std::string &Original,
                                   const tooling::Replacements &Set) {
   tooling::Replacements Final = Set;
+  // clang-format would take Python for C++ (an unknown extension): not formatted.
   auto Style = format::getStyle("file", Path, "none");
-  if (Style && !Style->DisableFormat) {
+  if (Style && !Style->DisableFormat && !isPythonFile(Path)) {
     auto Formatted = format::formatReplacements(Original, Set, *Style);
     if (Formatted)
       Final = std::move(*Formatted);
@@ -100,7 +102,8 @@ bool editsOnlyItsFile(const Finding &F, const std::string &File) {
 /// Turns the fix of \p F into "no fix", saying why.
 void dropFix(Finding &F, const std::string &Error) {
   F.FixIt.reset();
-  F.NoFixReason = "the fix was dropped because the fixed file does not compile: " + Error;
+  F.NoFixReason = std::string("the fix was dropped because the fixed file does not ") +
+                  (isPythonFile(F.File) ? "parse: " : "compile: ") + Error;
 }
 
 /// Keeps of \p Batch (fixes that do not overlap) those that compile

@@ -48,3 +48,19 @@ run_hook kernel-tidy-fix finding.cpp > out.log 2>&1 || { cat out.log; echo "FAIL
 cmp -s finding.cpp "$src/test/fixtures/luisa-butterfly-reduction/max-straight-line.fixed.cpp" \
   || { echo "FAIL: the fix hook did not fix the file"; exit 1; }
 echo "ok: kernel-tidy-fix hook fixes the file"
+
+# The CuTe DSL (Python) hooks.
+python3 "$src/scripts/fixture-input" "$src/test/fixtures/cute-hardcoded-warp-width/positive.py" \
+  > finding.py
+printf 'print("not a kernel")\n' > clean.py
+if run_hook kernel-tidy-cute finding.py clean.py finding.cpp > out.log 2>&1; then
+  cat out.log; echo "FAIL: the CuTe DSL hook passed on a finding"; exit 1
+fi
+grep -q "finding.py:8:20: warning:" out.log || { cat out.log; echo "FAIL: no CuTe DSL finding shown"; exit 1; }
+grep -q "finding.cpp" out.log && { cat out.log; echo "FAIL: the CuTe DSL hook took a C++ file"; exit 1; }
+echo "ok: kernel-tidy-cute hook fails on a finding and takes only .py files"
+run_hook kernel-tidy-cute clean.py > out.log 2>&1 || { cat out.log; echo "FAIL: clean .py"; exit 1; }
+run_hook kernel-tidy-cute-fix finding.py > out.log 2>&1 || true  # the ">> 5" finding has no fix
+cmp -s finding.py "$src/test/fixtures/cute-hardcoded-warp-width/positive.fixed.py" \
+  || { cat out.log; echo "FAIL: the CuTe DSL fix hook did not fix the file"; exit 1; }
+echo "ok: kernel-tidy-cute-fix hook fixes the file"

@@ -251,7 +251,8 @@ TEST(ClangTidyPlugin, ListsTheChecks) {
   std::string Out;
   ASSERT_EQ(0, runClangTidy({"--checks=-*,luisa-*", "--list-checks"}, &Out)) << Out;
   for (const rules::RuleInfo &Rule : rules::allRules())
-    EXPECT_NE(std::string::npos, Out.find(Rule.Id.str())) << Out;
+    if (Rule.Language == "C++") // The CuTe DSL rules are Python, run by the CLI only.
+      EXPECT_NE(std::string::npos, Out.find(Rule.Id.str())) << Out;
 }
 
 /// Fixtures through `clang-tidy --fix` and the CLI's `--fix`, each on
@@ -268,6 +269,8 @@ TEST(ClangTidyPlugin, FixGivesTheCliFix) {
   // Per rule: its first case with a safe fix, with an unsafe fix, and without
   // a fix (FixtureTest runs every fixture through the CLI's engine).
   for (const rules::RuleInfo &Rule : rules::allRules()) {
+    if (Rule.Language != "C++")
+      continue; // clang-tidy does not read Python.
     bool HaveSafe = false, HaveUnsafe = false, HaveNone = false;
     for (const std::string &File : fixtureFiles()) {
       if (llvm::sys::path::filename(llvm::sys::path::parent_path(File)) != Rule.Id)

@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -15,11 +16,18 @@ namespace {
 const char *const DirectiveNames[] = {"RUN-ARGS", "CHECK-MESSAGES", "CHECK-FIXES",
                                       "kernel-tidy-args"};
 
-/// Where a directive starts in \p Line (npos: none). A directive is a `//`
+/// The comment that starts directives: `//` in C++ fixtures, `#` in Python
+/// (CuTe DSL) ones.
+std::string commentOf(llvm::StringRef Path) {
+  return llvm::sys::path::extension(Path) == ".py" ? "#" : "//";
+}
+
+/// Where a directive starts in \p Line (npos: none). A directive is a
 /// comment whose text starts with one of DirectiveNames.
-size_t directiveStart(llvm::StringRef Line) {
-  for (size_t At = Line.find("//"); At != llvm::StringRef::npos; At = Line.find("//", At + 2)) {
-    llvm::StringRef Rest = Line.drop_front(At + 2).ltrim(" \t");
+size_t directiveStart(llvm::StringRef Line, llvm::StringRef Comment) {
+  for (size_t At = Line.find(Comment); At != llvm::StringRef::npos;
+       At = Line.find(Comment, At + Comment.size())) {
+    llvm::StringRef Rest = Line.drop_front(At + Comment.size()).ltrim(" \t");
     for (const char *Name : DirectiveNames)
       if (Rest.starts_with(Name))
         return At;
@@ -36,7 +44,7 @@ struct SourceLine {
   unsigned InputLine = 0; ///< Line number in Input; 0 when Removed.
 };
 
-std::vector<SourceLine> splitLines(const std::string &Source) {
+std::vector<SourceLine> splitLines(const std::string &Source, llvm::StringRef Comment) {
   std::vector<SourceLine> Lines;
   unsigned InputLine = 0;
   llvm::StringRef Rest(Source);
@@ -48,7 +56,7 @@ std::vector<SourceLine> splitLines(const std::string &Source) {
       Text = Text.drop_back();
       L.Eol = "\r" + L.Eol;
     }
-    size_t At = directiveStart(Text);
+    size_t At = directiveStart(Text, Comment);
     L.Code = Text.substr(0, At).str();
     if (At != llvm::StringRef::npos) {
       L.Directive = Text.substr(At).rtrim(" \t").str();
@@ -85,25 +93,40 @@ std::optional<AnalysisOptions> parseArgs(const std::string &Args, std::string &E
   return Options;
 }
 
-const std::regex RunArgsLine(R"(^// RUN-ARGS(?:-([A-Z0-9_]+))?:(.*)$)");
-const std::regex MessageLine(
-    R"(^// CHECK-MESSAGES(?:-([A-Z0-9_]+))?: :\[\[@LINE(?:([+-])([0-9]+))?\]\]:([0-9]+): ((?:warning|note): .*)$)");
+std::regex runArgsLine(const std::string &Comment) {
+  return std::regex("^" + Comment + R"( RUN-ARGS(?:-([A-Z0-9_]+))?:(.*)$)");
+}
+std::regex messageLine(const std::string &Comment) {
+  return std::regex(
+      "^" + Comment +
+      R"( CHECK-MESSAGES(?:-([A-Z0-9_]+))?: :\[\[@LINE(?:([+-])([0-9]+))?\]\]:([0-9]+): ((?:warning|note): .*)$)");
+}
 
-std::string stem(const std::string &Path) { return Path.substr(0, Path.size() - 4); }
+/// ".cpp" or ".py".
+std::string extensionOf(const std::string &Path) {
+  return llvm::sys::path::extension(Path).str();
+}
+
+std::string stem(const std::string &Path) {
+  return Path.substr(0, Path.size() - extensionOf(Path).size());
+}
+
+/// ".fixed.cpp" or ".fixed.py".
+std::string fixedExtension(const std::string &Path) { return ".fixed" + extensionOf(Path); }
 
 std::string fixedPath(const std::string &Path, const std::string &Suffix) {
-  return stem(Path) + (Suffix.empty() ? "" : "." + Suffix) + ".fixed.cpp";
+  return stem(Path) + (Suffix.empty() ? "" : "." + Suffix) + fixedExtension(Path);
 }
 
 /// Files next to the fixture that belong to no run, and old-format files.
 void checkSiblings(Fixture &F) {
   std::string Case = llvm::sys::path::filename(stem(F.Path)).str();
-  for (const std::string &File :
-       listFiles(llvm::sys::path::parent_path(F.Path).str(), ".fixed.cpp")) {
+  std::string Fixed = fixedExtension(F.Path);
+  for (const std::string &File : listFiles(llvm::sys::path::parent_path(F.Path).str(), Fixed)) {
     llvm::StringRef Name = llvm::sys::path::filename(File);
-    if (!Name.consume_front(Case + ".") || Name == "fixed.cpp")
+    if (!Name.consume_front(Case + ".") || Name == Fixed.substr(1))
       continue;
-    std::string Suffix = Name.drop_back(strlen(".fixed.cpp")).str();
+    std::string Suffix = Name.drop_back(Fixed.size()).str();
     if (Suffix.find('.') == std::string::npos && !F.run(Suffix))
       F.Errors.push_back(File + ": no RUN-ARGS-" + Suffix + " run in " + F.Path);
   }
@@ -143,7 +166,9 @@ void addExpectation(Fixture &F, const std::vector<SourceLine> &Lines, size_t I,
 Fixture loadFixture(const std::string &Path) {
   Fixture F;
   F.Path = Path;
-  std::vector<SourceLine> Lines = splitLines(readFile(Path));
+  std::string Comment = commentOf(Path);
+  std::vector<SourceLine> Lines = splitLines(readFile(Path), Comment);
+  const std::regex RunArgsLine = runArgsLine(Comment), MessageLine = messageLine(Comment);
   for (const SourceLine &L : Lines)
     if (!L.Removed)
       F.Input += L.Code + L.Eol;
@@ -175,9 +200,11 @@ std::string fixtureInput(const std::string &Path) { return loadFixture(Path).Inp
 std::vector<std::string> fixtureFiles() {
   std::vector<std::string> Files;
   for (const std::string &RuleDir : listFiles(sourceDir() + "/test/fixtures", ""))
-    for (const std::string &File : listFiles(RuleDir, ".cpp")) // None under README.md.
-      if (!llvm::StringRef(File).ends_with(".fixed.cpp"))
-        Files.push_back(File);
+    for (const char *Ext : {".cpp", ".py"}) // None under README.md.
+      for (const std::string &File : listFiles(RuleDir, Ext))
+        if (!llvm::StringRef(File).ends_with(std::string(".fixed") + Ext))
+          Files.push_back(File);
+  std::sort(Files.begin(), Files.end());
   return Files;
 }
 
@@ -346,11 +373,11 @@ void updateFixedFiles(const Fixture &F, const std::vector<RunOutput> &Outputs) {
             Actual == Fallback ? std::nullopt : std::optional<std::string>(Actual));
   }
   std::string Case = llvm::sys::path::filename(stem(F.Path)).str();
-  for (const std::string &File :
-       listFiles(llvm::sys::path::parent_path(F.Path).str(), ".fixed.cpp")) {
+  std::string Fixed = fixedExtension(F.Path);
+  for (const std::string &File : listFiles(llvm::sys::path::parent_path(F.Path).str(), Fixed)) {
     llvm::StringRef Name = llvm::sys::path::filename(File);
-    if (Name.consume_front(Case + ".") && Name != "fixed.cpp" &&
-        !F.run(Name.drop_back(strlen(".fixed.cpp")).str()))
+    if (Name.consume_front(Case + ".") && Name != Fixed.substr(1) &&
+        !F.run(Name.drop_back(Fixed.size()).str()))
       putFile(File, std::nullopt);
   }
 }
@@ -370,7 +397,9 @@ std::string updateFixture(const Fixture &F, const std::vector<RunOutput> &Output
   if (!Merged)
     return Error;
 
-  std::vector<SourceLine> Lines = splitLines(readFile(F.Path));
+  std::string Comment = commentOf(F.Path);
+  std::vector<SourceLine> Lines = splitLines(readFile(F.Path), Comment);
+  const std::regex MessageLine = messageLine(Comment);
   std::vector<const SourceLine *> Code; // By Input line, from 1.
   Code.push_back(nullptr);
   for (const SourceLine &L : Lines)
@@ -400,7 +429,7 @@ std::string updateFixture(const Fixture &F, const std::vector<RunOutput> &Output
         std::string Indent =
             Anchor.Code.substr(0, Anchor.Code.find_first_not_of(" \t"));
         ++OutLine;
-        Out += Indent + "// CHECK-MESSAGES" + (M.Suffix.empty() ? "" : "-" + M.Suffix) +
+        Out += Indent + Comment + " CHECK-MESSAGES" + (M.Suffix.empty() ? "" : "-" + M.Suffix) +
                ": :[[@LINE-" + std::to_string(OutLine - OutLineOf[M.Line]) +
                "]]:" + std::to_string(M.Column) + ": " + M.Text +
                (L.Eol.empty() ? "\n" : L.Eol);

@@ -108,7 +108,9 @@ std::string caseName(const ::testing::TestParamInfo<FixtureCase> &Info) {
   llvm::StringRef Path(Info.param.Path);
   llvm::StringRef Case = llvm::sys::path::stem(Path);
   llvm::StringRef Rule = llvm::sys::path::filename(llvm::sys::path::parent_path(Path));
-  std::string Name = (Rule.drop_front(6) + "_" + Case).str();
+  // luisa-x_case (as before the CuTe DSL rules came), cute_x_case.
+  Rule.consume_front("luisa-");
+  std::string Name = (Rule + "_" + Case).str();
   if (!Info.param.Suffix.empty())
     Name += "_" + Info.param.Suffix;
   for (char &C : Name)

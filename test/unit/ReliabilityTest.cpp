@@ -61,7 +61,8 @@ TEST_F(Reliability, ExportedFixesApplyLikeFix) {
       // One folder: the CLI shares a header parse among files of one folder.
       std::string Folder = Dir + "/cases";
       llvm::sys::fs::create_directories(Folder);
-      std::string File = Folder + "/k" + std::to_string(Expected.size()) + ".cpp";
+      std::string File = Folder + "/k" + std::to_string(Expected.size()) +
+                         llvm::sys::path::extension(Path).str(); // .cpp, or .py (CuTe DSL)
       writeFile(File, F.Input);
       std::vector<std::string> Args;
       if (Run.Options.Checks)
@@ -303,7 +304,7 @@ unsigned crashTrials() {
 TEST_F(Reliability, KilledFixRunLeavesEachFileOriginalOrFixed) {
   // KERNEL_TIDY_CRASH_TRIALS=200 for the full run; CI runs fewer.
   struct Case {
-    std::string Input, Fixed;
+    std::string Input, Fixed, Extension;
   };
   std::vector<Case> Cases;
   for (const std::string &Path : fixtureFiles()) {
@@ -312,7 +313,7 @@ TEST_F(Reliability, KilledFixRunLeavesEachFileOriginalOrFixed) {
     std::string Fixed = F.expectedFixed(Run);
     if (Run.Options.WarpSize || Fixed == F.Input)
       continue;
-    Cases.push_back({F.Input, Fixed});
+    Cases.push_back({F.Input, Fixed, llvm::sys::path::extension(Path).str()});
     if (Cases.size() == 8)
       break;
   }
@@ -326,7 +327,7 @@ TEST_F(Reliability, KilledFixRunLeavesEachFileOriginalOrFixed) {
     std::vector<std::string> Files;
     std::vector<llvm::StringRef> Argv{KERNEL_TIDY_BINARY, "check", "--fix", "--unsafe-fixes"};
     for (size_t I = 0; I < Cases.size(); ++I) {
-      Files.push_back(TrialDir + "/k" + std::to_string(I) + ".cpp");
+      Files.push_back(TrialDir + "/k" + std::to_string(I) + Cases[I].Extension);
       writeFile(Files.back(), Cases[I].Input);
     }
     for (const std::string &F : Files)

@@ -63,6 +63,7 @@ std::vector<std::string> listFiles(const std::string &Dir,
 std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options) {
   Options.ForceBundledModel = true;
   Options.ModelDir = modelDir();
+  Options.CuteFrontend = sourceDir() + "/frontends/cute/run.py";
   Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
   std::string Error;
   return Analyzer::create(Options, Error);

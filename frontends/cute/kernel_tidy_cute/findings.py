@@ -1,0 +1,51 @@
+"""What a rule reports: findings with byte offsets into the file, and fixes."""
+
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+
+@dataclass
+class Edit:
+    """Replaces the bytes [begin, end) of the file with text."""
+    begin: int
+    end: int
+    text: str
+
+    def to_json(self):
+        return {"offset": self.begin, "length": self.end - self.begin, "text": self.text}
+
+
+@dataclass
+class Fix:
+    """The edits of a fix; an unsafe fix says why in reason."""
+    edits: List[Edit]
+    safe: bool = True
+    reason: str = ""
+
+    def to_json(self):
+        return {"kind": "safe" if self.safe else "unsafe", "reason": self.reason,
+                "edits": [e.to_json() for e in self.edits]}
+
+
+@dataclass
+class Note:
+    message: str
+    offset: int
+
+
+@dataclass
+class Finding:
+    rule: str
+    message: str
+    begin: int
+    end: int
+    fix: Optional[Fix] = None
+    no_fix_reason: str = ""
+    notes: List[Note] = field(default_factory=list)
+
+    def to_json(self):
+        return {"rule": self.rule, "message": self.message, "offset": self.begin,
+                "end_offset": self.end,
+                "fix": self.fix.to_json() if self.fix else None,
+                "no_fix_reason": "" if self.fix else self.no_fix_reason,
+                "notes": [{"message": n.message, "offset": n.offset} for n in self.notes]}

@@ -6,12 +6,14 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 # clangd-19: the plain-clangd baseline of the editor latency benchmark; libgrpc++-dev and
 # libprotobuf-dev: Debian's libclangdMain.a contains clangd's remote-index client (kernel-clangd).
 # python3: runs the CuTe DSL (Python) frontend, frontends/cute.
+# file (with dpkg-dev from build-essential): cpack's Debian generator finds the binaries whose
+# library dependencies dpkg-shlibdeps lists; python3-yaml: the test of the CI examples.
 PACKAGES=(
   build-essential cmake ninja-build git
   llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 clang-tidy-19 clang-tools-19 llvm-19-tools
   clangd-19 libgrpc++-dev libprotobuf-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libclang-rt-19-dev
-  python3
+  file python3 python3-yaml
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -60,6 +60,13 @@ std::string shareDir(const char *Argv0) {
   return Dir.str().str();
 }
 
+/// Where the links of the rule pages point in SARIF help.markdown: the URL the
+/// build was configured with (KERNEL_TIDY_DOCS_URL), else the docs in the
+/// share folder.
+std::string docsBase(const std::string &Share) {
+  return *KERNEL_TIDY_DOCS_URL ? std::string(KERNEL_TIDY_DOCS_URL) : Share + "/docs";
+}
+
 struct CheckCommand {
   std::vector<std::string> Files;
   std::vector<std::string> Excludes;
@@ -335,7 +342,7 @@ void printReport(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileRes
     std::cout << kernel_tidy::formatJson(Results, KERNEL_TIDY_VERSION);
   else if (Cmd.Format == "sarif")
     std::cout << kernel_tidy::formatSarif(
-        Results, {KERNEL_TIDY_VERSION, State.Root, Share + "/docs/rules"});
+        Results, {KERNEL_TIDY_VERSION, State.Root, Share + "/docs/rules", docsBase(Share)});
   if (Cmd.Fix || Cmd.Diff)
     std::cerr << "kernel-tidy: " << kernel_tidy::formatFixSummary(Results, !Cmd.Diff);
   if (Cmd.Statistics)

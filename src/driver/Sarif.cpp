@@ -7,6 +7,7 @@
 #include "src/driver/Paths.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,59 @@ std::string encodeUriPath(llvm::StringRef Path) {
       Out += C;
     else
       Out += "%" + llvm::utohexstr(C, /*LowerCase=*/false, 2);
+  }
+  return Out;
+}
+
+/// \p Target, a link of a page in <docs>/rules, absolute against \p Base (the
+/// docs' URI, ending in '/'); URLs and anchors stay as they are.
+std::string resolveDocLink(llvm::StringRef Target, const std::string &Base) {
+  if (Target.empty() || Target.starts_with("#") || Target.starts_with("/") ||
+      Target.contains(':'))
+    return Target.str();
+  auto [File, Fragment] = Target.split('#');
+  llvm::SmallString<128> Path("rules/");
+  Path += File;
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true, llvm::sys::path::Style::posix);
+  return Base + Path.str().str() + (Target.contains('#') ? "#" + Fragment.str() : "");
+}
+
+/// \p Markdown (a rule page of <docs>/rules) with every relative link made
+/// absolute against \p DocsBase (a folder or a URL): a SARIF viewer has no
+/// folder to resolve `../gpu-harness.md` against. Code is left alone.
+std::string resolveDocLinks(llvm::StringRef Markdown, const std::string &DocsBase) {
+  if (DocsBase.empty())
+    return Markdown.str();
+  std::string Base = llvm::StringRef(DocsBase).contains("://")
+                         ? DocsBase
+                         : "file://" + encodeUriPath(absolutePath(DocsBase));
+  if (!llvm::StringRef(Base).ends_with("/"))
+    Base += "/";
+  llvm::SmallVector<llvm::StringRef> Lines;
+  Markdown.split(Lines, '\n');
+  std::string Out;
+  bool InFence = false;
+  for (size_t L = 0; L < Lines.size(); ++L) {
+    llvm::StringRef Line = Lines[L];
+    if (L)
+      Out += '\n';
+    bool Fence = Line.ltrim().starts_with("```");
+    InFence ^= Fence;
+    if (Fence || InFence) {
+      Out += Line;
+      continue;
+    }
+    bool InCodeSpan = false;
+    for (size_t I = 0; I < Line.size(); ++I) {
+      InCodeSpan ^= Line[I] == '`';
+      size_t Close = Line.find(')', I);
+      if (!InCodeSpan && Line.substr(I).starts_with("](") && Close != llvm::StringRef::npos) {
+        Out += "](" + resolveDocLink(Line.slice(I + 2, Close), Base) + ")";
+        I = Close;
+      } else {
+        Out += Line[I];
+      }
+    }
   }
   return Out;
 }
@@ -154,15 +208,14 @@ public:
     if (auto Buffer = llvm::MemoryBuffer::getFile(Options.RuleDocsDir + "/" +
                                                   Rule.Id.str() + ".md"))
       Doc = (*Buffer)->getBuffer().str();
-    std::string Full = Rule.Summary.str() + " (LuisaCompute optimization guide, section " +
-                       Rule.GuideSection.str() + "; fixes: " + Rule.FixKinds.str() + ")";
+    std::string Full = Rule.Summary.str() + " (fixes: " + Rule.FixKinds.str() + ")";
     if (Doc.empty())
       Doc = Full;
     return {{"id", Rule.Id.str()},
             {"name", Rule.Id.str()},
             {"shortDescription", {{"text", Rule.Summary.str()}}},
             {"fullDescription", {{"text", Full}}},
-            {"help", {{"text", Doc}, {"markdown", Doc}}},
+            {"help", {{"text", Doc}, {"markdown", resolveDocLinks(Doc, Options.DocsBase)}}},
             {"defaultConfiguration", {{"level", "warning"}}},
             {"properties", {{"tags", {"performance", "gpu", "luisa-compute"}},
                             {"precision", "high"}}}};

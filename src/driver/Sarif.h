@@ -13,6 +13,9 @@ struct SarifOptions {
   std::string ToolVersion;
   std::string Root;        ///< Artifact URIs are relative to this folder.
   std::string RuleDocsDir; ///< <share>/docs/rules: each rule's help text.
+  /// The installed docs (a folder, or a URL ending in '/'): relative links of
+  /// the rule pages point there in help.markdown. Empty: links are kept.
+  std::string DocsBase;
 };
 
 /// A SARIF 2.1.0 log with one run: every registered rule, one result per

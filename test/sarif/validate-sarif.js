@@ -76,12 +76,26 @@ const registry = fs.readFileSync(path.join(sourceDir, 'rules', 'Rules.def'), 'ut
 const registered = [...registry.matchAll(/^KERNEL_TIDY_RULE\("([^"]+)"/gm)].map(m => m[1]);
 assert.ok(registered.length > 0, 'no KERNEL_TIDY_RULE line in rules/Rules.def');
 assert.deepEqual(ruleIds, registered);
+let docLinks = 0;
 for (const rule of driver.rules) {
   assert.ok(rule.shortDescription.text && rule.fullDescription.text, rule.id);
   const doc = fs.readFileSync(path.join(sourceDir, 'docs', 'rules', `${rule.id}.md`), 'utf8');
   assert.equal(rule.help.text, doc, `${rule.id}: help.text is the rule's doc page`);
+  // help.markdown is the page with its relative links made absolute (a SARIF
+  // viewer has no folder to resolve them against), pointing at the docs.
+  const prose = s => s.replace(/^\s*```[\s\S]*?^\s*```/gm, '').replace(/`[^`\n]*`/g, '');
+  assert.equal(prose(rule.help.markdown).replace(/\]\([^)]*\)/g, ']()'),
+               prose(doc).replace(/\]\([^)]*\)/g, ']()'), `${rule.id}: help.markdown changes only links`);
+  for (const [, link] of prose(rule.help.markdown).matchAll(/\]\(([^)\s]+)\)/g)) {
+    assert.match(link, /^([a-z]+:|#)/, `${rule.id}: relative link '${link}' in help.markdown`);
+    if (link.startsWith('file://')) {
+      assert.ok(fs.existsSync(decodeURIComponent(new URL(link).pathname)), `${rule.id}: dead link ${link}`);
+      docLinks++;
+    }
+  }
   assert.equal(rule.defaultConfiguration.level, 'warning');
 }
+assert.ok(docLinks > 0, 'no rule page links to the docs in help.markdown');
 assert.equal(r0.results.length, 3, JSON.stringify(r0.results, null, 1));
 const byUri = {};
 for (const result of r0.results) {

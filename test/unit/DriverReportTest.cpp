@@ -162,6 +162,47 @@ TEST_F(DriverReport, EveryFormatCarriesTheReasons) {
   EXPECT_EQ("the width is unknown", SarifResults[1]["properties"]["noFixReason"]);
 }
 
+/// SARIF help.markdown is the rule page with its relative links made absolute
+/// against the docs (a viewer has nothing to resolve them against); code and
+/// URLs are not links to rewrite, and help.text stays the page itself.
+TEST(SarifHelp, RelativeLinksOfTheRulePagesPointAtTheDocs) {
+  std::string Docs = makeTempDir();
+  llvm::sys::fs::create_directories(Docs + "/rules");
+  const std::string Page =
+      "# luisa-butterfly-reduction\n"
+      "See [the harness](../gpu-harness.md), [lowering](../backends.md#cuda),\n"
+      "[a rule](luisa-divergent-barrier.md), [below](#fix) and [LC](https://x.org/a.md).\n"
+      "A span `s[i](j)` and a fence:\n"
+      "```cpp\n"
+      "auto k = [&](BufferFloat b) {};\n"
+      "```\n";
+  writeFile(Docs + "/rules/luisa-butterfly-reduction.md", Page);
+  auto Help = [&](const std::string &Base) {
+    auto Log = nlohmann::json::parse(formatSarif({}, {"0", Docs, Docs + "/rules", Base}));
+    for (const auto &Rule : Log["runs"][0]["tool"]["driver"]["rules"])
+      if (Rule["id"] == "luisa-butterfly-reduction")
+        return Rule["help"];
+    return nlohmann::json();
+  };
+  nlohmann::json Web = Help("https://example.org/kt/docs/");
+  EXPECT_EQ(Page, Web["text"]);
+  EXPECT_EQ("# luisa-butterfly-reduction\n"
+            "See [the harness](https://example.org/kt/docs/gpu-harness.md), "
+            "[lowering](https://example.org/kt/docs/backends.md#cuda),\n"
+            "[a rule](https://example.org/kt/docs/rules/luisa-divergent-barrier.md), "
+            "[below](#fix) and [LC](https://x.org/a.md).\n"
+            "A span `s[i](j)` and a fence:\n"
+            "```cpp\n"
+            "auto k = [&](BufferFloat b) {};\n"
+            "```\n",
+            Web["markdown"]);
+  std::string Local = Help(Docs)["markdown"];
+  EXPECT_NE(std::string::npos, Local.find("[the harness](file://" + Docs + "/gpu-harness.md)"))
+      << Local;
+  EXPECT_EQ(Page, Help("")["markdown"]) << "no docs: links are kept";
+  llvm::sys::fs::remove_directories(Docs);
+}
+
 TEST_F(DriverReport, AFixThatDoesNotCompileIsReportedAsNoFixWithTheError) {
   FileResult R = analyze("int safe = 1;\nint broken = 2;\n");
   ASSERT_EQ(2u, R.Findings.size());

@@ -617,7 +617,10 @@ int listRules(const RulesCommand &Cmd, const std::string &Share) {
     std::cerr << "kernel-tidy: error: " << Problem << "\n";
     return ExitError;
   }
+  // The C++ checks as a .cpp file is configured, the CuTe DSL rules as a .py.
   std::vector<std::string> Enabled = Checker->enabledChecks("kernel-tidy-rules.cpp");
+  for (std::string &Rule : Checker->enabledChecks("kernel-tidy-rules.py"))
+    Enabled.push_back(std::move(Rule));
   size_t IdWidth = std::strlen("RULE"), FixWidth = std::strlen("FIX");
   for (const auto &Rule : kernel_tidy::rules::allRules()) {
     IdWidth = std::max(IdWidth, Rule.Id.size());

@@ -665,6 +665,7 @@ FileResult Analyzer::analyze(const std::string &File,
       return Result;
     }
     Result.Original = (*Buffer)->getBuffer().str();
+    Result.ReadFromDisk = true;
   }
   if (isPythonFile(AbsFile))
     return State->analyzePython(AbsFile, std::move(Result));
@@ -848,11 +849,12 @@ std::vector<std::string> Analyzer::configurationWarnings(const std::string &File
     llvm::StringRef(*Options.Checks).split(Globs, ',');
     for (llvm::StringRef Glob : Globs) {
       Glob = Glob.trim();
-      if (Glob.empty() || Glob.starts_with("-") || (!FromCommandLine && !Glob.starts_with("luisa-")))
+      if (Glob.empty() || Glob.starts_with("-") ||
+          (!FromCommandLine && !Glob.starts_with("luisa-") && !Glob.starts_with("cute-")))
         continue;
       ClangTidyOptions Only = ClangTidyOptions::getDefaults();
       Only.Checks = Glob.str();
-      if (getCheckNames(Only, false).empty())
+      if (getCheckNames(Only, false).empty() && Impl::cuteChecks(Only).empty())
         Warnings.push_back("check glob '" + Glob.str() + "' (" +
                            (FromCommandLine ? std::string("--checks") : "from '" + Source + "'") +
                            ") enables no check");

@@ -90,8 +90,8 @@ public:
   std::vector<std::string> enabledChecks(const std::string &File);
 
   /// What is suspicious in the configuration of \p File, as clang-tidy
-  /// warns: a glob of --checks that matches no check, or a `luisa-` glob of a
-  /// configuration file that matches none (other tools' globs in a shared
+  /// warns: a glob of --checks that matches no check, or a `luisa-`/`cute-`
+  /// glob of a configuration file that matches none (other tools' globs in a shared
   /// .clang-tidy are not ours to judge).
   std::vector<std::string> configurationWarnings(const std::string &File);
 

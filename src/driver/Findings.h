@@ -70,6 +70,7 @@ struct ParseError {
 struct FileResult {
   std::string File;                 ///< As given on the command line.
   std::string Original;             ///< Contents that were analysed.
+  bool ReadFromDisk = false;        ///< Original was read from File (not given in memory).
   std::vector<Finding> Findings;
   std::vector<ParseError> Errors;
   std::optional<std::string> Fixed; ///< Contents with the applied fixes.

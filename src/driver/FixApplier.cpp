@@ -130,7 +130,7 @@ void verifyWith(Verifier &V) {
     return;
   // Without this the re-parse of a removed file (or of a file whose folder
   // went away) fails and every fix would be reported as not compiling.
-  if (!llvm::sys::fs::exists(Result.File)) {
+  if (Result.ReadFromDisk && !llvm::sys::fs::exists(Result.File)) {
     Result.Errors.push_back({Result.File, 0, 0, "the file was removed during the run"});
     return;
   }

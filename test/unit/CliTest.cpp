@@ -605,6 +605,11 @@ TEST_F(Cli, RulesShowsWhatTheConfigurationEnablesInAlignedColumns) {
   ASSERT_NE(std::string::npos, Row) << R.Out;
   EXPECT_EQ("yes", R.Out.substr(Row + Column, 3)) << R.Out;
   EXPECT_EQ(1u, llvm::StringRef(R.Out).count(" yes ")) << R.Out;
+  R = runKernelTidy({"rules", "--checks=-*,cute-divergent-barrier"});
+  Row = R.Out.find("cute-divergent-barrier ");
+  ASSERT_NE(std::string::npos, Row) << R.Out;
+  EXPECT_EQ("yes", R.Out.substr(Row + Column, 3)) << "the Python rules too: " << R.Out;
+  EXPECT_EQ("", R.Err) << "a cute- glob enables a rule";
   writeFile(Config, "Checks: [\n");
   EXPECT_EQ(2, runKernelTidy({"rules", "--config-file", Config}).ExitCode);
 }

@@ -164,6 +164,21 @@ TEST(CheckProfile, SumsPerCheckSlowestFirstAndSkipsWhatIsNotAProfile) {
             Text);
 }
 
+TEST_F(Cli, HeaderFilterOptionsChooseTheHeadersWhoseFindingsAreReported) {
+  llvm::sys::fs::create_directories(Dir + "/inc");
+  writeFile(Dir + "/inc/h.hpp", fixtureInput(sourceDir() + ButterflyCase + ".cpp"));
+  std::string File = Dir + "/k.cpp";
+  writeFile(File, "#include \"inc/h.hpp\"\n");
+  ProcessResult R = runKernelTidy({"check", File});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << "headers are not reported by default";
+  R = runKernelTidy({"check", "--header-filter", ".*", File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos, R.Out.find("inc/h.hpp:12:9: warning: butterfly reduction"))
+      << R.Out;
+  R = runKernelTidy({"check", "--header-filter", ".*", "--exclude-header-filter", "inc/", File});
+  EXPECT_EQ(0, R.ExitCode) << R.Out;
+}
+
 TEST_F(Cli, UnsafeFixesAloneSaysItHasNoEffect) {
   std::string File = copyFixture(ButterflyCase);
   ProcessResult R = runKernelTidy({"check", "--unsafe-fixes", File});

@@ -166,6 +166,15 @@ std::string unusableDatabaseWarning(StringRef File) {
 
 } // namespace
 
+/// \p File made absolute, without `.` and `..`: the spelling the analysis,
+/// the configuration lookup and the PCH plan key files by.
+static std::string absolutePath(const std::string &File) {
+  llvm::SmallString<256> Absolute(File);
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  return Absolute.str().str();
+}
+
 struct Analyzer::Impl {
   AnalysisOptions Options;
   std::optional<ClangTidyOptions> ConfigOptions;
@@ -480,10 +489,7 @@ std::shared_ptr<const PrefixPlan>
 Analyzer::planPrecompiledPrefixes(const std::vector<std::string> &Files, unsigned Jobs) {
   std::vector<PreambleFile> Preambles;
   for (const std::string &File : Files) {
-    llvm::SmallString<256> Absolute(File);
-    llvm::sys::fs::make_absolute(Absolute);
-    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-    std::string AbsFile = Absolute.str().str();
+    std::string AbsFile = absolutePath(File);
     if (isPythonFile(AbsFile))
       continue; // Not C++: the CuTe DSL frontend reads it.
     // Not a FIFO or device: reading would block or never end (analyze()
@@ -638,10 +644,7 @@ FileResult Analyzer::analyze(const std::string &File,
                              const std::optional<std::string> &Contents) {
   FileResult Result;
   Result.File = File;
-  llvm::SmallString<256> Absolute(File);
-  llvm::sys::fs::make_absolute(Absolute);
-  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-  std::string AbsFile = Absolute.str().str();
+  std::string AbsFile = absolutePath(File);
 
   if (Contents) {
     Result.Original = *Contents;
@@ -821,11 +824,7 @@ FileResult Analyzer::analyze(const std::string &File,
 }
 
 std::string Analyzer::configurationError(const std::string &File) {
-  llvm::SmallString<256> Absolute(File);
-  llvm::sys::fs::make_absolute(Absolute);
-  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-  return State->configurationProblem(Absolute.str().str(),
-                                     llvm::vfs::createPhysicalFileSystem());
+  return State->configurationProblem(absolutePath(File), llvm::vfs::createPhysicalFileSystem());
 }
 
 std::vector<std::string> Analyzer::enabledChecks(const std::string &File) {
@@ -836,11 +835,9 @@ std::vector<std::string> Analyzer::enabledChecks(const std::string &File) {
 }
 
 std::vector<std::string> Analyzer::configurationWarnings(const std::string &File) {
-  llvm::SmallString<256> Absolute(File);
-  llvm::sys::fs::make_absolute(Absolute);
   auto Provider = State->makeOptionsProvider(llvm::vfs::getRealFileSystem());
   std::vector<std::string> Warnings;
-  for (const auto &[Options, Source] : Provider->getRawOptions(Absolute.str())) {
+  for (const auto &[Options, Source] : Provider->getRawOptions(absolutePath(File))) {
     if (!Options.Checks)
       continue;
     bool FromCommandLine =

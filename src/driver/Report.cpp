@@ -268,12 +268,8 @@ std::string formatCheckProfile(const std::vector<std::string> &Profiles) {
 }
 
 std::string formatFixSummary(const std::vector<FileResult> &Results, bool Written) {
-  unsigned Findings = 0, Fixed = 0;
-  for (const FileResult &R : Results)
-    for (const Finding &F : R.Findings) {
-      ++Findings;
-      Fixed += F.FixApplied;
-    }
+  RunSummary S = summarize(Results);
+  unsigned Findings = S.Diagnostics, Fixed = S.Fixed;
   auto Count = [](unsigned N, const char *Noun) {
     return std::to_string(N) + " " + Noun + (N == 1 ? "" : "s");
   };

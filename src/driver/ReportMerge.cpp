@@ -2,6 +2,8 @@
 
 #include "src/driver/ReportMerge.h"
 
+#include "src/driver/Baseline.h"
+
 #include <algorithm>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -48,11 +50,6 @@ bool isJsonDiagnostic(const json &D) {
 
 bool isJsonError(const json &E) { return hasString(E, "file") && hasString(E, "message"); }
 
-bool isBaselineEntry(const json &F) {
-  return hasString(F, "rule") && hasString(F, "file") && hasString(F, "fingerprint") &&
-         F.value("message", json("")).is_string();
-}
-
 /// What \p Report is, checking the shape merging and the readers of the
 /// merged report rely on, entry by entry (a field of another type, or an
 /// entry without its file, is not a report of that kind).
@@ -85,7 +82,9 @@ ReportKind kindOf(const json &Report) {
       return ReportKind::Unknown;
     return ReportKind::Json;
   }
-  if (Report.contains("kernel_tidy_baseline") && allEntries(Report["findings"], isBaselineEntry))
+  // A baseline as --baseline reads it (version, every entry).
+  std::string Ignored;
+  if (Report.contains("kernel_tidy_baseline") && parseBaseline(Report.dump(), Ignored))
     return ReportKind::Baseline;
   return ReportKind::Unknown;
 }

@@ -12,6 +12,13 @@ namespace {
 
 constexpr int BaselineVersion = 1;
 
+// Whether Object has Key as a string; operator[] on a const json with a missing key is
+// undefined behaviour, so lookups of untrusted input go through find().
+bool hasString(const nlohmann::json &Object, const char *Key) {
+  auto It = Object.find(Key);
+  return It != Object.end() && It->is_string();
+}
+
 std::string keyOf(const std::string &Rule, const std::string &File,
                   const std::string &Fingerprint) {
   return Rule + '\n' + File + '\n' + Fingerprint;
@@ -52,14 +59,14 @@ parseBaseline(const std::string &Text, std::string &Error) {
   }
   std::vector<BaselineEntry> Entries;
   for (const nlohmann::json &F : Baseline["findings"]) {
-    if (!F.is_object() || !F["rule"].is_string() || !F["file"].is_string() ||
-        !F["fingerprint"].is_string() || !F.value("message", nlohmann::json("")).is_string()) {
+    if (!F.is_object() || !hasString(F, "rule") || !hasString(F, "file") ||
+        !hasString(F, "fingerprint") || (F.contains("message") && !hasString(F, "message"))) {
       Error = "baseline entry without rule, file and fingerprint (and a message, if any, "
               "that is a string): " +
               F.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       return std::nullopt;
     }
-    Entries.push_back({F["rule"], F["file"], F["fingerprint"],
+    Entries.push_back({F.at("rule"), F.at("file"), F.at("fingerprint"),
                        F.value("message", std::string())});
   }
   return Entries;

@@ -60,9 +60,9 @@ ReportKind kindOf(const json &Report) {
     auto It = Report.find(Key);
     return It != Report.end() && It->type() == Type;
   };
-  if (Is("runs", json::value_t::array) && Report["version"] == "2.1.0" &&
-      Report["runs"].size() == 1 && Report["runs"][0].is_object()) {
-    const json &Run = Report["runs"][0];
+  if (Is("runs", json::value_t::array) && Report.value("version", json()) == "2.1.0" &&
+      Report.at("runs").size() == 1 && Report.at("runs")[0].is_object()) {
+    const json &Run = Report.at("runs")[0];
     const json &Invocations = Run.value("invocations", json());
     if (!allEntries(Run.value("results", json()), isSarifEntry) || !Invocations.is_array() ||
         Invocations.empty() || !Invocations[0].is_object() ||
@@ -72,12 +72,12 @@ ReportKind kindOf(const json &Report) {
     return ReportKind::Sarif;
   }
   if (Is("diagnostics", json::value_t::array) && Is("summary", json::value_t::object)) {
-    const json &Summary = Report["summary"];
+    const json &Summary = Report.at("summary");
     for (const char *Count : {"files", "diagnostics", "fixable", "fixed"})
       if (!hasCount(Summary, Count))
         return ReportKind::Unknown;
-    if (!allEntries(Report["diagnostics"], isJsonDiagnostic) ||
-        Summary["diagnostics"] != Report["diagnostics"].size() ||
+    if (!allEntries(Report.at("diagnostics"), isJsonDiagnostic) ||
+        Summary.at("diagnostics") != Report.at("diagnostics").size() ||
         !allEntries(Summary.value("errors", json()), isJsonError))
       return ReportKind::Unknown;
     return ReportKind::Json;

@@ -88,8 +88,7 @@ int main(int argc, char **argv) {
   std::string Dir = mkdtemp(Template);
   std::string Model = std::string(KERNEL_TIDY_SOURCE_DIR) + "/src/dsl/api-model";
   std::system(("mkdir -p '" + Dir + "/xdg/clangd'").c_str());
-  std::ofstream(Dir + "/.clangd") << "Diagnostics:\n  ClangTidy:\n    Add: [luisa-*]\n"
-                                     "    FastCheckFilter: Loose\n";
+  std::ofstream(Dir + "/.clangd") << "Diagnostics:\n  ClangTidy:\n    Add: [luisa-*]\n";
 
   std::vector<Server> Servers;
   for (const auto &[Name, Binary] : {std::pair<std::string, std::string>{"kernel-clangd", Kernel},

@@ -14,10 +14,15 @@
 //    `--kernel-tidy-model=DIR` names another model folder; an empty value
 //    turns this off;
 //  - the checks attach their unsafe fixes to notes (check option UnsafeFixes,
-//    off in the plugin), which clangd offers as separate code actions.
+//    off in the plugin), which clangd offers as separate code actions;
+//  - clangd's list of fast clang-tidy checks (the one `FastCheckFilter:
+//    Strict`, clangd's default, keeps) also names the kernel-tidy checks, as
+//    measured by bench/clangd-check-time; every other check keeps clangd's
+//    verdict. The link wraps clangd's isFastTidyCheck for this (CMakeLists.txt).
 //
 //===----------------------------------------------------------------------===//
 
+#include "rules/RuleRegistry.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -40,6 +45,23 @@ namespace kernel_tidy::rules {
 extern volatile int LuisaModuleAnchorSource;
 void offerUnsafeFixesByDefault(); // rules/RuleBase.h
 } // namespace kernel_tidy::rules
+
+/// clangd's own isFastTidyCheck, reached through the linker's --wrap.
+std::optional<bool> clangdIsFastTidyCheck(llvm::StringRef Check) __asm__(
+    "__real__ZN5clang6clangd15isFastTidyCheckEN4llvm9StringRefE");
+
+/// What clangd's calls of isFastTidyCheck reach: the kernel-tidy checks are
+/// fast (their overhead on a kernel file is under clangd's 8% threshold for
+/// fast checks, bench/clangd-check-time), other checks are as clangd says.
+std::optional<bool> isFastTidyCheck(llvm::StringRef Check) __asm__(
+    "__wrap__ZN5clang6clangd15isFastTidyCheckEN4llvm9StringRefE");
+
+std::optional<bool> isFastTidyCheck(llvm::StringRef Check) {
+  if (const kernel_tidy::rules::RuleInfo *Rule = kernel_tidy::rules::findRule(Check))
+    if (Rule->Language == "C++")
+      return true;
+  return clangdIsFastTidyCheck(Check);
+}
 
 namespace {
 

@@ -14,6 +14,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace kernel_tidy::test {
@@ -25,11 +26,11 @@ using std::chrono::seconds;
 const char *SafeCase = "/test/fixtures/luisa-butterfly-reduction/max-straight-line";
 const char *UnsafeCase = "/test/fixtures/luisa-butterfly-reduction/sum-float-explicit-add-unsafe";
 
-/// clangd configuration that runs the kernel-tidy checks (docs/editors.md).
+/// clangd configuration that runs the kernel-tidy checks (docs/editors.md);
+/// clangd's default `FastCheckFilter: Strict` keeps them.
 const char *ClangdConfig = "Diagnostics:\n"
                            "  ClangTidy:\n"
-                           "    Add: [luisa-*]\n"
-                           "    FastCheckFilter: Loose\n";
+                           "    Add: [luisa-*]\n";
 
 class KernelClangd : public ::testing::Test {
 protected:
@@ -168,6 +169,38 @@ TEST_F(KernelClangd, QuickFixEqualsCliFixWithoutCompileDatabase) {
   EXPECT_TRUE(Shutdown->contains("result")) << Shutdown->dump();
   Client->notify("exit", nullptr);
   EXPECT_EQ(0, Client->waitExit(seconds(60))) << log();
+}
+
+TEST_F(KernelClangd, FastCheckFilterKeepsTheKernelTidyChecksAndClangdsVerdictOnOthers) {
+  // misc-const-correctness is on clangd's list of slow checks: Strict (the
+  // default) and Loose drop it, None runs it; the luisa checks run in all three.
+  std::string Source = fixtureInput(sourceDir() + SafeCase + ".cpp") +
+                       "int constCandidate() {\n  int Value = 1;\n  return Value;\n}\n";
+  std::map<std::string, std::string> Filters{
+      {"default", ""}, {"loose", "    FastCheckFilter: Loose\n"},
+      {"none", "    FastCheckFilter: None\n"}};
+  for (const auto &[Name, Line] : Filters) {
+    llvm::sys::fs::create_directories(Dir + "/project/" + Name);
+    writeFile(Dir + "/project/" + Name + "/.clangd",
+              "Diagnostics:\n  ClangTidy:\n    Add: [luisa-*, misc-const-correctness]\n" + Line);
+    writeFile(Dir + "/project/" + Name + "/k.cpp", Source);
+  }
+  auto Client = start();
+  initialize(*Client);
+  for (const auto &[Name, Line] : Filters) {
+    std::string Uri = fileUri(Dir + "/project/" + Name + "/k.cpp");
+    Client->notify("textDocument/didOpen",
+                   {{"textDocument",
+                     {{"uri", Uri}, {"languageId", "cpp"}, {"version", 1}, {"text", Source}}}});
+    auto Published = diagnostics(*Client, Uri, 1);
+    ASSERT_TRUE(Published) << Name << "\n" << log();
+    EXPECT_EQ(1u, ruleDiagnostics(*Published, "luisa-butterfly-reduction").size())
+        << Name << "\n" << Published->dump();
+    EXPECT_EQ(Name == "none", !ruleDiagnostics(*Published, "misc-const-correctness").empty())
+        << Name << "\n" << Published->dump();
+  }
+  Client->notify("exit", nullptr);
+  Client->waitExit(seconds(60));
 }
 
 TEST_F(KernelClangd, UnsafeNoteFixIsOfferedAsCodeActionOfTheWarning) {

@@ -1,6 +1,7 @@
 #pragma once
 // kernel-tidy API model: light luisa::string / luisa::string_view (not std aliases).
 #include <cstddef>
+#include <string_view>
 
 namespace luisa {
 
@@ -17,6 +18,8 @@ public:
     template<typename S>
         requires requires(const S &s) { s.data(); s.size(); }
     constexpr string_view(const S &s) noexcept : _p{s.data()}, _n{s.size()} {}
+    // the real luisa::string_view is std::string_view
+    constexpr operator std::string_view() const noexcept { return {_p, _n}; }
     [[nodiscard]] constexpr const char *data() const noexcept { return _p; }
     [[nodiscard]] constexpr size_t size() const noexcept { return _n; }
     [[nodiscard]] constexpr size_t length() const noexcept { return _n; }

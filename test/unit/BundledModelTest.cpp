@@ -174,6 +174,17 @@ const ApiUse RealApiUses[] = {
      "  auto a = luisa::align(13u, 16u);\n"
      "  auto s = g(key);\n"
      "}\n"},
+    // luisa::string is a std::basic_string (std::filesystem::path takes it),
+    // luisa::string_view is std::string_view; maps and sets from initializer
+    // lists, transparent set lookup.
+    {"string_is_std",
+     "#include <filesystem>\n#include <luisa/luisa-compute.h>\nusing namespace luisa;\n"
+     "static const unordered_map<string_view, uint> channels{{\"rgb\", 3u}, {\"depth\", 1u}};\n"
+     "std::filesystem::path f(const string &s, const unordered_set<string> &enabled, string_view c) {\n"
+     "  std::string_view v = c;\n"
+     "  if (enabled.contains(c) && s == v) {}\n"
+     "  return std::filesystem::path{s};\n"
+     "}\n"},
     // Resource names the 2024-02 headers declare in luisa::compute.
     {"runtime_names",
      "#include <luisa/luisa-compute.h>\nnamespace luisa::render {\n"

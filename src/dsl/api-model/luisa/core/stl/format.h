@@ -13,8 +13,6 @@ struct format_string {
     template<typename S>
         requires std::is_convertible_v<const S &, std::string_view>
     constexpr format_string(const S &s) noexcept {}
-    format_string(const luisa::string &s) noexcept {}
-    format_string(luisa::string_view s) noexcept {}
 };
 template<typename T, typename Char = char, typename Enable = void>
 struct formatter;

@@ -56,3 +56,6 @@
 #include <luisa/gui/framerate.h>
 #include <luisa/gui/input.h>
 #include <luisa/gui/window.h>
+#include <luisa/vstl/common.h>
+#include <luisa/vstl/config.h>
+#include <luisa/vstl/meta_lib.h>

@@ -27,6 +27,47 @@ public:
 [[nodiscard]] constexpr bool operator>(half, half) noexcept { return false; }
 [[nodiscard]] constexpr bool operator<=(half, half) noexcept { return true; }
 [[nodiscard]] constexpr bool operator>=(half, half) noexcept { return true; }
+// half.hpp's <cmath>-style functions of half, found by argument-dependent lookup
+// (`pow(half(2.0f), half(1.0f))` in a kernel file resolves to these, not to luisa::pow).
+#define LUISA_MODEL_HALF_UNARY(f) \
+    [[nodiscard]] inline half f(half x) noexcept { return x; }
+LUISA_MODEL_HALF_UNARY(abs)
+LUISA_MODEL_HALF_UNARY(fabs)
+LUISA_MODEL_HALF_UNARY(exp)
+LUISA_MODEL_HALF_UNARY(exp2)
+LUISA_MODEL_HALF_UNARY(log)
+LUISA_MODEL_HALF_UNARY(log2)
+LUISA_MODEL_HALF_UNARY(log10)
+LUISA_MODEL_HALF_UNARY(sqrt)
+LUISA_MODEL_HALF_UNARY(rsqrt)
+LUISA_MODEL_HALF_UNARY(sin)
+LUISA_MODEL_HALF_UNARY(cos)
+LUISA_MODEL_HALF_UNARY(tan)
+LUISA_MODEL_HALF_UNARY(asin)
+LUISA_MODEL_HALF_UNARY(acos)
+LUISA_MODEL_HALF_UNARY(atan)
+LUISA_MODEL_HALF_UNARY(sinh)
+LUISA_MODEL_HALF_UNARY(cosh)
+LUISA_MODEL_HALF_UNARY(tanh)
+LUISA_MODEL_HALF_UNARY(ceil)
+LUISA_MODEL_HALF_UNARY(floor)
+LUISA_MODEL_HALF_UNARY(trunc)
+LUISA_MODEL_HALF_UNARY(round)
+#undef LUISA_MODEL_HALF_UNARY
+#define LUISA_MODEL_HALF_BINARY(f) \
+    [[nodiscard]] inline half f(half x, half) noexcept { return x; }
+LUISA_MODEL_HALF_BINARY(pow)
+LUISA_MODEL_HALF_BINARY(fmod)
+LUISA_MODEL_HALF_BINARY(fmin)
+LUISA_MODEL_HALF_BINARY(fmax)
+LUISA_MODEL_HALF_BINARY(atan2)
+LUISA_MODEL_HALF_BINARY(copysign)
+#undef LUISA_MODEL_HALF_BINARY
+[[nodiscard]] inline half fma(half x, half, half) noexcept { return x; }
+[[nodiscard]] inline bool isnan(half) noexcept { return false; }
+[[nodiscard]] inline bool isinf(half) noexcept { return false; }
+[[nodiscard]] inline bool isfinite(half) noexcept { return true; }
+[[nodiscard]] inline bool signbit(half) noexcept { return false; }
 namespace literal {
 [[nodiscard]] constexpr half operator""_h(long double) noexcept { return {}; }
 }// namespace literal

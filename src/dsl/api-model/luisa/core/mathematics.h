@@ -1,42 +1,38 @@
 #pragma once
-// kernel-tidy API model of luisa/core/mathematics.h (host math; no <cmath>/<algorithm>).
+// kernel-tidy API model of luisa/core/mathematics.h (host math).
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <luisa/core/basic_types.h>
 #include <luisa/core/constants.h>
 
 namespace luisa {
 
-// real header: using std::max; using std::min; (same shape declared here)
-template<typename T>
-[[nodiscard]] constexpr const T &max(const T &a, const T &b) noexcept { return a < b ? b : a; }
-template<typename T>
-[[nodiscard]] constexpr const T &min(const T &a, const T &b) noexcept { return b < a ? b : a; }
-
-#define LUISA_MODEL_SCALAR_UNARY(f)                    \
-    [[nodiscard]] inline float f(float x) noexcept { return x; } \
-    [[nodiscard]] inline double f(double x) noexcept { return x; }
-LUISA_MODEL_SCALAR_UNARY(acos)
-LUISA_MODEL_SCALAR_UNARY(asin)
-LUISA_MODEL_SCALAR_UNARY(atan)
-LUISA_MODEL_SCALAR_UNARY(cos)
-LUISA_MODEL_SCALAR_UNARY(sin)
-LUISA_MODEL_SCALAR_UNARY(tan)
-LUISA_MODEL_SCALAR_UNARY(sqrt)
-LUISA_MODEL_SCALAR_UNARY(ceil)
-LUISA_MODEL_SCALAR_UNARY(floor)
-LUISA_MODEL_SCALAR_UNARY(round)
-LUISA_MODEL_SCALAR_UNARY(exp)
-LUISA_MODEL_SCALAR_UNARY(exp2)
-LUISA_MODEL_SCALAR_UNARY(log)
-LUISA_MODEL_SCALAR_UNARY(log10)
-LUISA_MODEL_SCALAR_UNARY(log2)
-LUISA_MODEL_SCALAR_UNARY(abs)
-#undef LUISA_MODEL_SCALAR_UNARY
-[[nodiscard]] inline int abs(int x) noexcept { return x; }
-[[nodiscard]] inline float atan2(float y, float) noexcept { return y; }
-[[nodiscard]] inline float pow(float x, float) noexcept { return x; }
-[[nodiscard]] inline double pow(double x, double) noexcept { return x; }
-[[nodiscard]] inline float fmod(float x, float) noexcept { return x; }
-[[nodiscard]] inline float fma(float a, float, float) noexcept { return a; }
+// Scalar host math is the standard library's, as in the real header (using-declarations,
+// not overloads of its own: `ceil(int)` or `abs(int)` next to <cmath>/<cstdlib> must find
+// the one std function, not an ambiguous pair).
+using std::acos;
+using std::asin;
+using std::atan;
+using std::atan2;
+using std::cos;
+using std::sin;
+using std::tan;
+using std::fma;
+using std::sqrt;
+using std::ceil;
+using std::floor;
+using std::fmod;
+using std::round;
+using std::exp;
+using std::exp2;
+using std::log;
+using std::log10;
+using std::log2;
+using std::pow;
+using std::abs;
+using std::max;
+using std::min;
 
 template<typename T, std::enable_if_t<std::is_unsigned_v<T> && (sizeof(T) == 4u || sizeof(T) == 8u), int> = 0>
 [[nodiscard]] constexpr auto next_pow2(T v) noexcept { return v; }

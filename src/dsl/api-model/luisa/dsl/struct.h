@@ -6,6 +6,9 @@
 #include <luisa/core/macro.h>
 #include <luisa/dsl/var.h>
 #include <luisa/dsl/atomic.h>
+// the real header brings in the builtins (through dsl/soa.h) and dsl/func.h
+#include <luisa/dsl/builtin.h>
+#include <luisa/dsl/func.h>
 
 template<typename T>
 struct luisa_compute_extension {};

@@ -4,6 +4,11 @@
 #include <luisa/runtime/image.h>
 #include <luisa/runtime/volume.h>
 namespace luisa::compute {
+// declared (never defined) here as in the real header; the DSL classes are in detail::
+class BindlessTexture2D;
+class BindlessTexture3D;
+template<typename T>
+class BindlessBuffer;
 namespace detail {
 class BindlessArrayExprProxy;
 }// namespace detail

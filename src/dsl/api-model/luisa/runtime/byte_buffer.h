@@ -43,7 +43,13 @@ private:
     size_t _total_size{};
 public:
     ByteBufferView() noexcept = default;
+    ByteBufferView(void *native_handle, uint64_t handle, size_t offset_bytes, size_t size, size_t total_size) noexcept {}
     ByteBufferView(const ByteBuffer &buffer) noexcept {}
+    template<typename T>
+    explicit ByteBufferView(BufferView<T> buffer_view) noexcept {}
+    template<typename T>
+    explicit ByteBufferView(const Buffer<T> &buffer) noexcept {}
+    [[nodiscard]] explicit operator bool() const noexcept { return true; }
     [[nodiscard]] auto handle() const noexcept { return _handle; }
     [[nodiscard]] auto native_handle() const noexcept { return _native_handle; }
     [[nodiscard]] auto offset() const noexcept { return _offset_bytes; }

@@ -35,6 +35,19 @@ public:
     explicit operator bool() const noexcept { return true; }
 };
 
+namespace detail {
+/// converts to whatever its constructor function returns (used as a lazy emplace argument)
+template<typename F>
+class LazyConstructor {
+    F _ctor;
+public:
+    explicit LazyConstructor(F &&ctor) noexcept : _ctor{std::forward<F>(ctor)} {}
+    [[nodiscard]] operator auto() const noexcept { return _ctor(); }
+};
+}// namespace detail
+template<typename F>
+[[nodiscard]] inline auto lazy_construct(F &&ctor) noexcept { return detail::LazyConstructor<F>(std::forward<F>(ctor)); }
+
 template<typename F, typename... Args>
 decltype(auto) invoke(F &&f, Args &&...args) noexcept(noexcept(std::forward<F>(f)(std::forward<Args>(args)...))) {
     return std::forward<F>(f)(std::forward<Args>(args)...);

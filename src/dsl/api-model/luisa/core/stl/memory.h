@@ -14,6 +14,8 @@ inline namespace size_literals {
 
 using std::swap;
 
+[[nodiscard]] constexpr size_t align(size_t s, size_t a) noexcept { return (s + (a - 1)) & ~(a - 1); }
+
 template<typename T>
 struct default_delete {
     void operator()(T *) const noexcept {}
@@ -43,6 +45,9 @@ public:
     T &operator*() const noexcept { return *_p; }
     T *operator->() const noexcept { return _p; }
     explicit operator bool() const noexcept { return _p != nullptr; }
+    [[nodiscard]] friend bool operator==(const unique_ptr &p, decltype(nullptr)) noexcept { return !p; }
+    template<typename U, typename E>
+    [[nodiscard]] friend bool operator==(const unique_ptr &p, const unique_ptr<U, E> &q) noexcept { return p.get() == q.get(); }
 };
 
 template<typename T, typename D>
@@ -95,5 +100,9 @@ template<typename T, typename... Args>
 [[nodiscard]] T *new_with_allocator(Args &&...) noexcept { return nullptr; }
 template<typename T>
 void delete_with_allocator(T *) noexcept {}
+template<typename T>
+[[nodiscard]] inline T *allocate_with_allocator(size_t n = 1u) noexcept { return nullptr; }
+template<typename T>
+inline void deallocate_with_allocator(T *p) noexcept {}
 
 }// namespace luisa

@@ -1,6 +1,7 @@
 #pragma once
-// kernel-tidy API model of luisa/dsl/rtx/accel.h (ray queries / traverse not modelled)
+// kernel-tidy API model of luisa/dsl/rtx/accel.h
 #include <luisa/runtime/rtx/accel.h>
+#include <luisa/dsl/rtx/ray_query.h>
 #include <luisa/dsl/rtx/ray.h>
 #include <luisa/dsl/rtx/hit.h>
 #include <luisa/dsl/rtx/triangle.h>
@@ -24,8 +25,12 @@ public:
     [[nodiscard]] auto expression() const noexcept { return _expression; }
     [[nodiscard]] Var<SurfaceHit> intersect(Expr<Ray> ray, const AccelTraceOptions &options) const noexcept { return Var<SurfaceHit>{detail::model_expression()}; }
     [[nodiscard]] Var<bool> intersect_any(Expr<Ray> ray, const AccelTraceOptions &options) const noexcept { return Var<bool>{detail::model_expression()}; }
+    [[nodiscard]] RayQueryAll traverse(Expr<Ray> ray, const AccelTraceOptions &options) const noexcept;
+    [[nodiscard]] RayQueryAny traverse_any(Expr<Ray> ray, const AccelTraceOptions &options) const noexcept;
     [[nodiscard]] Var<SurfaceHit> intersect_motion(Expr<Ray> ray, Expr<float> time, const AccelTraceOptions &options) const noexcept { return Var<SurfaceHit>{detail::model_expression()}; }
     [[nodiscard]] Var<bool> intersect_any_motion(Expr<Ray> ray, Expr<float> time, const AccelTraceOptions &options) const noexcept { return Var<bool>{detail::model_expression()}; }
+    [[nodiscard]] RayQueryAll traverse_motion(Expr<Ray> ray, Expr<float> time, const AccelTraceOptions &options) const noexcept;
+    [[nodiscard]] RayQueryAny traverse_any_motion(Expr<Ray> ray, Expr<float> time, const AccelTraceOptions &options) const noexcept;
     [[nodiscard]] Var<float4x4> instance_transform(Expr<uint> instance_id) const noexcept { return Var<float4x4>{detail::model_expression()}; }
     [[nodiscard]] Var<float4x4> instance_transform(Expr<int> instance_id) const noexcept { return Var<float4x4>{detail::model_expression()}; }
     [[nodiscard]] Var<uint> instance_user_id(Expr<uint> instance_id) const noexcept { return Var<uint>{detail::model_expression()}; }
@@ -65,6 +70,10 @@ public:
     LUISA_RESOURCE_PROXY_AVOID_CONSTRUCTION(AccelExprProxy)
     [[nodiscard]] Var<SurfaceHit> intersect(Expr<Ray> ray, const AccelTraceOptions &options) const noexcept { return Expr<Accel>{_accel}.intersect(ray, options); }
     [[nodiscard]] Var<bool> intersect_any(Expr<Ray> ray, const AccelTraceOptions &options) const noexcept { return Expr<Accel>{_accel}.intersect_any(ray, options); }
+    [[nodiscard]] RayQueryAll traverse(Expr<Ray> ray, const AccelTraceOptions &options) const noexcept;
+    [[nodiscard]] RayQueryAny traverse_any(Expr<Ray> ray, const AccelTraceOptions &options) const noexcept;
+    [[nodiscard]] RayQueryAll traverse_motion(Expr<Ray> ray, Expr<float> time, const AccelTraceOptions &options) const noexcept;
+    [[nodiscard]] RayQueryAny traverse_any_motion(Expr<Ray> ray, Expr<float> time, const AccelTraceOptions &options) const noexcept;
     template<typename I>
     [[nodiscard]] Var<float4x4> instance_transform(I &&instance_id) const noexcept { return Var<float4x4>{model_expression()}; }
 };

@@ -16,4 +16,8 @@ enum struct PixelFormat : uint32_t {
 [[nodiscard]] constexpr size_t pixel_storage_size(PixelStorage, uint3) noexcept { return 0u; }
 [[nodiscard]] constexpr size_t pixel_storage_size(PixelStorage, uint2) noexcept { return 0u; }
 [[nodiscard]] constexpr PixelStorage pixel_format_to_storage(PixelFormat) noexcept { return PixelStorage::BYTE4; }
+[[nodiscard]] constexpr uint pixel_storage_channel_count(PixelStorage) noexcept { return 4u; }
+[[nodiscard]] constexpr PixelFormat pixel_storage_to_format(PixelStorage) noexcept { return PixelFormat{}; }
+[[nodiscard]] constexpr size_t pixel_format_size(PixelFormat, uint3) noexcept { return 0u; }
+[[nodiscard]] constexpr uint pixel_format_channel_count(PixelFormat) noexcept { return 4u; }
 }// namespace luisa::compute

@@ -182,7 +182,11 @@ TEST_F(KernelClangd, FastCheckFilterKeepsTheKernelTidyChecksAndClangdsVerdictOnO
   for (const auto &[Name, Line] : Filters) {
     llvm::sys::fs::create_directories(Dir + "/project/" + Name);
     writeFile(Dir + "/project/" + Name + "/.clangd",
-              "Diagnostics:\n  ClangTidy:\n    Add: [luisa-*, misc-const-correctness]\n" + Line);
+              // A glob, not the plain name: for a plain name clangd's config compiler
+              // looks the check up in a StringMap whose allocator ASan reports as
+              // poisoned when the sanitized build links Debian's clangd.
+              "Diagnostics:\n  ClangTidy:\n    Add: [luisa-*, misc-const-correctnes*]\n" +
+                  Line);
     writeFile(Dir + "/project/" + Name + "/k.cpp", Source);
   }
   auto Client = start();

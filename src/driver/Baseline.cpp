@@ -3,6 +3,7 @@
 #include "src/driver/Baseline.h"
 
 #include "src/driver/Fingerprint.h"
+#include "src/driver/JsonFields.h"
 #include "src/driver/Paths.h"
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -11,13 +12,6 @@ namespace kernel_tidy {
 namespace {
 
 constexpr int BaselineVersion = 1;
-
-// Whether Object has Key as a string; operator[] on a const json with a missing key is
-// undefined behaviour, so lookups of untrusted input go through find().
-bool hasString(const nlohmann::json &Object, const char *Key) {
-  auto It = Object.find(Key);
-  return It != Object.end() && It->is_string();
-}
 
 std::string keyOf(const std::string &Rule, const std::string &File,
                   const std::string &Fingerprint) {

@@ -3,6 +3,7 @@
 #include "src/driver/ReportMerge.h"
 
 #include "src/driver/Baseline.h"
+#include "src/driver/JsonFields.h"
 
 #include <algorithm>
 #include <functional>
@@ -14,11 +15,6 @@ namespace kernel_tidy {
 namespace {
 
 enum class ReportKind { Sarif, Json, Baseline, Unknown };
-
-bool hasString(const json &Item, const char *Key) {
-  auto It = Item.find(Key);
-  return It != Item.end() && It->is_string();
-}
 
 bool hasCount(const json &Item, const char *Key) {
   auto It = Item.find(Key);

@@ -330,11 +330,12 @@ struct Analyzer::Impl {
   /// The command clang-tidy would run for \p AbsFile, with its file name
   /// left out and the configuration's extra arguments in place; std::nullopt
   /// when the file cannot share a precompiled prefix.
-  std::optional<tooling::CompileCommand> prefixCommand(const std::string &AbsFile) const;
+  std::optional<PreambleFile> preambleFile(const std::string &AbsFile) const;
 };
 
-std::optional<tooling::CompileCommand>
-Analyzer::Impl::prefixCommand(const std::string &AbsFile) const {
+/// How \p AbsFile's headers are parsed into a PCH (Includes left empty), or
+/// nullopt when they are not.
+std::optional<PreambleFile> Analyzer::Impl::preambleFile(const std::string &AbsFile) const {
   std::string Error;
   auto DB = compilationDatabase(AbsFile, Error);
   if (!DB)
@@ -373,7 +374,13 @@ Analyzer::Impl::prefixCommand(const std::string &AbsFile) const {
   Command.CommandLine = std::move(Args);
   Command.Filename.clear();
   Command.Output.clear();
-  return Command;
+  // The static analyzer follows calls into library bodies; the other checks
+  // do not.
+  bool RunsStaticAnalyzer = llvm::any_of(getCheckNames(Opts, /*AllowEnablingAnalyzerAlphaCheckers=*/true),
+                               [](llvm::StringRef Name) {
+                                 return Name.starts_with("clang-analyzer-");
+                               });
+  return PreambleFile{AbsFile, std::move(Command), {}, !RunsStaticAnalyzer};
 }
 
 namespace {
@@ -502,10 +509,11 @@ Analyzer::planPrecompiledPrefixes(const std::vector<std::string> &Files, unsigne
         preambleIncludes(readAll(AbsFile), llvm::sys::path::parent_path(AbsFile));
     if (Includes.empty())
       continue;
-    auto Command = State->prefixCommand(AbsFile);
-    if (!Command)
+    std::optional<PreambleFile> Preamble = State->preambleFile(AbsFile);
+    if (!Preamble)
       continue;
-    Preambles.push_back({std::move(AbsFile), std::move(*Command), std::move(Includes)});
+    Preamble->Includes = std::move(Includes);
+    Preambles.push_back(std::move(*Preamble));
   }
   std::string Warning;
   HeaderCache Cache = HeaderCache::fromEnvironment(State->Options.CacheLimit, Warning);

@@ -2,13 +2,16 @@
 
 #include "src/driver/SharedHeaderParse.h"
 #include "src/driver/AtomicFile.h"
+#include "src/dsl/Names.h"
 
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/Utils.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -45,17 +48,47 @@ class AllDependencies : public DependencyCollector {
   bool needSystemDependencies() override { return true; }
 };
 
+/// Lets the parser skip the bodies of non-template library functions
+/// (dsl::isLibraryFunction): no analysis looks into them, and Sema itself
+/// keeps the bodies it may need (constexpr functions, deduced return types).
+/// Template bodies stay: files instantiate them.
+class LibraryBodySkipper : public ASTConsumer {
+public:
+  explicit LibraryBodySkipper(const SourceManager &SM) : SM(SM) {}
+  bool shouldSkipFunctionBody(Decl *D) override {
+    const FunctionDecl *FD = D->getAsFunction();
+    return FD && !D->isTemplated() && !FD->isTemplated() && dsl::isLibraryFunction(FD, SM);
+  }
+
+private:
+  const SourceManager &SM;
+};
+
+/// GeneratePCHAction that skips library function bodies, as clangd's
+/// preamble skips all bodies.
+class GeneratePchSkippingLibraryBodies : public GeneratePCHAction {
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
+    std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+    Consumers.push_back(GeneratePCHAction::CreateASTConsumer(CI, File));
+    if (!Consumers.back())
+      return nullptr;
+    Consumers.push_back(std::make_unique<LibraryBodySkipper>(CI.getSourceManager()));
+    return std::make_unique<MultiplexConsumer>(std::move(Consumers));
+  }
+};
+
 /// Runs GeneratePCHAction on the invocation ClangTool makes from the command.
 class GeneratePch : public tooling::ToolAction {
 public:
-  GeneratePch(std::string Output, std::shared_ptr<AllDependencies> Deps)
-      : Output(std::move(Output)), Deps(std::move(Deps)) {}
+  GeneratePch(std::string Output, std::shared_ptr<AllDependencies> Deps, bool SkipLibraryBodies)
+      : Output(std::move(Output)), Deps(std::move(Deps)), SkipLibraryBodies(SkipLibraryBodies) {}
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHContainerOps,
                      DiagnosticConsumer *DiagConsumer) override {
     // As clang-tidy sets up the files it analyses (the macros must match).
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
     Invocation->getLangOpts().PCHInstantiateTemplates = true;
+    Invocation->getFrontendOpts().SkipFunctionBodies = SkipLibraryBodies;
     Invocation->getFrontendOpts().OutputFile = Output;
     Invocation->getFrontendOpts().ProgramAction = frontend::GeneratePCH;
     CompilerInstance Compiler(std::move(PCHContainerOps));
@@ -64,8 +97,10 @@ public:
     Compiler.createDiagnostics(DiagConsumer, /*ShouldOwnClient=*/false);
     Compiler.createSourceManager(*Files);
     Compiler.addDependencyCollector(Deps);
-    GeneratePCHAction Action;
-    bool Ok = Compiler.ExecuteAction(Action) && !Compiler.getDiagnostics().hasErrorOccurred();
+    std::unique_ptr<GeneratePCHAction> Action =
+        SkipLibraryBodies ? std::make_unique<GeneratePchSkippingLibraryBodies>()
+                          : std::make_unique<GeneratePCHAction>();
+    bool Ok = Compiler.ExecuteAction(*Action) && !Compiler.getDiagnostics().hasErrorOccurred();
     Files->clearStatCache();
     return Ok;
   }
@@ -73,6 +108,7 @@ public:
 private:
   std::string Output;
   std::shared_ptr<AllDependencies> Deps;
+  bool SkipLibraryBodies;
 };
 
 std::string readAll(const std::string &Path) {
@@ -87,7 +123,9 @@ enum BuildExit { Built = 0, HeadersDoNotCompile = 10, CannotWrite = 11 };
 /// One PCH to find in the cache or build.
 struct PchJob {
   tooling::CompileCommand Command;
+  bool SkipLibraryBodies = false;
   std::string BasePch; ///< The PCH this one is chained on, if any.
+  int BaseJob = -1;    ///< The job that builds BasePch in the same run, if any.
   std::string Prefix;  ///< The text of prefix.h.
   std::string Dir, Header, Pch, Manifest;
   std::string Temp;
@@ -96,17 +134,65 @@ struct PchJob {
   std::shared_ptr<PrecompiledHeader> Result;
 };
 
+/// Whether an argument is a path that a working directory could change
+/// (or may be one: a response file, an argument of an unknown meaning).
+bool mayBeRelativePath(llvm::StringRef Arg, llvm::StringRef Previous) {
+  if (Arg.starts_with("@"))
+    return true;
+  if (!Arg.starts_with("-")) {
+    // A value of the option before it: a path unless known otherwise.
+    static const char *const NotPaths[] = {"-x", "-D", "-U", "-target", "-std", "-arch"};
+    if (llvm::is_contained(NotPaths, Previous) && !Arg.contains('/'))
+      return false;
+    return !llvm::sys::path::is_absolute(Arg);
+  }
+  if (Arg.starts_with("-D") || Arg.starts_with("-U") || Arg.starts_with("-W"))
+    return false; // Macros name no file a working directory finds.
+  static const char *const PathOptions[] = {
+      "-I",          "-isystem",        "-iquote",     "-idirafter", "-include-pch",
+      "-include",    "-imacros",        "-isysroot",   "--sysroot=", "--sysroot",
+      "-iframework", "-F",              "-B",          "-iprefix",   "-iwithprefixbefore",
+      "-iwithprefix", "-cxx-isystem",   "-ivfsoverlay", "-resource-dir=", "-resource-dir",
+      "--gcc-toolchain=", "-working-directory"};
+  for (llvm::StringRef Option : PathOptions)
+    if (Arg.starts_with(Option)) {
+      llvm::StringRef Value = Arg.drop_front(Option.size());
+      // A separate value is checked as the next argument.
+      return Option == "-working-directory" ||
+             (!Value.empty() && !llvm::sys::path::is_absolute(Value));
+    }
+  // Other options: `-std=c++20`, `-O2`; one with a relative path after `=`
+  // (`-fmodule-map-file=x/y`) may depend on it.
+  llvm::StringRef Value = Arg.split('=').second;
+  return Value.contains('/') && !llvm::sys::path::is_absolute(Value);
+}
+
+/// The compile directory as far as the header parse depends on it: "" when
+/// every path in the command is absolute, so files compiled in different
+/// folders (CMake's per-target build folders) share their headers' PCHs.
+std::string effectiveDirectory(const tooling::CompileCommand &Command) {
+  const std::vector<std::string> &Args = Command.CommandLine;
+  if (!Args.empty() && llvm::StringRef(Args.front()).contains('/') &&
+      !llvm::sys::path::is_absolute(Args.front()))
+    return Command.Directory;
+  for (size_t I = 1; I < Args.size(); ++I)
+    if (mayBeRelativePath(Args[I], Args[I - 1]))
+      return Command.Directory;
+  return "";
+}
+
 PchJob makeJob(const tooling::CompileCommand &Command, const std::vector<std::string> &Includes,
-               const HeaderCache &Cache, const PrecompiledHeader *Base) {
+               const HeaderCache &Cache, bool SkipLibraryBodies, const std::string &BasePch = "") {
   PchJob Job;
   Job.Command = Command;
-  Job.BasePch = Base ? Base->PchPath : "";
+  Job.SkipLibraryBodies = SkipLibraryBodies;
+  Job.BasePch = BasePch;
   Job.Prefix = "// kernel-tidy: the preamble of one or more files\n";
   for (const std::string &Include : Includes)
     Job.Prefix += "#include " + Include + "\n";
-  std::string Key = "kernel-tidy pch 2\n" CLANG_VERSION_STRING "\n" + Command.Directory + "\n" +
-                    llvm::join(Command.CommandLine, "\n") + "\nbase: " + Job.BasePch + "\n" +
-                    Job.Prefix;
+  std::string Key = "kernel-tidy pch 3\n" CLANG_VERSION_STRING "\n" + effectiveDirectory(Command) +
+                    "\n" + llvm::join(Command.CommandLine, "\n") + "\nbase: " + Job.BasePch +
+                    (SkipLibraryBodies ? "\nlibrary bodies skipped\n" : "\n") + Job.Prefix;
   Job.Dir = Cache.entryPath("pch-" + llvm::utohexstr(llvm::xxh3_64bits(Key)));
   Job.Header = Job.Dir + "/prefix.h";
   Job.Pch = Job.Dir + "/prefix.pch";
@@ -158,7 +244,7 @@ BuildExit build(const PchJob &Job) {
   Tool.setDiagnosticConsumer(&Quiet);
   Tool.setPrintErrorMessage(false);
   auto Deps = std::make_shared<AllDependencies>();
-  GeneratePch Action(Job.Temp, Deps);
+  GeneratePch Action(Job.Temp, Deps, Job.SkipLibraryBodies);
   if (Tool.run(&Action) != 0)
     return HeadersDoNotCompile;
   std::vector<std::string> Inputs;
@@ -186,60 +272,87 @@ public:
   PchBuilder(const HeaderCache &Cache, unsigned Jobs, std::set<std::string> &Warnings)
       : Cache(Cache), Jobs(std::max(1u, Jobs)), Warnings(Warnings) {}
 
-  /// Finds or builds every job; Result of a job is left null when it
-  /// cannot be used.
+  /// Finds or builds every job, a job chained on another (BaseJob) as soon
+  /// as that one is done; Result of a job is left null when it cannot be
+  /// used.
   void run(std::vector<PchJob> &All) {
-    std::vector<PchJob *> Queue, Running;
-    for (PchJob &Job : All) {
-      if (isCached(Job)) {
-        HeaderCache::touch(Job.Dir);
-        InUse.insert(Job.Dir);
-        continue;
-      }
-      Queue.push_back(&Job);
-    }
-    size_t Next = 0;
-    while (Next < Queue.size() || !Running.empty()) {
-      while (Next < Queue.size() && Running.size() < Jobs) {
-        PchJob &Job = *Queue[Next++];
-        // After one cache problem the others would fail alike, each after
-        // a whole header parse.
-        std::string Problem = Broken ? "skipped" : prepare(Job);
-        if (!Problem.empty()) {
-          cacheProblem(Problem);
-          Job.Result = nullptr;
+    std::vector<size_t> Waiting;
+    for (size_t I = 0; I < All.size(); ++I)
+      Waiting.push_back(I);
+    std::vector<bool> Done(All.size());
+    std::vector<size_t> Running;
+    while (!Waiting.empty() || !Running.empty()) {
+      for (size_t K = 0; K < Waiting.size();) {
+        size_t I = Waiting[K];
+        PchJob &Job = All[I];
+        bool BaseDone = Job.BaseJob < 0 || Done[Job.BaseJob];
+        // Only with a free slot, also for a job that may be cached: the
+        // cache check hashes the entry's inputs, too slow to repeat while
+        // waiting.
+        if (!BaseDone || Running.size() >= Jobs) {
+          ++K;
           continue;
         }
-        // Built in a child process: Clang ends the process ("LLVM ERROR")
-        // when the PCH cannot be written (a full disk, ulimit -f), and a
-        // cache problem must never fail the run.
-        Job.Child = ::fork();
-        if (Job.Child == 0)
-          ::_exit(build(Job));
-        if (Job.Child < 0) {
-          finish(Job, build(Job));
-          continue;
-        }
-        Running.push_back(&Job);
+        Waiting.erase(Waiting.begin() + K);
+        if (start(Job, Job.BaseJob < 0 || All[Job.BaseJob].Result != nullptr))
+          Running.push_back(I);
+        else
+          Done[I] = true;
       }
+      if (Running.empty())
+        continue; // Every job waited on a base that is done now.
+      // Never blocking on one child: a slot that another frees is filled at once.
       bool Reaped = false;
-      for (size_t I = 0; I < Running.size(); ++I) {
+      for (size_t K = 0; K < Running.size(); ++K) {
+        PchJob &Job = All[Running[K]];
         int Status = 0;
-        pid_t Done = ::waitpid(Running[I]->Child, &Status, Running.size() > 1 ? WNOHANG : 0);
-        if (Done == 0)
+        pid_t Ended = ::waitpid(Job.Child, &Status, WNOHANG);
+        if (Ended == 0)
           continue;
-        int Exit = Done == Running[I]->Child && WIFEXITED(Status) ? WEXITSTATUS(Status)
-                                                                   : CannotWrite;
-        finish(*Running[I], Exit);
-        Running.erase(Running.begin() + I--);
+        finish(Job, Ended == Job.Child && WIFEXITED(Status) ? WEXITSTATUS(Status) : CannotWrite);
+        Done[Running[K]] = true;
+        Running.erase(Running.begin() + K--);
         Reaped = true;
       }
-      if (!Reaped && !Running.empty())
+      if (!Reaped)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
   }
 
 private:
+  /// Takes the cached entry or starts the build of \p Job; true when a
+  /// child process builds it.
+  bool start(PchJob &Job, bool BaseUsable) {
+    if (!BaseUsable) {
+      Job.Result = nullptr;
+      return false;
+    }
+    if (isCached(Job)) {
+      HeaderCache::touch(Job.Dir);
+      InUse.insert(Job.Dir);
+      return false;
+    }
+    // After one cache problem the others would fail alike, each after a
+    // whole header parse.
+    std::string Problem = Broken ? "skipped" : prepare(Job);
+    if (!Problem.empty()) {
+      cacheProblem(Problem);
+      Job.Result = nullptr;
+      return false;
+    }
+    // Built in a child process: Clang ends the process ("LLVM ERROR") when
+    // the PCH cannot be written (a full disk, ulimit -f), and a cache
+    // problem must never fail the run.
+    Job.Child = ::fork();
+    if (Job.Child == 0)
+      ::_exit(build(Job));
+    if (Job.Child < 0) {
+      finish(Job, build(Job));
+      return false;
+    }
+    return true;
+  }
+
   void finish(PchJob &Job, int Exit) {
     llvm::sys::fs::remove(Job.Temp);
     Job.Cleanup.reset();
@@ -281,13 +394,14 @@ private:
 
 std::shared_ptr<const PrecompiledHeader>
 cachedPrefixPch(const tooling::CompileCommand &Command, const std::vector<std::string> &Includes,
-                const HeaderCache &Cache, std::string &Warning, const PrecompiledHeader *Base) {
+                const HeaderCache &Cache, std::string &Warning, const PrecompiledHeader *Base,
+                bool SkipLibraryBodies) {
   if (Cache.directory().empty()) {
     Warning = "header cache: no folder for it (set KERNEL_TIDY_CACHE_DIR)";
     return nullptr;
   }
   std::vector<PchJob> Jobs;
-  Jobs.push_back(makeJob(Command, Includes, Cache, Base));
+  Jobs.push_back(makeJob(Command, Includes, Cache, SkipLibraryBodies, Base ? Base->PchPath : ""));
   std::set<std::string> Warnings;
   PchBuilder(Cache, 1, Warnings).run(Jobs);
   if (!Warnings.empty())
@@ -305,19 +419,23 @@ PrefixPlan planSharedParses(const std::vector<PreambleFile> &Files, const Header
                             "files are parsed without it");
     return Plan;
   }
-  // Same directory, arguments and first include.
+  // Same arguments, directory (where it matters), body skipping and first
+  // include.
   std::map<std::string, std::vector<const PreambleFile *>> Groups;
   for (const PreambleFile &File : Files)
     if (!File.Includes.empty())
-      Groups[File.Command.Directory + '\0' + llvm::join(File.Command.CommandLine, "\0") +
-             '\0' + File.Includes.front()]
+      Groups[effectiveDirectory(File.Command) + '\0' +
+             llvm::join(File.Command.CommandLine, llvm::StringRef("\0", 1)) + '\0' +
+             (File.SkipLibraryBodies ? "skip" : "") + '\0' + File.Includes.front()]
           .push_back(&File);
 
-  std::set<std::string> Warnings;
-  PchBuilder Builder(Cache, Jobs, Warnings);
-  // First each group's common includes, then the files' whole preambles on
-  // top of them.
-  std::vector<PchJob> Shared;
+  // Each group's common includes (first: the files' PCHs wait for them),
+  // and each file's whole preamble chained on them, built as soon as its
+  // group's PCH is there.
+  std::vector<PchJob> All;
+  std::map<std::string, size_t> JobOf; // Entry folder -> index in All.
+  std::vector<std::pair<const PreambleFile *, size_t>> Uses;
+  std::vector<std::pair<const std::vector<const PreambleFile *> *, size_t>> GroupJobs;
   for (const auto &[Key, Members] : Groups) {
     std::vector<std::string> Common = Members.front()->Includes;
     for (const PreambleFile *M : Members) {
@@ -326,33 +444,31 @@ PrefixPlan planSharedParses(const std::vector<PreambleFile> &Files, const Header
         ++N;
       Common.resize(N);
     }
-    Shared.push_back(makeJob(Members.front()->Command, Common, Cache, nullptr));
+    const PreambleFile &First = *Members.front();
+    PchJob Job = makeJob(First.Command, Common, Cache, First.SkipLibraryBodies);
+    auto [It, New] = JobOf.try_emplace(Job.Dir, All.size());
+    if (New)
+      All.push_back(std::move(Job));
+    GroupJobs.push_back({&Members, It->second});
   }
-  Builder.run(Shared);
-
-  std::vector<PchJob> Own;
-  std::map<std::string, size_t> OwnJob; // Entry folder -> index in Own.
-  std::vector<std::pair<const PreambleFile *, size_t>> Uses;
-  size_t GroupIndex = 0;
-  for (const auto &[Key, Members] : Groups) {
-    const PchJob &Group = Shared[GroupIndex++];
-    if (!Group.Result)
-      continue;
-    for (const PreambleFile *M : Members) {
-      Plan.Files[M->File] = Group.Result;
-      if (M->Includes.size() == Group.Result->Includes.size())
+  for (const auto &[Members, Group] : GroupJobs)
+    for (const PreambleFile *M : *Members) {
+      Uses.push_back({M, Group});
+      if (M->Includes.size() == All[Group].Result->Includes.size())
         continue;
-      PchJob Job = makeJob(M->Command, M->Includes, Cache, Group.Result.get());
-      auto [It, New] = OwnJob.try_emplace(Job.Dir, Own.size());
+      PchJob Job = makeJob(M->Command, M->Includes, Cache, M->SkipLibraryBodies, All[Group].Pch);
+      Job.BaseJob = static_cast<int>(Group);
+      auto [It, New] = JobOf.try_emplace(Job.Dir, All.size());
       if (New)
-        Own.push_back(std::move(Job));
+        All.push_back(std::move(Job));
       Uses.push_back({M, It->second});
     }
-  }
-  Builder.run(Own);
+  std::set<std::string> Warnings;
+  PchBuilder(Cache, Jobs, Warnings).run(All);
+  // The file's own PCH when it could be kept, else its group's.
   for (const auto &[File, Index] : Uses)
-    if (Own[Index].Result)
-      Plan.Files[File->File] = Own[Index].Result;
+    if (All[Index].Result)
+      Plan.Files[File->File] = All[Index].Result;
   Plan.Warnings.assign(Warnings.begin(), Warnings.end());
   return Plan;
 }

@@ -5,7 +5,9 @@
 // file whose preamble goes further gets a PCH of its whole preamble chained
 // on the shared one (built from it: only the rest is parsed), so that its
 // next run parses none of its headers. PCHs are built in child processes (a
-// cache problem must never end the run) and cached in a HeaderCache.
+// cache problem must never end the run) and cached in a HeaderCache. Like
+// clangd's preamble, the header parse skips function bodies: only those of
+// non-template library functions, which no analysis enters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +30,10 @@ struct PreambleFile {
   /// (compiler first, configuration's extra arguments in place).
   clang::tooling::CompileCommand Command;
   std::vector<std::string> Includes; ///< preambleIncludes() of its text.
+  /// No enabled check looks into library function bodies (the static
+  /// analyzer's checks do): its header parse may skip those of non-template
+  /// library functions (dsl::isLibraryFunction).
+  bool SkipLibraryBodies = false;
 };
 
 /// The PCH of \p Includes for \p Command (chained on \p Base when given),
@@ -38,11 +44,14 @@ struct PreambleFile {
 std::shared_ptr<const PrecompiledHeader>
 cachedPrefixPch(const clang::tooling::CompileCommand &Command,
                 const std::vector<std::string> &Includes, const HeaderCache &Cache,
-                std::string &Warning, const PrecompiledHeader *Base = nullptr);
+                std::string &Warning, const PrecompiledHeader *Base = nullptr,
+                bool SkipLibraryBodies = false);
 
 /// Groups \p Files by command and first include, builds (or finds) each
-/// group's PCH of its common includes, then each file's PCH of its whole
-/// preamble, \p Jobs builds at a time. The cache stays within its limit:
+/// group's PCH of its common includes and each file's PCH of its whole
+/// preamble (as soon as its group's is built), \p Jobs builds at a time.
+/// The compile directory separates groups only where a relative path in
+/// the command makes it matter. The cache stays within its limit:
 /// older entries are evicted first, and a file's own PCH that would not
 /// fit is not kept (that file uses its group's).
 PrefixPlan planSharedParses(const std::vector<PreambleFile> &Files, const HeaderCache &Cache,

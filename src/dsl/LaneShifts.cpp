@@ -71,7 +71,8 @@ const FunctionDecl *calledFunction(const CallExpr *Call,
     if (const auto *Lambda = asLambda(Op->getArg(0)))
       Callee = Lambda->getCallOperator();
   }
-  if (!Callee || isInLuisaComputeLibrary(Callee))
+  // Library code is opaque to every analysis (its bodies may be skipped).
+  if (!Callee || isLibraryFunction(Callee, Callee->getASTContext().getSourceManager()))
     return nullptr;
   for (unsigned I = First; I < Call->getNumArgs(); ++I)
     Args.push_back(Call->getArg(I));

@@ -69,6 +69,19 @@ bool isInLuisaComputeLibrary(const Decl *D) {
   return false;
 }
 
+bool isLibraryFunction(const FunctionDecl *FD, const SourceManager &SM) {
+  if (!FD)
+    return true;
+  if (isInLuisaComputeLibrary(FD) || FD->isInStdNamespace() ||
+      SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())))
+    return true;
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getName() == "luisa" && isa<TranslationUnitDecl>(NS->getDeclContext()))
+        return true;
+  return false;
+}
+
 static const FunctionDecl *directCallee(const Expr *E) {
   const auto *Call = dyn_cast_or_null<CallExpr>(E);
   if (!Call || isa<CXXOperatorCallExpr>(Call) || isa<CXXMemberCallExpr>(Call))

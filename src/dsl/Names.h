@@ -29,6 +29,12 @@ bool isInLuisaCompute(const clang::Decl *D);
 /// `detail` namespaces included: part of the DSL's library, not user code.
 bool isInLuisaComputeLibrary(const clang::Decl *D);
 
+/// True for functions of the DSL's library (namespace luisa), the standard
+/// library and system headers. The analyses never look into their bodies,
+/// so a shared header parse may skip the bodies of those that are not
+/// templates (SharedHeaderParse).
+bool isLibraryFunction(const clang::FunctionDecl *FD, const clang::SourceManager &SM);
+
 /// Name of the LuisaCompute free function \p E calls, or "" if it is none.
 llvm::StringRef dslCallName(const clang::Expr *E);
 

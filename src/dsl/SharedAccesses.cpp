@@ -81,21 +81,6 @@ constexpr unsigned MaxThreads = 4096;
 constexpr unsigned MaxCombinations = 256;
 constexpr uint64_t EvaluationBudget = 4'000'000; ///< Index evaluations per kernel.
 
-/// True for functions of the DSL's library, the standard library and system
-/// headers: their bodies emit no user statements worth following.
-bool isLibraryFunction(const FunctionDecl *FD, const SourceManager &SM) {
-  if (!FD)
-    return true;
-  if (isInLuisaComputeLibrary(FD) || FD->isInStdNamespace() ||
-      SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())))
-    return true;
-  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      if (NS->getName() == "luisa" && isa<TranslationUnitDecl>(NS->getDeclContext()))
-        return true;
-  return false;
-}
-
 /// The lambda a variable's initialiser holds (`Callable f = [](...) {...};`).
 const LambdaExpr *lambdaIn(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 8; ++Depth) {

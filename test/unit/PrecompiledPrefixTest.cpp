@@ -1,11 +1,20 @@
 //===--- PrecompiledPrefixTest.cpp - The shared header parse (PCH) --------===//
 
 #include "src/driver/PrecompiledPrefix.h"
+#include "src/driver/SharedHeaderParse.h"
 #include "test/unit/TestSupport.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
 #include "llvm/Support/Chrono.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/ADT/StringExtras.h"
 #include <algorithm>
+#include <set>
 #include <cstdio>
 #include <ctime>
 #include <unistd.h>
@@ -258,6 +267,123 @@ TEST_F(SharedHeaderParse, SingleFileReusesItsPchFromTheCache) {
     EXPECT_EQ(Plain.Out, R->Out);
   }
   EXPECT_NE(std::string::npos, Plain.Out.find("+++ ")) << Plain.Out; // It has fixes.
+}
+
+// The header parse skips the bodies of the library's non-template functions
+// (LuisaCompute's, the standard library's, system headers'), which no
+// analysis enters, and keeps every other body: templates (files instantiate
+// them), constexpr functions and deduced return types (Sema needs them), and
+// user helpers in headers (the race analysis follows calls into them).
+TEST_F(SharedHeaderParse, SkipsOnlyNonTemplateLibraryBodies) {
+  std::string Inc = Dir + "/inc";
+  llvm::sys::fs::create_directories(Inc);
+  writeFile(Inc + "/lib.h", "#pragma once\n"
+                            "namespace luisa::compute {\n"
+                            "inline int library_plain(int x) { return x + 1; }\n"
+                            "template <class T> T library_template(T x) { return x; }\n"
+                            "constexpr int library_constexpr() { return 3; }\n"
+                            "inline auto library_auto() { return 4; }\n"
+                            "struct Library { int member() const { return 5; } };\n"
+                            "}\n"
+                            "inline int user_helper(int x) { return x * 2; }\n");
+  clang::tooling::CompileCommand Command;
+  Command.Directory = Dir;
+  Command.CommandLine = {"clang++", "-std=c++20", "-I", Inc,
+                         "-resource-dir=" KERNEL_TIDY_CLANG_RESOURCE_DIR};
+  HeaderCache Store(Cache, DefaultCacheLimit);
+  std::string Warning;
+  auto Skipping = cachedPrefixPch(Command, {"<lib.h>"}, Store, Warning, nullptr, true);
+  auto Keeping = cachedPrefixPch(Command, {"<lib.h>"}, Store, Warning, nullptr, false);
+  ASSERT_TRUE(Skipping && Keeping) << Warning;
+  EXPECT_NE(Skipping->PchPath, Keeping->PchPath); // Two cache entries.
+
+  // Which functions of the header have a skipped body, as a file sees them.
+  auto SkippedBodies = [&](const std::string &Pch) {
+    std::vector<std::string> Args = Command.CommandLine;
+    Args.erase(Args.begin());
+    // The PCH is built as clang-tidy sets up the files it analyses.
+    Args.insert(Args.end(), {"-D__clang_analyzer__=1", "-include-pch", Pch});
+    std::unique_ptr<clang::ASTUnit> AST = clang::tooling::buildASTFromCodeWithArgs(
+        "#include <lib.h>\nint use = luisa::compute::library_plain(1) + user_helper(2) + "
+        "luisa::compute::library_template(3) + luisa::compute::library_auto();\n",
+        Args, Dir + "/use.cpp");
+    if (!AST || AST->getDiagnostics().hasErrorOccurred())
+      return std::string("does not compile");
+    using namespace clang::ast_matchers;
+    std::set<std::string> Names;
+    for (const BoundNodes &Node :
+         match(functionDecl(isDefinition()).bind("f"), AST->getASTContext()))
+      if (const auto *F = Node.getNodeAs<clang::FunctionDecl>("f"); F->hasSkippedBody())
+        Names.insert(F->getNameAsString());
+    return llvm::join(Names, " ");
+  };
+  EXPECT_EQ("library_plain member", SkippedBodies(Skipping->PchPath));
+  EXPECT_EQ("", SkippedBodies(Keeping->PchPath));
+
+  // A run with a static analyzer check (it inlines library calls) gets a
+  // PCH with every body, beside the one of a run without; same report.
+  llvm::sys::fs::remove_directories(Cache);
+  std::string File = Dir + "/histogram.cpp";
+  writeFile(File, readFile(sourceDir() + "/examples/histogram.cpp"));
+  ProcessResult Luisa = run({File});
+  ASSERT_EQ(1u, pchFiles().size()) << Luisa.Err;
+  ProcessResult WithAnalyzer = run({"--checks=-*,luisa-*,clang-analyzer-core.DivideZero", File});
+  EXPECT_EQ(2u, pchFiles().size()) << WithAnalyzer.Err;
+  EXPECT_EQ(Luisa.ExitCode, WithAnalyzer.ExitCode) << WithAnalyzer.Err;
+  EXPECT_EQ(Luisa.Out, WithAnalyzer.Out);
+}
+
+// Files compiled in different folders (CMake's per-target build folders)
+// share the PCH of their common headers when every path in the command is
+// absolute; a relative include path keeps them apart. Reports stay the plain
+// parse's.
+TEST_F(SharedHeaderParse, FoldersShareHeadersUnlessAPathIsRelative) {
+  for (const char *Folder : {"/a", "/b", "/a/inc", "/b/inc"})
+    llvm::sys::fs::create_directories(Dir + Folder);
+  std::vector<std::string> Files{Dir + "/a/one.cpp", Dir + "/b/two.cpp"};
+  writeFile(Files[0], butterflyFile("#include <luisa/luisa-compute.h>\n#include \"scale.h\"\n", 0));
+  writeFile(Files[1], butterflyFile("#include <luisa/luisa-compute.h>\n#include \"scale.h\"\n", 1));
+  for (const char *Folder : {"/a/inc", "/b/inc", "/inc"}) {
+    llvm::sys::fs::create_directories(Dir + Folder);
+    writeFile(Dir + Folder + "/scale.h", "#pragma once\ninline constexpr int kScale = 2;\n");
+  }
+  auto WriteDatabase = [&](const std::string &IncludeDir) {
+    std::string Json = "[";
+    for (const std::string &File : Files)
+      Json += std::string(Json.size() > 1 ? "," : "") + "{\"directory\": \"" +
+              llvm::sys::path::parent_path(File).str() + "\", \"file\": \"" + File +
+              "\", \"arguments\": [\"clang++\", \"-std=c++20\", \"-isystem\", \"" +
+              modelDir() + "\", \"-I\", \"" + IncludeDir + "\", \"-c\", \"" + File + "\"]}";
+    writeFile(Dir + "/compile_commands.json", Json + "]");
+  };
+  auto Check = [&](std::vector<std::string> Extra) {
+    std::vector<std::string> Args{"check", "--format", "json", "-p", Dir};
+    Args.insert(Args.end(), Extra.begin(), Extra.end());
+    Args.insert(Args.end(), Files.begin(), Files.end());
+    ::setenv("KERNEL_TIDY_CACHE_DIR", Cache.c_str(), 1);
+    ProcessResult R = runKernelTidy(Args);
+    ::setenv("KERNEL_TIDY_CACHE_DIR", testCacheDir().c_str(), 1);
+    return R;
+  };
+
+  WriteDatabase(Dir + "/inc");
+  ProcessResult Plain = Check({"--no-pch"});
+  ProcessResult Shared = Check({});
+  // One PCH of the (same) preamble for both folders.
+  EXPECT_EQ(1u, pchFiles().size()) << Shared.Err;
+  EXPECT_EQ(1, Plain.ExitCode) << Plain.Err;
+  EXPECT_EQ(Plain.ExitCode, Shared.ExitCode) << Shared.Err;
+  EXPECT_EQ(Plain.Out, Shared.Out);
+  EXPECT_NE(std::string::npos, Plain.Out.find("\"luisa-butterfly-reduction\"")) << Plain.Out;
+
+  // "inc" names a different folder from each compile directory.
+  llvm::sys::fs::remove_directories(Cache);
+  WriteDatabase("inc");
+  ProcessResult RelativePlain = Check({"--no-pch"});
+  ProcessResult RelativeShared = Check({});
+  EXPECT_EQ(2u, pchFiles().size()) << RelativeShared.Err;
+  EXPECT_EQ(RelativePlain.Out, RelativeShared.Out);
+  EXPECT_EQ(1, RelativeShared.ExitCode) << RelativeShared.Err;
 }
 
 } // namespace

@@ -86,7 +86,8 @@ std::string modelPch() {
     Command.CommandLine.insert(Command.CommandLine.begin(), "clang++");
     std::string Warning;
     auto Pch = cachedPrefixPch(Command, {"<luisa/luisa-compute.h>", "<luisa/dsl/sugar.h>"},
-                               HeaderCache(testCacheDir(), DefaultCacheLimit), Warning);
+                               HeaderCache(testCacheDir(), DefaultCacheLimit), Warning,
+                               /*Base=*/nullptr, /*SkipLibraryBodies=*/true);
     return Pch ? Pch->PchPath : std::string();
   }();
   return Path;

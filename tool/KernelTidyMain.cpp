@@ -116,14 +116,25 @@ bool useColour(const CheckCommand &Cmd, bool ToStderr) {
 /// Progress is shown only to a person watching a run of some length.
 constexpr size_t MinFilesForProgress = 4;
 
+/// The options of every command: the installed model, Clang's resource
+/// folder and CuTe frontend, and the --checks / --config-file given.
+kernel_tidy::AnalysisOptions installedOptions(const std::string &Share, const std::string &Checks,
+                                              const std::string &ConfigFile) {
+  kernel_tidy::AnalysisOptions Options;
+  if (!Checks.empty())
+    Options.Checks = Checks;
+  if (!ConfigFile.empty())
+    Options.ConfigFile = ConfigFile;
+  Options.ModelDir = Share + "/api-model";
+  Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
+  Options.CuteFrontend = Share + "/frontends/cute/run.py";
+  return Options;
+}
+
 kernel_tidy::AnalysisOptions analysisOptions(const CheckCommand &Cmd,
                                              std::vector<std::string> CompilerArgs,
                                              const std::string &Share) {
-  kernel_tidy::AnalysisOptions Options;
-  if (!Cmd.Checks.empty())
-    Options.Checks = Cmd.Checks;
-  if (!Cmd.ConfigFile.empty())
-    Options.ConfigFile = Cmd.ConfigFile;
+  kernel_tidy::AnalysisOptions Options = installedOptions(Share, Cmd.Checks, Cmd.ConfigFile);
   if (Cmd.WarpSize)
     Options.WarpSize = Cmd.WarpSize;
   if (!Cmd.Target.empty())
@@ -138,9 +149,6 @@ kernel_tidy::AnalysisOptions analysisOptions(const CheckCommand &Cmd,
   Options.BuildPath = Cmd.BuildPath;
   Options.ForceBundledModel = Cmd.BundledModel;
   Options.ExtraArgs = std::move(CompilerArgs);
-  Options.ModelDir = Share + "/api-model";
-  Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
-  Options.CuteFrontend = Share + "/frontends/cute/run.py";
   Options.Pch = Cmd.NoPch ? kernel_tidy::PchMode::Off : kernel_tidy::PchMode::Auto;
   if (!Cmd.CacheSize.empty())
     Options.CacheLimit = kernel_tidy::parseCacheSize(Cmd.CacheSize); // Checked by CLI11.
@@ -599,15 +607,9 @@ struct RulesCommand {
 /// The rules in aligned columns: id, whether the configuration enables it,
 /// the kinds of fix its findings can have, and what it does.
 int listRules(const RulesCommand &Cmd, const std::string &Share) {
-  kernel_tidy::AnalysisOptions Options;
-  if (!Cmd.Checks.empty())
-    Options.Checks = Cmd.Checks;
-  if (!Cmd.ConfigFile.empty())
-    Options.ConfigFile = Cmd.ConfigFile;
-  Options.ModelDir = Share + "/api-model";
-  Options.ResourceDir = KERNEL_TIDY_CLANG_RESOURCE_DIR;
   std::string Error;
-  auto Checker = kernel_tidy::Analyzer::create(Options, Error);
+  auto Checker =
+      kernel_tidy::Analyzer::create(installedOptions(Share, Cmd.Checks, Cmd.ConfigFile), Error);
   if (!Checker) {
     std::cerr << "kernel-tidy: error: " << Error << "\n";
     return ExitError;

@@ -755,8 +755,9 @@ FileResult Analyzer::analyze(const std::string &File,
                                       std::to_string(Analyses++));
     }
     // A text given in memory (a fix being verified) that does not compile
-    // is the caller's business: no "Error while processing" on stderr.
-    return runChecks(Context, *DB, AbsFile, FS, MainFileOnly, Contents.has_value());
+    // is the caller's business: no "Error while processing" on stderr. Nor
+    // for a parse with the PCH: one that fails is repeated without it.
+    return runChecks(Context, *DB, AbsFile, FS, MainFileOnly, Contents.has_value() || UsePch);
   };
   std::vector<ClangTidyError> Errors = Run(Pch != nullptr);
   // A file that does not compile is reported exactly as a plain parse

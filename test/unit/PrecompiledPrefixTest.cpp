@@ -269,6 +269,30 @@ TEST_F(SharedHeaderParse, SingleFileReusesItsPchFromTheCache) {
   EXPECT_NE(std::string::npos, Plain.Out.find("+++ ")) << Plain.Out; // It has fixes.
 }
 
+// A file that does not compile is parsed again without the PCH and reported
+// as a plain parse reports it: the same report, and ClangTool's "Error while
+// processing" line once, not once per parse.
+TEST_F(SharedHeaderParse, AFileThatDoesNotCompileIsReportedOnceAsByAPlainParse) {
+  std::string File = Dir + "/broken.cpp";
+  writeFile(File, butterflyFile("#include <luisa/luisa-compute.h>\n", 0) +
+                      "void broken() { undeclared_name(); }\n");
+  ProcessResult Plain = run({"--no-pch", File, "--", "-DkScale=2"});
+  ProcessResult Shared = run({File, "--", "-DkScale=2"});
+  ASSERT_EQ(1u, pchFiles().size()) << Shared.Err;
+  EXPECT_EQ(2, Plain.ExitCode) << Plain.Err;
+  EXPECT_EQ(Plain.ExitCode, Shared.ExitCode);
+  EXPECT_EQ(Plain.Out, Shared.Out);
+  auto Count = [](const std::string &Text) {
+    size_t N = 0;
+    for (size_t At = Text.find("Error while processing"); At != std::string::npos;
+         At = Text.find("Error while processing", At + 1))
+      ++N;
+    return N;
+  };
+  EXPECT_EQ(1u, Count(Plain.Err)) << Plain.Err;
+  EXPECT_EQ(1u, Count(Shared.Err)) << Shared.Err;
+}
+
 // The header parse skips the bodies of the library's non-template functions
 // (LuisaCompute's, the standard library's, system headers'), which no
 // analysis enters, and keeps every other body: templates (files instantiate

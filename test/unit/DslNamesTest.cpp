@@ -81,6 +81,39 @@ TEST(DslNames, CapturedBufferThroughArrowIsABuffer) {
       << Atomic->getImplicitObjectArgument()->getType().getAsString();
 }
 
+// Library code, whose bodies no analysis enters (and a shared header parse
+// may skip): LuisaCompute's (all of namespace luisa), the standard
+// library's and system headers'; a user's helpers, also in other
+// namespaces, are not.
+TEST(DslNames, LibraryFunctions) {
+  Snippet S(R"(
+    probe(&sync_block);
+    probe(&luisa::helper_in_luisa);
+    probe(&std::abs<int>);
+    probe(&user::helper);
+    probe(&global_helper);
+  )", "namespace luisa { inline int helper_in_luisa() { return 1; } }\n"
+      "namespace user { inline int helper() { return 2; } }\n"
+      "inline int global_helper() { return 3; }\n"
+      "namespace std { template <class T> T abs(T x) { return x; } }\n");
+  ASSERT_TRUE(S.parsed());
+  const auto &SM = S.context().getSourceManager();
+  auto Function = [&](unsigned I) {
+    const auto *Ref = dyn_cast<clang::DeclRefExpr>(S.probe(I)->IgnoreParenImpCasts());
+    const auto *Unary = dyn_cast<clang::UnaryOperator>(S.probe(I)->IgnoreParenImpCasts());
+    if (Unary)
+      Ref = dyn_cast<clang::DeclRefExpr>(Unary->getSubExpr()->IgnoreParenImpCasts());
+    return Ref ? dyn_cast<clang::FunctionDecl>(Ref->getDecl()) : nullptr;
+  };
+  for (unsigned I = 0; I < 5; ++I)
+    ASSERT_NE(nullptr, Function(I)) << I;
+  EXPECT_TRUE(dsl::isLibraryFunction(Function(0), SM)); // The model, a system header.
+  EXPECT_TRUE(dsl::isLibraryFunction(Function(1), SM));
+  EXPECT_TRUE(dsl::isLibraryFunction(Function(2), SM));
+  EXPECT_FALSE(dsl::isLibraryFunction(Function(3), SM));
+  EXPECT_FALSE(dsl::isLibraryFunction(Function(4), SM));
+}
+
 TEST(DslNames, StatementSugarMacros) {
   for (const char *Name : {"$if", "$elif", "$else", "$for", "$while", "$loop", "$switch"})
     EXPECT_TRUE(dsl::isStatementSugarMacro(Name)) << Name;

@@ -327,14 +327,13 @@ struct Analyzer::Impl {
     return runCuteFrontend(Options.CuteFrontend, Request, AsErrors);
   }
 
-  /// The command clang-tidy would run for \p AbsFile, with its file name
-  /// left out and the configuration's extra arguments in place; std::nullopt
-  /// when the file cannot share a precompiled prefix.
+  /// How \p AbsFile's headers are parsed into a PCH (Includes left empty):
+  /// the command clang-tidy would run, with its file name left out and the
+  /// configuration's extra arguments in place; std::nullopt when the file
+  /// cannot share a precompiled prefix.
   std::optional<PreambleFile> preambleFile(const std::string &AbsFile) const;
 };
 
-/// How \p AbsFile's headers are parsed into a PCH (Includes left empty), or
-/// nullopt when they are not.
 std::optional<PreambleFile> Analyzer::Impl::preambleFile(const std::string &AbsFile) const {
   std::string Error;
   auto DB = compilationDatabase(AbsFile, Error);
@@ -376,10 +375,9 @@ std::optional<PreambleFile> Analyzer::Impl::preambleFile(const std::string &AbsF
   Command.Output.clear();
   // The static analyzer follows calls into library bodies; the other checks
   // do not.
-  bool RunsStaticAnalyzer = llvm::any_of(getCheckNames(Opts, /*AllowEnablingAnalyzerAlphaCheckers=*/true),
-                               [](llvm::StringRef Name) {
-                                 return Name.starts_with("clang-analyzer-");
-                               });
+  bool RunsStaticAnalyzer =
+      llvm::any_of(getCheckNames(Opts, /*AllowEnablingAnalyzerAlphaCheckers=*/true),
+                   [](llvm::StringRef Name) { return Name.starts_with("clang-analyzer-"); });
   return PreambleFile{AbsFile, std::move(Command), {}, !RunsStaticAnalyzer};
 }
 

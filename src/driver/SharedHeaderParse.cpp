@@ -57,7 +57,8 @@ public:
   explicit LibraryBodySkipper(const SourceManager &SM) : SM(SM) {}
   bool shouldSkipFunctionBody(Decl *D) override {
     const FunctionDecl *FD = D->getAsFunction();
-    return FD && !D->isTemplated() && !FD->isTemplated() && dsl::isLibraryFunction(FD, SM);
+    // A function template's pattern is templated too.
+    return FD && !FD->isTemplated() && dsl::isLibraryFunction(FD, SM);
   }
 
 private:
@@ -181,6 +182,13 @@ std::string effectiveDirectory(const tooling::CompileCommand &Command) {
   return "";
 }
 
+/// What the header parse of \p Command depends on besides the headers: the
+/// directory where it matters, the arguments, whether bodies are skipped.
+std::string commandKey(const tooling::CompileCommand &Command, bool SkipLibraryBodies) {
+  return effectiveDirectory(Command) + "\n" + llvm::join(Command.CommandLine, "\n") +
+         (SkipLibraryBodies ? "\nlibrary bodies skipped\n" : "\n");
+}
+
 PchJob makeJob(const tooling::CompileCommand &Command, const std::vector<std::string> &Includes,
                const HeaderCache &Cache, bool SkipLibraryBodies, const std::string &BasePch = "") {
   PchJob Job;
@@ -190,9 +198,9 @@ PchJob makeJob(const tooling::CompileCommand &Command, const std::vector<std::st
   Job.Prefix = "// kernel-tidy: the preamble of one or more files\n";
   for (const std::string &Include : Includes)
     Job.Prefix += "#include " + Include + "\n";
-  std::string Key = "kernel-tidy pch 3\n" CLANG_VERSION_STRING "\n" + effectiveDirectory(Command) +
-                    "\n" + llvm::join(Command.CommandLine, "\n") + "\nbase: " + Job.BasePch +
-                    (SkipLibraryBodies ? "\nlibrary bodies skipped\n" : "\n") + Job.Prefix;
+  std::string Key = "kernel-tidy pch 4\n" CLANG_VERSION_STRING "\n" +
+                    commandKey(Command, SkipLibraryBodies) + "base: " + Job.BasePch + "\n" +
+                    Job.Prefix;
   Job.Dir = Cache.entryPath("pch-" + llvm::utohexstr(llvm::xxh3_64bits(Key)));
   Job.Header = Job.Dir + "/prefix.h";
   Job.Pch = Job.Dir + "/prefix.pch";
@@ -419,14 +427,11 @@ PrefixPlan planSharedParses(const std::vector<PreambleFile> &Files, const Header
                             "files are parsed without it");
     return Plan;
   }
-  // Same arguments, directory (where it matters), body skipping and first
-  // include.
+  // Same command (as the cache key sees it) and first include.
   std::map<std::string, std::vector<const PreambleFile *>> Groups;
   for (const PreambleFile &File : Files)
     if (!File.Includes.empty())
-      Groups[effectiveDirectory(File.Command) + '\0' +
-             llvm::join(File.Command.CommandLine, llvm::StringRef("\0", 1)) + '\0' +
-             (File.SkipLibraryBodies ? "skip" : "") + '\0' + File.Includes.front()]
+      Groups[commandKey(File.Command, File.SkipLibraryBodies) + File.Includes.front()]
           .push_back(&File);
 
   // Each group's common includes (first: the files' PCHs wait for them),

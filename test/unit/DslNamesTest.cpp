@@ -98,11 +98,10 @@ TEST(DslNames, LibraryFunctions) {
       "namespace std { template <class T> T abs(T x) { return x; } }\n");
   ASSERT_TRUE(S.parsed());
   const auto &SM = S.context().getSourceManager();
-  auto Function = [&](unsigned I) {
-    const auto *Ref = dyn_cast<clang::DeclRefExpr>(S.probe(I)->IgnoreParenImpCasts());
-    const auto *Unary = dyn_cast<clang::UnaryOperator>(S.probe(I)->IgnoreParenImpCasts());
-    if (Unary)
-      Ref = dyn_cast<clang::DeclRefExpr>(Unary->getSubExpr()->IgnoreParenImpCasts());
+  // The function whose address the probe takes.
+  auto Function = [&](unsigned I) -> const clang::FunctionDecl * {
+    const auto *AddressOf = dyn_cast<clang::UnaryOperator>(S.probe(I)->IgnoreParenImpCasts());
+    const auto *Ref = AddressOf ? dyn_cast<clang::DeclRefExpr>(AddressOf->getSubExpr()) : nullptr;
     return Ref ? dyn_cast<clang::FunctionDecl>(Ref->getDecl()) : nullptr;
   };
   for (unsigned I = 0; I < 5; ++I)

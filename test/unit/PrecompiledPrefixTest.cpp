@@ -87,13 +87,17 @@ protected:
     EXPECT_FALSE(llvm::sys::fs::getUniqueID(Path, ID)) << Path;
     return ID;
   }
-  /// A run with this test's cache folder.
-  ProcessResult run(std::vector<std::string> Args) {
-    Args.insert(Args.begin(), {"check", "--bundled-model", "--format", "json"});
+  /// A kernel-tidy run with this test's cache folder.
+  ProcessResult runWithCache(const std::vector<std::string> &Args) {
     ::setenv("KERNEL_TIDY_CACHE_DIR", Cache.c_str(), 1);
     ProcessResult R = runKernelTidy(Args);
     ::setenv("KERNEL_TIDY_CACHE_DIR", testCacheDir().c_str(), 1);
     return R;
+  }
+  /// `check` with the bundled model and JSON output, with this test's cache.
+  ProcessResult run(std::vector<std::string> Args) {
+    Args.insert(Args.begin(), {"check", "--bundled-model", "--format", "json"});
+    return runWithCache(Args);
   }
   std::string Dir, Cache;
 };
@@ -384,10 +388,7 @@ TEST_F(SharedHeaderParse, FoldersShareHeadersUnlessAPathIsRelative) {
     std::vector<std::string> Args{"check", "--format", "json", "-p", Dir};
     Args.insert(Args.end(), Extra.begin(), Extra.end());
     Args.insert(Args.end(), Files.begin(), Files.end());
-    ::setenv("KERNEL_TIDY_CACHE_DIR", Cache.c_str(), 1);
-    ProcessResult R = runKernelTidy(Args);
-    ::setenv("KERNEL_TIDY_CACHE_DIR", testCacheDir().c_str(), 1);
-    return R;
+    return runWithCache(Args);
   };
 
   WriteDatabase(Dir + "/inc");

@@ -159,8 +159,32 @@ bool isThreadIndex(const Expr *E, WriteAnalysis &Writes) {
                             Name);
 }
 
-/// True if \p Cond lets at most one thread of a row of the block through
-/// (the guide's `$if (thread_x() == 0u)` around the one atomic per block).
+/// True if \p E is a thread's own index (isThreadIndex) or that index
+/// modulo a host constant of at least 32, the narrowest native warp
+/// (`dispatch_x() % 256u % 32u`, also through a local never written again):
+/// equal to one value in at most one thread of 32 consecutive ones.
+bool isSparseThreadIndex(const Expr *E, ASTContext &Ctx, WriteAnalysis &Writes) {
+  if (isThreadIndex(E, Writes))
+    return true;
+  E = stripDslWrappers(E);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && !isa<ParmVarDecl>(Var) && Var->isLocalVarDecl() && Var->hasInit() &&
+        !Writes.isWritten(Var))
+      return isSparseThreadIndex(Var->getInit(), Ctx, Writes);
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(E->IgnoreParenImpCasts());
+  if (!Op || Op->getOperator() != OO_Percent || Op->getNumArgs() != 2)
+    return false;
+  const Expr *Modulus = stripDslWrappers(Op->getArg(1));
+  Expr::EvalResult Value;
+  return !isDslValueType(Modulus->getType()) && !Modulus->isValueDependent() &&
+         Modulus->EvaluateAsInt(Value, Ctx) && Value.Val.getInt() >= 32 &&
+         isSparseThreadIndex(Op->getArg(0), Ctx, Writes);
+}
+
+/// True if \p Cond lets at most one thread of a row of the block, or of 32
+/// consecutive threads, through (the guide's `$if (thread_x() == 0u)` around
+/// the one atomic per block, `$if (eid % 256u == 0u)`).
 bool admitsOneThread(const Expr *Cond, Analyses &A) {
   UniformityAnalysis &U = A.Uniformity;
   Cond = stripDslWrappers(Cond);
@@ -177,8 +201,10 @@ bool admitsOneThread(const Expr *Cond, Analyses &A) {
   }
   if (IsAnd)
     return admitsOneThread(L, A) || admitsOneThread(R, A);
-  return IsEqual && ((isThreadIndex(L, A.Writes) && U.varianceOf(R) <= Variance::Warp) ||
-                     (isThreadIndex(R, A.Writes) && U.varianceOf(L) <= Variance::Warp));
+  ASTContext &Ctx = A.Ctx;
+  return IsEqual &&
+         ((isSparseThreadIndex(L, Ctx, A.Writes) && U.varianceOf(R) <= Variance::Warp) ||
+          (isSparseThreadIndex(R, Ctx, A.Writes) && U.varianceOf(L) <= Variance::Warp));
 }
 
 /// \p Text, parenthesized unless it is one token (a name or a literal).

@@ -67,6 +67,39 @@ bool isDslFunction(const FunctionDecl *FD) {
   return isInLuisaComputeLibrary(FD);
 }
 
+/// True for luisa's host vector, matrix and half types (`float3`,
+/// `float4x4`), whose values are baked in as scalars are.
+bool isHostVectorOrMatrix(const CXXRecordDecl *Record) {
+  const auto *Luisa = dyn_cast<NamespaceDecl>(Record->getDeclContext());
+  if (!Luisa || Luisa->getName() != "luisa" ||
+      !isa<TranslationUnitDecl>(Luisa->getDeclContext()) || !Record->getIdentifier())
+    return false;
+  return llvm::StringSwitch<bool>(Record->getName())
+      .Cases("Vector", "Matrix", "half", true)
+      .Default(false);
+}
+
+/// The variance of a value of the non-DSL type \p T. Host scalars and
+/// enumerators are baked into the kernel when it is recorded, and DSL handles
+/// (buffers, Shared arrays, images, also behind a pointer) name the same
+/// resource in every thread. Any other host object (a helper class holding
+/// Var members, `this`, a std::array of Vars) or a type that a template has
+/// not fixed yet may carry per-thread DSL values the analysis does not track.
+Variance hostValueVariance(QualType T) {
+  T = T.getNonReferenceType();
+  while (T->isPointerType())
+    T = T->getPointeeType();
+  T = T.getCanonicalType();
+  if (T->isDependentType())
+    return Variance::Thread;
+  if (T->isBuiltinType() || T->isEnumeralType())
+    return Variance::Grid;
+  const auto *Record = T->getAsCXXRecordDecl();
+  if (Record && (isInLuisaComputeLibrary(Record) || isHostVectorOrMatrix(Record)))
+    return Variance::Grid;
+  return Variance::Thread;
+}
+
 /// The LambdaExpr whose call operator declares \p Parm, or nullptr.
 const LambdaExpr *lambdaOfParameter(const ParmVarDecl *Parm, ASTContext &Ctx) {
   const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Parm->getDeclContext());
@@ -104,18 +137,24 @@ Variance UniformityAnalysis::joinOf(llvm::ArrayRef<const Expr *> Exprs) {
 
 Variance UniformityAnalysis::varianceOf(const Expr *E) {
   E = stripDslWrappers(E);
-  if (!E)
+  // In a template, a dependent expression may become any DSL value.
+  if (!E || E->isTypeDependent())
     return Variance::Thread;
-  // Host values are baked into the kernel; handles have no device value.
   if (!isDslValueType(E->getType()))
-    return Variance::Grid;
+    return hostValueVariance(E->getType());
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     return Var ? varianceOfVariable(Var) : Variance::Thread;
   }
-  if (const auto *Member = dyn_cast<MemberExpr>(E))
-    return isa<FieldDecl>(Member->getMemberDecl()) ? varianceOf(Member->getBase())
-                                                   : Variance::Thread;
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    // A field of a DSL struct varies as the struct does. A DSL value kept in
+    // a host object (a helper class's `m_lane`, `frame.token`) or reached
+    // through a pointer is written where the analysis does not look.
+    if (isa<FieldDecl>(Member->getMemberDecl()) && !Member->isArrow() &&
+        isDslValueType(Member->getBase()->getType()))
+      return varianceOf(Member->getBase());
+    return Variance::Thread;
+  }
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return varianceOfCall(Call);
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))

@@ -112,18 +112,64 @@ public:
     // DSL builtins take their operands by forwarding reference but do not
     // write them.
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || isa<CXXOperatorCallExpr>(Call) || isInLuisaComputeLibrary(Callee))
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      // A Callable or functor call `f(a, b)`: its arguments follow the
+      // object. A Callable's `T &` parameter is passed as a Ref<T>, by value.
+      if (Op->getOperator() == OO_Call && Callee)
+        recordArguments(Call, Callee, 1, /*RefParametersWrite=*/true);
       return true;
-    for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I) {
-      QualType Param = Callee->getParamDecl(I)->getType();
-      if ((Param->isLValueReferenceType() || Param->isRValueReferenceType()) &&
-          !Param.getNonReferenceType().isConstQualified())
-        record(Call->getArg(I), {Call, nullptr, true});
     }
+    if (!Callee || isInLuisaComputeLibrary(Callee))
+      return true;
+    recordArguments(Call, Callee, 0, /*RefParametersWrite=*/false);
+    // A non-const method of a user type derived from a DSL value may
+    // change the object it is called on.
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+      if (const auto *Method = Member->getMethodDecl();
+          Method && !Method->isConst() && !Method->isStatic())
+        record(Member->getImplicitObjectArgument(), {Call, nullptr, true});
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    // A helper object built on a non-const reference (`Ranker r{counts};`)
+    // may write through it later, where the analysis does not look.
+    const CXXConstructorDecl *Constructor = Construct->getConstructor();
+    if (!Constructor || isInLuisaComputeLibrary(Constructor))
+      return true;
+    for (unsigned I = 0; I < Construct->getNumArgs() && I < Constructor->getNumParams(); ++I)
+      if (isWritableReference(Constructor->getParamDecl(I)->getType(), false))
+        record(Construct->getArg(I), {Construct, nullptr, true});
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *Var) {
+    // `auto &alias = v;` writes v wherever alias is written.
+    if (!isa<ParmVarDecl>(Var) && Var->getInit() &&
+        isWritableReference(Var->getType(), false))
+      record(Var->getInit(), {Var->getInit(), nullptr, true});
     return true;
   }
 
 private:
+  /// True if a parameter or variable of type \p T can write what it is
+  /// bound to: a non-const reference, or (when \p RefParametersWrite) a DSL
+  /// Ref<T> taken by value, as a Callable's reference parameter is.
+  static bool isWritableReference(QualType T, bool RefParametersWrite) {
+    if (T->isReferenceType())
+      return !T.getNonReferenceType().isConstQualified();
+    if (!RefParametersWrite)
+      return false;
+    const auto *Record = T->getAsCXXRecordDecl();
+    return Record && Record->getIdentifier() && Record->getName() == "Ref" &&
+           isInLuisaComputeLibrary(Record);
+  }
+  /// Records the arguments of \p Call from \p First on that \p Callee's
+  /// parameters may write.
+  void recordArguments(const CallExpr *Call, const FunctionDecl *Callee, unsigned First,
+                       bool RefParametersWrite) {
+    for (unsigned I = First; I < Call->getNumArgs() && I - First < Callee->getNumParams(); ++I)
+      if (isWritableReference(Callee->getParamDecl(I - First)->getType(), RefParametersWrite))
+        record(Call->getArg(I), {Call, nullptr, true});
+  }
   void record(const Expr *Target, VariableWrite Write) {
     if (const VarDecl *Var = writtenVariable(Target))
       Writes[Var->getCanonicalDecl()].push_back(Write);

@@ -175,5 +175,104 @@ TEST(Uniformity, OneLanePerWarp) {
     EXPECT_FALSE(Uni.runsOnOneLanePerWarp(U.S.probeStatement(I))) << I;
 }
 
+/// One value whose variance the analysis must get right: Body (and the
+/// Prelude before the kernel) has exactly one probe.
+struct VarianceCase {
+  const char *Name;
+  const char *Prelude;
+  const char *Body;
+  Variance Expected;
+};
+
+/// Per-thread values that real code passes through reassignments, host
+/// objects, templates, aliases and helpers, each of which a fix once took
+/// for a warp-uniform atomic slot; then uniform values that must stay so.
+const VarianceCase VarianceCases[] = {
+    {"ReassignedPerThread", "", "auto next = def(0u); next = thread_x() & 7u; probe(next);",
+     Variance::Thread},
+    {"MemberOfAHostObject", "struct Frame { UInt token; };",
+     "Frame frame; frame.token = thread_x(); auto next = def(0u);\n"
+     "next = frame.token & 7u; probe(next);",
+     Variance::Thread},
+    {"MemberOfAHelperClass",
+     "struct Ranker { UInt lane = warp_lane_id(); UInt bin = thread_x() % 16u;\n"
+     "  void rank() { probe(bin * 4u + lane % 4u); } };",
+     "Ranker r; r.rank();", Variance::Thread},
+    {"HelperMemberBehindAPointer",
+     "struct Bins { UInt *bin; void rank() { probe(*bin); } };",
+     "UInt b = thread_x(); Bins s{&b}; s.rank();", Variance::Thread},
+    {"DependentInitialiserInATemplate",
+     "template<typename K> struct Digits {\n"
+     "  UInt digit(Var<K> key) { return key & 15u; }\n"
+     "  void rank(Var<K> key) { UInt bin = digit(key); probe(bin); } };",
+     "", Variance::Thread},
+    {"WrittenThroughAPointer", "", "UInt x = n; UInt *p = &x; *p = thread_x(); probe(x);",
+     Variance::Thread},
+    {"WrittenThroughAReference", "", "UInt x = n; UInt &r = x; r = thread_x(); probe(x);",
+     Variance::Thread},
+    {"WrittenByAHelper", "void set(UInt &v) { v = thread_x(); }",
+     "UInt x = n; set(x); probe(x);", Variance::Thread},
+    {"WrittenByACallable",
+     "Callable<void(uint &)> store = [](UInt &v) noexcept { v = thread_x(); };",
+     "UInt x = n; store(x); probe(x);", Variance::Thread},
+    {"WrittenByAFunctor",
+     "struct Add { void operator()(UInt &a, Expr<uint> b) const { a = a + b; } };",
+     "UInt x = n; Add op; op(x, thread_x()); probe(x);", Variance::Thread},
+    {"WrittenThroughAHelperObject",
+     "struct Writer { UInt &v; explicit Writer(UInt &v) : v(v) {}\n"
+     "  void put() { v = thread_x(); } };",
+     "UInt x = n; Writer w{x}; w.put(); probe(x);", Variance::Thread},
+    {"RadixDigitOfTheThreadsKey", "",
+     "auto thread_bit = (buffer.read(thread_x()) >> 4u) & 0xFFu; probe(thread_bit);",
+     Variance::Thread},
+    {"StdArrayOfVars", "", "std::array<UInt, 2> v; v[0] = thread_x(); probe(v[0]);",
+     Variance::Thread},
+    // Uniform values stay uniform.
+    {"KernelArgument", "", "auto slot = n * 2u; probe(slot);", Variance::Grid},
+    {"HostConstant", "", "constexpr uint kSlot = 3u; probe(kSlot + 1u);", Variance::Grid},
+    {"HostStructField", "struct Config { uint size; };",
+     "Config config{4u}; probe(config.size);", Variance::Grid},
+    {"HostVector", "", "float3 origin{1.f, 2.f, 3.f}; probe(origin);", Variance::Grid},
+    {"ReadThroughAConstReference", "", "UInt x = n; const UInt &r = x; probe(x + r);",
+     Variance::Grid},
+    {"PassedByValueToACallable",
+     "Callable<uint(uint)> twice = [](UInt v) noexcept { return v * 2u; };",
+     "UInt x = n; auto y = twice(x); probe(x);", Variance::Grid},
+    {"SharedHandleBehindAPointer", "",
+     "Shared<uint> s{64u}; Shared<uint> *p = &s; probe(p->read(3u));", Variance::Block},
+    {"WarpReduction", "", "auto total = warp_active_sum(thread_x()); probe(total);",
+     Variance::Warp},
+};
+
+TEST(Uniformity, ValuesFromRealCodeShapes) {
+  for (const VarianceCase &Case : VarianceCases) {
+    SCOPED_TRACE(Case.Name);
+    Analysed U(std::string(Case.Body), std::string(Case.Prelude) + "\n#include <array>\n");
+    ASSERT_NE(nullptr, U.S.probe(0));
+    EXPECT_EQ(nullptr, U.S.probe(1)) << "one probe per case";
+    EXPECT_EQ(dsl::varianceName(Case.Expected).str(), dsl::varianceName(U.of(0)).str());
+  }
+}
+
+TEST(Uniformity, LaneEqualityAdmitsOneLaneOnlyForAWarpUniformValue) {
+  Analysed U(R"(
+    auto lane = warp_lane_id();
+    UInt bin = buffer.read(thread_x()) & 15u;
+    UInt bin_mask = buffer.read(bin);
+    UInt leader = 31u - clz(bin_mask);
+    UInt warp_leader = 31u - clz(warp_active_bit_or(bin_mask));
+    UInt aliased = warp_lane_id();
+    UInt &alias = aliased;
+    alias = 0u;
+    $if (lane == leader) { probe(0u); };
+    $if (aliased == 0u) { probe(1u); };
+    $if (lane == warp_leader) { probe(2u); };
+  )");
+  dsl::UniformityAnalysis &Uni = U.A->Uniformity;
+  EXPECT_FALSE(Uni.runsOnOneLanePerWarp(U.S.probeStatement(0)));
+  EXPECT_FALSE(Uni.runsOnOneLanePerWarp(U.S.probeStatement(1)));
+  EXPECT_TRUE(Uni.runsOnOneLanePerWarp(U.S.probeStatement(2)));
+}
+
 } // namespace
 } // namespace kernel_tidy::test

@@ -81,17 +81,26 @@ std::string withArgumentReplaced(const CallExpr *Call, StringRef NewArgument,
   return (Text.substr(0, Begin) + NewArgument + Text.substr(End)).str();
 }
 
+bool activeLanesAreContiguous(const Stmt *S, Analyses &A) {
+  // Threads past the dispatch edge are the last ones of a block, so in a
+  // block of one row each warp keeps a run of lanes from lane 0.
+  auto Shape = A.Blocks.sizeAt(S).known();
+  return Shape && (*Shape)[1] == 1 && (*Shape)[2] == 1 && !A.Uniformity.isDivergent(S);
+}
+
 FixSafety warpReductionSafety(dsl::CombineOp Op, QualType Element, StringRef Collective,
-                              ASTContext &Ctx) {
+                              const Stmt *At, Analyses &A) {
   if (Op == dsl::CombineOp::Sum && dsl::isFloatingValue(Element))
     return FixSafety::unsafe("warp_active_sum adds the floating-point values in "
                              "another order, so the result can differ by rounding");
   // A guarded shuffle butterfly: a lane whose partner is inactive skips that
-  // partner's whole subtree.
-  if (dsl::isFloatingValue(Element) || Ctx.getTypeSize(Element) > 32)
+  // partner's whole subtree; it is exact on a run of lanes from lane 0.
+  if ((dsl::isFloatingValue(Element) || A.Ctx.getTypeSize(Element) > 32) &&
+      !activeLanesAreContiguous(At, A))
     return FixSafety::unsafe(
         "LuisaCompute's CUDA " + Collective.str() + " of float and 64-bit values is a shuffle "
-        "butterfly that drops values when the active lanes have gaps (divergent code)");
+        "butterfly that drops values when the active lanes have gaps (divergent code, "
+        "blocks of several rows)");
   return FixSafety::safe();
 }
 

@@ -42,12 +42,18 @@ std::string atomicOperandText(const clang::Expr *Operand, clang::QualType Elemen
 std::string withArgumentReplaced(const clang::CallExpr *Call, llvm::StringRef NewArgument,
                                  clang::ASTContext &Ctx);
 
-/// How safe it is to reduce the \p Element values with \p Collective before
-/// one atomic per warp: reassociated float sums round differently, and
-/// LuisaCompute's CUDA collectives of float and 64-bit values lose values
-/// when the active lanes have gaps.
+/// True if the active lanes of every warp that runs \p S form a run from
+/// lane 0: a block of one row (x, 1, 1) and control that is the same for
+/// every thread of a block.
+bool activeLanesAreContiguous(const clang::Stmt *S, dsl::Analyses &A);
+
+/// How safe it is to reduce the \p Element values with \p Collective at
+/// \p At before one atomic per warp: reassociated float sums round
+/// differently, and LuisaCompute's CUDA collectives of float and 64-bit
+/// values lose values when the active lanes have gaps.
 FixSafety warpReductionSafety(dsl::CombineOp Op, clang::QualType Element,
-                              llvm::StringRef Collective, clang::ASTContext &Ctx);
+                              llvm::StringRef Collective, const clang::Stmt *At,
+                              dsl::Analyses &A);
 
 /// True if \p E writes DSL memory (an atomic or a write), so evaluating it
 /// twice would change the program.

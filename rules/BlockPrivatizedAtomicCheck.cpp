@@ -484,7 +484,7 @@ void BlockPrivatizedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
     D.Safety = isFloatingValue(P->Element)
                    ? FixSafety::unsafe("the block's sum adds the floating-point values in "
                                        "another order, so the result can differ by rounding")
-                   : warpReductionSafety(Op, P->Element, Collective, Ctx);
+                   : warpReductionSafety(Op, P->Element, Collective, Fetch, analyses(Ctx));
   } else {
     // Threads take offsets in the block's range from the shared counter (one
     // atomic per warp); one thread takes the block's range from the global

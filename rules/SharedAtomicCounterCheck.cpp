@@ -66,7 +66,7 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
           Collective, Partial, Operand, OperandText, NewAtomic,
           lineEnding(Fetch->getBeginLoc(), SM) + lineIndentation(Fetch->getBeginLoc(), SM), Fetch,
           Ctx))));
-  D.Safety = warpReductionSafety(Op, Element, Collective, Ctx);
+  D.Safety = warpReductionSafety(Op, Element, Collective, Fetch, analyses(Ctx));
   if (!Fixable || NewAtomic.empty())
     D.Safety = FixSafety::none();
   emit(Result, std::move(D));

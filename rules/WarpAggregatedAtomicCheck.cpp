@@ -155,7 +155,7 @@ void WarpAggregatedAtomicCheck::reportGlobalCounter(const MatchFinder::MatchResu
           Collective, Partial, Operand, OperandText, NewAtomic,
           lineEnding(Fetch->getBeginLoc(), SM) + lineIndentation(Fetch->getBeginLoc(), SM), Fetch,
           Ctx))));
-  D.Safety = warpReductionSafety(Op, Element, Collective, Ctx);
+  D.Safety = warpReductionSafety(Op, Element, Collective, Fetch, analyses(Ctx));
   if (!Fixable || NewAtomic.empty())
     D.Safety = FixSafety::none(Fixable ? "the atomic is spelled in a macro"
                                        : "the rewrite needs the DSL sugar ($if) of "

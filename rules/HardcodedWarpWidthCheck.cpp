@@ -63,6 +63,16 @@ bool isIdArithmetic(const Expr *E, WriteAnalysis &Writes, unsigned Depth = 0) {
 
 } // namespace
 
+/// True if \p Constant's name says it is a warp width (`WARP_SIZE`,
+/// `warp_dim`, `kWaveLanes`, `SIMD_WIDTH`, `NUM_LANES`).
+static bool namesTheWarp(const ValueDecl *Constant) {
+  if (!Constant->getIdentifier())
+    return false;
+  std::string Name = Constant->getName().lower();
+  return llvm::any_of(std::initializer_list<StringRef>{"warp", "wave", "simd", "lane"},
+                      [&](StringRef Word) { return StringRef(Name).contains(Word); });
+}
+
 /// True if \p E is the amount of a shift (`1u << (x % 32u)`): a bit position
 /// in a 32-bit word, not a lane.
 static bool isShiftAmount(const Expr *E, ASTContext &Ctx) {
@@ -234,12 +244,17 @@ void HardcodedWarpWidthCheck::registerMatchers(MatchFinder *Finder) {
                           hasRHS(ignoringParenImpCasts(integerLiteral(equals(Value)).bind("literal"))));
   };
   Finder->addMatcher(expr(anyOf(HostOp("/", 32), HostOp(">>", 5))).bind("host"), this);
-  // check() keeps only a literal that is the right operand itself.
+  // check() keeps only a literal, or a named constant initialised with one
+  // (`constexpr uint warp_dim = 32u;`), that is the right operand itself.
   auto Op = [](StringRef Name, unsigned Value) {
     auto Literal = integerLiteral(equals(Value)).bind("literal");
-    return cxxOperatorCallExpr(hasOverloadedOperatorName(Name), argumentCountIs(2),
-                               hasArgument(1, expr(anyOf(ignoringParenImpCasts(Literal),
-                                                         hasDescendant(Literal)))));
+    auto Named = declRefExpr(to(varDecl(hasType(isConstQualified()),
+                                        hasInitializer(ignoringParenImpCasts(Literal)))))
+                     .bind("named");
+    return cxxOperatorCallExpr(
+        hasOverloadedOperatorName(Name), argumentCountIs(2),
+        hasArgument(1, expr(anyOf(ignoringParenImpCasts(Literal), hasDescendant(Literal),
+                                  ignoringParenImpCasts(Named), hasDescendant(Named)))));
   };
   Finder->addMatcher(expr(anyOf(Op("/", 32), Op("%", 32), Op("&", 31), Op(">>", 5))).bind("op"),
                      this);
@@ -252,12 +267,17 @@ void HardcodedWarpWidthCheck::check(const MatchFinder::MatchResult &Result) {
   }
   ASTContext &Ctx = *Result.Context;
   const auto *Op = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("op");
-  const auto *Literal = Result.Nodes.getNodeAs<IntegerLiteral>("literal");
+  const auto *Named = Result.Nodes.getNodeAs<DeclRefExpr>("named");
+  const Expr *Constant = Named ? static_cast<const Expr *>(Named)
+                               : Result.Nodes.getNodeAs<IntegerLiteral>("literal");
   dsl::Analyses &A = analyses(Ctx);
-  // The literal must be the right operand itself (not inside a sub-expression).
+  // The constant must be the right operand itself (not inside a
+  // sub-expression); a named one must be named for the warp (a `TILE = 32u`
+  // is not a warp width).
   const Expr *Right = stripDslWrappers(Op->getArg(1));
-  if (!Right || Right->IgnoreParenImpCasts() != Literal || !isDslValueType(Op->getType()) ||
-      !isIdArithmetic(Op->getArg(0), A.Writes) || isShiftAmount(Op, Ctx))
+  if (!Right || Right->IgnoreParenImpCasts() != Constant || !isDslValueType(Op->getType()) ||
+      !isIdArithmetic(Op->getArg(0), A.Writes) || isShiftAmount(Op, Ctx) ||
+      (Named && !namesTheWarp(Named->getDecl())))
     return;
   // An explicit set_warp_size states the width; helpers may run in any kernel.
   const Stmt *At = anchorStatement(Op, Ctx);
@@ -265,19 +285,24 @@ void HardcodedWarpWidthCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   StringRef Spelling = getOperatorSpelling(Op->getOperator());
   const SourceManager &SM = Ctx.getSourceManager();
-  std::string LiteralText = sourceText(Literal->getSourceRange(), Ctx);
+  std::string ConstantText = sourceText(Constant->getSourceRange(), Ctx);
   Diagnosis D;
-  D.Loc = SM.getFileLoc(Literal->getBeginLoc());
-  D.Format = "'%0 %1' assumes 32-lane warps; the warp width is 32 on CUDA and Metal but "
+  D.Loc = SM.getFileLoc(Constant->getBeginLoc());
+  D.Format = "'%0 %1'%2 assumes 32-lane warps; the warp width is 32 on CUDA and Metal but "
              "can be 64 on DirectX, Vulkan and HIP: use warp_lane_count() or call "
              "set_warp_size(32)";
-  D.Args = {Spelling.str(), LiteralText};
+  std::string Value =
+      Named ? " (" + ConstantText + " = " +
+                  sourceText(cast<VarDecl>(Named->getDecl())->getInit()->getSourceRange(), Ctx) +
+                  ")"
+            : "";
+  D.Args = {Spelling.str(), ConstantText, Value};
   std::string Count = dslQualifier("warp_lane_count", Op, Ctx, false) + "warp_lane_count()";
   if (Op->getOperator() == OO_GreaterGreater) {
     D.Safety = FixSafety::none("the shift by log2 of the warp width has no DSL builtin; "
                                "divide by warp_lane_count() instead");
   } else {
-    D.bind("literal", Literal);
+    D.bind("literal", Constant);
     D.Edit = transformer::edit(transformer::changeTo(
         userCode(transformer::node("literal")),
         transformer::cat(Op->getOperator() == OO_Amp ? "(" + Count + " - 1u)" : Count)));

@@ -237,6 +237,12 @@ std::string inPlaceOf(const Expr *Fetch, std::string Value, ASTContext &Ctx,
   return Value;
 }
 
+Variance slotVariance(const CXXMemberCallExpr *Atomic, const CXXOperatorCallExpr *Element,
+                      UniformityAnalysis &U) {
+  Variance Index = U.varianceOf(Atomic->getArg(0));
+  return Element ? join(Index, U.varianceOf(Element->getArg(1))) : Index;
+}
+
 bool runsOnOneThread(const Stmt *S, Analyses &A) {
   for (const DslControl &Control : A.Flow.enclosing(S).Controls)
     if ((Control.K == DslControl::If || Control.K == DslControl::Elif) &&

@@ -66,6 +66,12 @@ bool hasDeviceSideEffects(const clang::Stmt *E);
 std::string inPlaceOf(const clang::Expr *Fetch, std::string Value, clang::ASTContext &Ctx,
                       dsl::WriteAnalysis &Writes);
 
+/// How uniform the slot of an atomic is: the index of \p Atomic joined with
+/// the subscript of \p Element (`atomic(i)[j]`), when there is one.
+dsl::Variance slotVariance(const clang::CXXMemberCallExpr *Atomic,
+                           const clang::CXXOperatorCallExpr *Element,
+                           dsl::UniformityAnalysis &U);
+
 /// True if \p S runs under a `$if`/`$elif` that admits at most one thread
 /// of a row of the block: `thread_x() == X` with X warp-uniform (also
 /// `thread_id().x`, `dispatch_x()`, a local variable initialised from one

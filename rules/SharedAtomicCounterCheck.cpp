@@ -36,11 +36,14 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Fetch = Result.Nodes.getNodeAs<CXXMemberCallExpr>("fetch");
   const auto *Atomic = Result.Nodes.getNodeAs<CXXMemberCallExpr>("atomic");
   const Expr *Object = Atomic->getImplicitObjectArgument();
-  QualType Element = sharedElementType(Object->IgnoreParenImpCasts()->getType());
+  // The value the atomic updates: the array's element, or a component of it.
+  QualType Element = dslValueType(Fetch->getType());
   // The rewrite lets the warp's first active lane do the atomic at its own
   // slot, so every active lane must name the same slot.
-  if (Element.isNull() || Atomic->getNumArgs() != 1 || Fetch->getNumArgs() != 1 ||
-      U.varianceOf(Atomic->getArg(0)) > Variance::Warp || U.runsOnOneLanePerWarp(Fetch))
+  if (sharedElementType(Object->IgnoreParenImpCasts()->getType()).isNull() ||
+      !Element->isScalarType() || Atomic->getNumArgs() != 1 || Fetch->getNumArgs() != 1 ||
+      slotVariance(Atomic, Result.Nodes.getNodeAs<CXXOperatorCallExpr>("atomic_element"), U) >
+          Variance::Warp || U.runsOnOneLanePerWarp(Fetch))
     return;
   StringRef Method = Fetch->getMethodDecl()->getName();
   CombineOp Op = reductionOf(Method);

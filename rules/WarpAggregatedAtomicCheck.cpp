@@ -45,7 +45,8 @@ void WarpAggregatedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
   // value of min/max/and/or/xor has no prefix builtin to share it out; an
   // atomic that luisa-block-privatized-atomic rewrites is that rule's.
   if (Atomic->getNumArgs() != 1 || Fetch->getNumArgs() != 1 || !Element->isScalarType() ||
-      U.varianceOf(Atomic->getArg(0)) > Variance::Warp || U.runsOnOneLanePerWarp(Fetch) ||
+      slotVariance(Atomic, Result.Nodes.getNodeAs<CXXOperatorCallExpr>("atomic_element"), U) >
+          Variance::Warp || U.runsOnOneLanePerWarp(Fetch) ||
       runsOnOneThread(Fetch, analyses(Ctx)) ||
       (Discarded && OnShared) || (!Discarded && !AddOrSub) ||
       (PrivatizationEnabled && isBlockPrivatizable(Fetch, Ctx, analyses(Ctx), PP)))

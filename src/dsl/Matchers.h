@@ -78,12 +78,21 @@ inline auto atomicReference(std::string AtomicId) {
 }
 
 /// `OBJECT.atomic(i).fetch_OP(v)` for the given operations, bound as
-/// \p FetchId, with the atomic reference bound as \p AtomicId.
+/// \p FetchId, with the atomic reference bound as \p AtomicId; also on a
+/// component or an element of it, `OBJECT.atomic(i).x.fetch_OP(v)` and
+/// `OBJECT.atomic(i)[j].fetch_OP(v)`, whose subscript call is bound as
+/// "atomic_element".
 inline auto atomicFetch(llvm::ArrayRef<llvm::StringRef> Operations, std::string FetchId,
                         std::string AtomicId) {
   using namespace clang::ast_matchers;
-  return cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(Operations))),
-                           on(ignoringImplicit(atomicReference(std::move(AtomicId)))))
+  auto Reference = ignoringImplicit(atomicReference(std::move(AtomicId)));
+  return cxxMemberCallExpr(
+             callee(cxxMethodDecl(hasAnyName(Operations))),
+             on(ignoringImplicit(expr(anyOf(
+                 Reference, memberExpr(hasObjectExpression(Reference)),
+                 cxxOperatorCallExpr(hasOverloadedOperatorName("[]"), argumentCountIs(2),
+                                     hasArgument(0, Reference))
+                     .bind("atomic_element"))))))
       .bind(FetchId);
 }
 

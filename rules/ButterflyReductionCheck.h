@@ -9,9 +9,9 @@ namespace kernel_tidy::rules {
 
 /// Finds XOR-butterfly reductions over the whole warp built from
 /// warp_read_lane and replaces them with one warp_active_* collective.
-class ButterflyReductionCheck : public WarpReadLaneRule {
+class ButterflyReductionCheck : public RuleBase {
 public:
-  using WarpReadLaneRule::WarpReadLaneRule;
+  using RuleBase::RuleBase;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };

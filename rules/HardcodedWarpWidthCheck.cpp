@@ -212,8 +212,7 @@ void HardcodedWarpWidthCheck::checkHost(const MatchFinder::MatchResult &Result) 
     return;
   // In a kernel that states its width the count is right.
   const Stmt *At = anchorStatement(Op, Ctx);
-  if (enclosingKernel(At, Ctx) &&
-      analyses(Ctx).Widths.widthAt(At, 32u).From != WarpWidth::Default)
+  if (enclosingKernel(At, Ctx) && widthAt(At, Ctx).SetBy)
     return;
   const VarDecl *Device = deviceInScope(Op, Ctx);
   std::string Width = (Device ? Device->getNameAsString() : "device") + ".compute_warp_size()";
@@ -281,7 +280,7 @@ void HardcodedWarpWidthCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   // An explicit set_warp_size states the width; helpers may run in any kernel.
   const Stmt *At = anchorStatement(Op, Ctx);
-  if (!enclosingKernel(At, Ctx) || A.Widths.widthAt(At, 32u).From != WarpWidth::Default)
+  if (!enclosingKernel(At, Ctx) || widthAt(At, Ctx).SetBy)
     return;
   StringRef Spelling = getOperatorSpelling(Op->getOperator());
   const SourceManager &SM = Ctx.getSourceManager();

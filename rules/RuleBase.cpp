@@ -19,7 +19,8 @@ bool UnsafeFixesDefault = false;
 void offerUnsafeFixesByDefault() { UnsafeFixesDefault = true; }
 
 RuleBase::RuleBase(StringRef Name, tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), Backend(targetOption()), UnsafeFixes(unsafeFixesOption()) {}
+    : ClangTidyCheck(Name, Context), Backend(targetOption()), UnsafeFixes(unsafeFixesOption()),
+      WarpSize(warpSizeOption()) {}
 
 // Read as a string: the bool specialisations of OptionsView are mangled
 // differently by GCC and by the Clang that built Debian's libclangTidy.
@@ -45,14 +46,31 @@ dsl::Target RuleBase::targetOption() const {
   return dsl::Target::Any;
 }
 
+std::optional<unsigned> RuleBase::warpSizeOption() const {
+  std::optional<StringRef> Value = Options.getLocalOrGlobal("WarpSize");
+  if (!Value)
+    return dsl::DefaultWarpWidth;
+  if (auto Lanes = dsl::parseWarpWidth(*Value))
+    return Lanes;
+  // A wrong width would make wrong "safe" fixes and wrong ranges: no width,
+  // no fixes and no findings that depend on it.
+  configurationDiag("invalid configuration value '%0' for option 'WarpSize'; expected %1",
+                    DiagnosticIDs::Error)
+      << *Value << dsl::warpWidthChoices();
+  return std::nullopt;
+}
+
 void RuleBase::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "Target", dsl::targetName(Backend));
   Options.store(Opts, "UnsafeFixes", UnsafeFixes ? "true" : "false");
+  Options.store(Opts, "WarpSize",
+                WarpSize ? std::to_string(*WarpSize)
+                         : Options.getLocalOrGlobal("WarpSize").value_or("").str());
 }
 
 dsl::Analyses &RuleBase::analyses(ASTContext &Ctx) {
   if (!TUAnalyses || &TUAnalyses->Ctx != &Ctx)
-    TUAnalyses = std::make_unique<dsl::Analyses>(Ctx);
+    TUAnalyses = std::make_unique<dsl::Analyses>(Ctx, WarpSize);
   return *TUAnalyses;
 }
 
@@ -147,31 +165,6 @@ void RuleBase::noteProfitability(SourceLocation Loc, Rewrite Kind) {
        DiagnosticIDs::Note)
       << dsl::targetName(Backend) << (Entry->Outcome == dsl::Gain::Slower)
       << Entry->Source;
-}
-
-WarpReadLaneRule::WarpReadLaneRule(StringRef Name, tidy::ClangTidyContext *Context)
-    : RuleBase(Name, Context), WarpSize(warpSizeOption()) {}
-
-std::optional<unsigned> WarpReadLaneRule::warpSizeOption() const {
-  StringRef Value = Options.getLocalOrGlobal("WarpSize", "32");
-  unsigned Lanes = 0;
-  if (!Value.trim().getAsInteger(10, Lanes) && dsl::isValidWarpWidth(Lanes))
-    return Lanes;
-  // A wrong width would make wrong "safe" fixes: no width, no fixes.
-  configurationDiag("invalid configuration value '%0' for option 'WarpSize'; "
-                    "expected a power of two in [4, 128]",
-                    DiagnosticIDs::Error)
-      << Value;
-  return std::nullopt;
-}
-
-void WarpReadLaneRule::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
-  RuleBase::storeOptions(Opts);
-  Options.store(Opts, "WarpSize", Options.getLocalOrGlobal("WarpSize", "32"));
-}
-
-dsl::WarpWidth WarpReadLaneRule::widthAt(const Stmt *S, ASTContext &Ctx) {
-  return analyses(Ctx).Widths.widthAt(S, WarpSize);
 }
 
 } // namespace kernel_tidy::rules

@@ -68,6 +68,10 @@ void offerUnsafeFixesByDefault();
 /// --fix-notes), a note `no automatic fix: REASON` when a
 /// rewrite was withheld, and a note where the rewrite is not expected to be
 /// faster on the Target backend.
+///
+/// Every check reads the option WarpSize (default 32; the width of kernels
+/// that do not call set_warp_size) once and hands it to its analyses: which
+/// lanes exist decides index ranges and races as much as warp rewrites.
 class RuleBase : public clang::tidy::ClangTidyCheck {
 public:
   RuleBase(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
@@ -89,6 +93,11 @@ protected:
   /// The analyses of the translation unit being checked.
   dsl::Analyses &analyses(clang::ASTContext &Ctx);
 
+  /// The warp width at \p S (Unknown when WarpSize is not a width).
+  dsl::WarpWidth widthAt(const clang::Stmt *S, clang::ASTContext &Ctx) {
+    return analyses(Ctx).Widths.widthAt(S);
+  }
+
   /// The rewrite that combines \p Op over values of type \p Values.
   static Rewrite rewriteOf(dsl::CombineOp Op, clang::QualType Values,
                            const clang::ASTContext &Ctx) {
@@ -98,6 +107,9 @@ protected:
 private:
   /// The option Target (global fallback, default any), diagnosed if unknown.
   dsl::Target targetOption() const;
+  /// The option WarpSize (global fallback); std::nullopt (diagnosed) when it
+  /// is not a width.
+  std::optional<unsigned> warpSizeOption() const;
   /// The option UnsafeFixes (global fallback), diagnosed if not a bool.
   bool unsafeFixesOption() const;
   /// The fix-its of \p D; none, with \p D.Safety turned to None and the
@@ -108,25 +120,9 @@ private:
 
   const dsl::Target Backend;
   const bool UnsafeFixes;
+  const std::optional<unsigned> WarpSize;
   llvm::DenseSet<clang::SourceLocation::UIntTy> Reported;
   std::unique_ptr<dsl::Analyses> TUAnalyses;
-};
-
-/// A check of warp_read_lane patterns, whose meaning depends on the warp
-/// width (option WarpSize, default 32, unless the kernel sets it).
-class WarpReadLaneRule : public RuleBase {
-public:
-  WarpReadLaneRule(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
-  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
-
-protected:
-  /// The warp width at \p S (std::nullopt lanes when WarpSize is invalid).
-  dsl::WarpWidth widthAt(const clang::Stmt *S, clang::ASTContext &Ctx);
-
-private:
-  /// The option WarpSize; std::nullopt (diagnosed) when it is not a width.
-  std::optional<unsigned> warpSizeOption() const;
-  const std::optional<unsigned> WarpSize;
 };
 
 } // namespace kernel_tidy::rules

@@ -9,9 +9,9 @@ namespace kernel_tidy::rules {
 
 /// Finds loops that add up warp_read_lane over the lanes below the current
 /// one and replaces them with warp_prefix_sum / warp_prefix_product.
-class SequentialLaneReadsCheck : public WarpReadLaneRule {
+class SequentialLaneReadsCheck : public RuleBase {
 public:
-  using WarpReadLaneRule::WarpReadLaneRule;
+  using RuleBase::RuleBase;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };

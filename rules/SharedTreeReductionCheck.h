@@ -13,9 +13,9 @@ namespace kernel_tidy::rules {
 /// Finds block-wide tree reductions in a Shared array (a halving loop with a
 /// sync_block() per step) and replaces them with a warp_active_* collective
 /// per warp, one shared partial per warp and a second collective over those.
-class SharedTreeReductionCheck : public WarpReadLaneRule {
+class SharedTreeReductionCheck : public RuleBase {
 public:
-  using WarpReadLaneRule::WarpReadLaneRule;
+  using RuleBase::RuleBase;
   void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
                            clang::Preprocessor *ModuleExpanderPP) override {
     this->PP = PP;
@@ -23,7 +23,7 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override {
-    WarpReadLaneRule::onEndOfTranslationUnit();
+    RuleBase::onEndOfTranslationUnit();
     Decided.clear();
   }
 

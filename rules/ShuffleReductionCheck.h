@@ -12,14 +12,14 @@ namespace kernel_tidy::rules {
 /// Finds warp reductions and inclusive scans written as warp_read_lane loops
 /// over offsets 1, 2, 4... and replaces them with warp_active_* or
 /// warp_prefix_* collectives.
-class ShuffleReductionCheck : public WarpReadLaneRule {
+class ShuffleReductionCheck : public RuleBase {
 public:
-  using WarpReadLaneRule::WarpReadLaneRule;
+  using RuleBase::RuleBase;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override {
     CallSites.reset();
-    WarpReadLaneRule::onEndOfTranslationUnit();
+    RuleBase::onEndOfTranslationUnit();
   }
 
 private:

@@ -19,12 +19,12 @@
 #include "src/driver/Report.h"
 #include "src/driver/ReportMerge.h"
 #include "src/driver/Sarif.h"
+#include "src/dsl/WarpWidth.h"
 
 #include <CLI/CLI.hpp>
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -750,16 +750,20 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
                    "Read the configuration from this file instead of .clang-tidy lookup");
   Check.add_option("-p", Cmd.BuildPath, "Build directory with compile_commands.json");
   Check.add_option("--warp-size", Cmd.WarpSize,
-                   "Warp width when a kernel does not set it: a power of two from 4 to 128 "
-                   "(default 32)")
-      ->check(CLI::Validator(
+                   "Warp width when a kernel does not set it: " +
+                       kernel_tidy::dsl::warpWidthChoices() + " (default " +
+                       std::to_string(kernel_tidy::dsl::DefaultWarpWidth) + ")")
+      ->transform(CLI::Validator(
           [](std::string &Value) -> std::string {
-            unsigned Width = 0;
-            if (!llvm::StringRef(Value).getAsInteger(10, Width) && Width >= 4 &&
-                Width <= 128 && llvm::isPowerOf2_32(Width))
+            // The rules' own parser; the value is rewritten to the number it
+            // read, which is what CLI11 then converts.
+            if (auto Width = kernel_tidy::dsl::parseWarpWidth(Value)) {
+              Value = std::to_string(*Width);
               return "";
+            }
             return "invalid value '" + Value +
-                   "' for option 'WarpSize': the warp width must be a power of two from 4 to 128";
+                   "' for option 'WarpSize': the warp width must be " +
+                   kernel_tidy::dsl::warpWidthChoices();
           },
           "WIDTH"));
   Check.add_option("--target", Cmd.Target,

@@ -5,6 +5,7 @@
 #include "src/driver/CuteFrontend.h"
 #include "src/driver/SharedHeaderParse.h"
 #include "rules/RuleRegistry.h"
+#include "src/dsl/WarpWidth.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -28,7 +29,6 @@
 #include <atomic>
 #include <map>
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -86,13 +86,6 @@ private:
   std::string Problem;
 };
 
-/// A warp width the rules can rely on, as the hardware has them.
-bool isWarpWidth(llvm::StringRef Value) {
-  unsigned Width = 0;
-  return !Value.trim().getAsInteger(10, Width) && Width >= 4 && Width <= 128 &&
-         llvm::isPowerOf2_32(Width);
-}
-
 /// Why the WarpSize options of \p Sources (in increasing priority) cannot
 /// be used, naming the option, its value and where it was set; "" if they
 /// can.
@@ -111,9 +104,9 @@ std::string warpSizeProblem(const std::vector<ClangTidyOptionsProvider::OptionsS
       if (Key == "WarpSize" || (Key.starts_with("luisa-") && Key.ends_with(".WarpSize")))
         Effective[Key.str()] = {Value.Value, Describe(Source)};
   for (const auto &[Key, Set] : Effective)
-    if (!isWarpWidth(Set.first))
+    if (!dsl::parseWarpWidth(Set.first))
       return "invalid value '" + Set.first + "' for option '" + Key + "' (from " +
-             Set.second + "): the warp width must be a power of two from 4 to 128";
+             Set.second + "): the warp width must be " + dsl::warpWidthChoices();
   return "";
 }
 

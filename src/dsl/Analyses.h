@@ -18,8 +18,10 @@ namespace kernel_tidy::dsl {
 /// them instead of re-walking the AST (rules get one from RuleBase).
 class Analyses {
 public:
-  explicit Analyses(clang::ASTContext &Ctx)
-      : Ctx(Ctx), Writes(Ctx), Widths(Ctx), Blocks(Ctx, &Writes), Flow(Ctx), Uniformity(Ctx, Writes, Flow),
+  /// \p WarpSize: the checking rule's WarpSize option (std::nullopt when it
+  /// is not a width), the width of kernels that do not set one.
+  Analyses(clang::ASTContext &Ctx, std::optional<unsigned> WarpSize)
+      : Ctx(Ctx), Writes(Ctx), Widths(Ctx, WarpSize), Blocks(Ctx, &Writes), Flow(Ctx), Uniformity(Ctx, Writes, Flow),
         Divergence(Ctx, Uniformity, Flow, Writes), Ranges(Ctx, Blocks, Widths, Writes),
         SharedAccesses(Ctx, Uniformity, Blocks, Widths, Ranges, Writes) {}
   Analyses(const Analyses &) = delete;

@@ -134,9 +134,15 @@ std::optional<ValueRange> IndexRangeAnalysis::rangeIn(const Expr *E, const Stmt 
   if (Name == "thread_x" || Name == "thread_y" || Name == "thread_z")
     return Block(unsigned(Name.back() - 'x'));
   if (Name == "warp_lane_id") {
-    WarpWidth Width = Widths.widthAt(At, 32u);
-    return Width.From == WarpWidth::Unknown ? std::nullopt
-                                            : checked(0, int64_t(Width.Lanes) - 1);
+    std::optional<unsigned> Lanes = Widths.widthAt(At).known();
+    if (!Lanes)
+      return std::nullopt;
+    // A block smaller than a warp fills only its first lanes (a block's
+    // threads form its warps in order).
+    int64_t Last = int64_t(*Lanes) - 1;
+    if (auto Shape = Blocks.sizeAt(At).known())
+      Last = std::min(Last, int64_t((*Shape)[0]) * (*Shape)[1] * (*Shape)[2] - 1);
+    return checked(0, Last);
   }
   if (const auto *Member = dyn_cast<MemberExpr>(S)) {
     std::optional<unsigned> Axis = axisOf(Member->getMemberDecl()->getName());

@@ -737,9 +737,7 @@ SharedAccessAnalysis::KernelModel &SharedAccessAnalysis::modelOf(const LambdaExp
     M.Shape = M.Dimension == 1 ? std::array<unsigned, 3>{32, 1, 1}
               : M.Dimension == 2 ? std::array<unsigned, 3>{8, 8, 1}
                                  : std::array<unsigned, 3>{4, 4, 4};
-  WarpWidth Width = Widths.widthAt(Kernel->getBody(), 32u);
-  if (Width.From != WarpWidth::Unknown)
-    M.WarpLanes = Width.Lanes;
+  M.WarpLanes = Widths.widthOf(Kernel).known();
   ModelBuilder(Ctx, Uniformity, Writes, M).build(Kernel);
   return M;
 }

@@ -11,8 +11,26 @@ using namespace clang;
 
 namespace kernel_tidy::dsl {
 
-bool isValidWarpWidth(int64_t Lanes) {
-  return Lanes >= 4 && Lanes <= 128 && llvm::isPowerOf2_64(Lanes);
+namespace {
+
+bool isWarpWidth(int64_t Lanes) {
+  return Lanes >= MinWarpWidth && Lanes <= MaxWarpWidth && llvm::isPowerOf2_64(Lanes);
+}
+
+} // namespace
+
+std::optional<unsigned> parseWarpWidth(llvm::StringRef Text) {
+  // Parsed as unsigned: a value that does not fit (4294967360) is an error,
+  // not the width it wraps to.
+  unsigned Lanes = 0;
+  if (Text.trim().getAsInteger(10, Lanes) || !isWarpWidth(Lanes))
+    return std::nullopt;
+  return Lanes;
+}
+
+std::string warpWidthChoices() {
+  return "a power of two from " + std::to_string(MinWarpWidth) + " to " +
+         std::to_string(MaxWarpWidth);
 }
 
 std::string WarpWidth::whyUnknown() const {
@@ -22,7 +40,8 @@ std::string WarpWidth::whyUnknown() const {
     return "the kernel calls set_warp_size with different widths";
   if (Requested)
     return "set_warp_size(" + std::to_string(*Requested) +
-           ") is not a warp width (a power of two in [4, 128])";
+           ") is not a warp width (a power of two in [" + std::to_string(MinWarpWidth) + ", " +
+           std::to_string(MaxWarpWidth) + "])";
   return "the kernel's warp width is not a constant (set_warp_size with a value known "
          "only at run time)";
 }
@@ -59,9 +78,9 @@ WarpWidth WarpWidthAnalysis::setIn(const Stmt *Body) {
                      ? evaluateHostInt(Call->getArg(0)->IgnoreImpCasts(), Ctx)
                      : std::nullopt;
     Width.SetBy = Call;
-    if (!Lanes || !isValidWarpWidth(*Lanes) ||
+    if (!Lanes || !isWarpWidth(*Lanes) ||
         (Width.From == WarpWidth::Set && Width.Lanes != *Lanes)) {
-      Width.Conflicting = Lanes && isValidWarpWidth(*Lanes);
+      Width.Conflicting = Lanes && isWarpWidth(*Lanes);
       Width.Requested = Lanes;
       Width.From = WarpWidth::Unknown;
       break;
@@ -72,8 +91,7 @@ WarpWidth WarpWidthAnalysis::setIn(const Stmt *Body) {
   return Bodies[Body] = Width;
 }
 
-WarpWidth WarpWidthAnalysis::widthAt(const Stmt *S,
-                                     std::optional<unsigned> DefaultLanes) {
+WarpWidth WarpWidthAnalysis::widthAt(const Stmt *S) {
   for (const Stmt *Body = enclosingFunctionBody(S, Ctx); Body;
        Body = enclosingFunctionBody(Body, Ctx)) {
     WarpWidth Width = setIn(Body);
@@ -85,9 +103,18 @@ WarpWidth WarpWidthAnalysis::widthAt(const Stmt *S,
     if (Lambda && lambdaRole(Lambda, Ctx) == LambdaRole::Kernel)
       break;
   }
+  return optionWidth();
+}
+
+WarpWidth WarpWidthAnalysis::widthOf(const LambdaExpr *Kernel) {
+  WarpWidth Width = setIn(Kernel->getBody());
+  return Width.From != WarpWidth::Default ? Width : optionWidth();
+}
+
+WarpWidth WarpWidthAnalysis::optionWidth() const {
   WarpWidth Width;
-  if (DefaultLanes)
-    Width.Lanes = *DefaultLanes;
+  if (OptionLanes)
+    Width.Lanes = *OptionLanes;
   else
     Width.From = WarpWidth::Unknown;
   return Width;

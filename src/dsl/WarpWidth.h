@@ -5,20 +5,36 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
 
 namespace kernel_tidy::dsl {
 
-/// True for the widths LuisaCompute's set_warp_size and kernel-tidy's
-/// WarpSize option accept: powers of two in [4, 128].
-bool isValidWarpWidth(int64_t Lanes);
+/// The narrowest and widest warps that set_warp_size and the WarpSize
+/// option accept (any power of two between them); a wrong width would make
+/// wrong "safe" fixes, so every other value is rejected.
+inline constexpr unsigned MinWarpWidth = 4, MaxWarpWidth = 128;
+
+/// The width when neither set_warp_size nor the WarpSize option says
+/// otherwise: CUDA's and Metal's.
+inline constexpr unsigned DefaultWarpWidth = 32;
+
+/// The warp width \p Text spells in decimal (the WarpSize option, the CLI's
+/// --warp-size; blanks around it allowed); std::nullopt if it is not one.
+/// The one validator of the option, so that the CLI, the driver and the
+/// rules cannot disagree on what a width is.
+std::optional<unsigned> parseWarpWidth(llvm::StringRef Text);
+
+/// What parseWarpWidth accepts, for messages: "a power of two from 4 to 128".
+std::string warpWidthChoices();
 
 /// The warp width that code runs with, and where it comes from.
 struct WarpWidth {
   enum Origin {
-    Default,  ///< No set_warp_size: the WarpSize option (default 32).
+    Default,  ///< No set_warp_size: the WarpSize option.
     Set,      ///< A constant set_warp_size(N) in the kernel.
     Unknown,  ///< set_warp_size with a non-constant or invalid width.
   };
@@ -42,18 +58,29 @@ struct WarpWidth {
 /// function. Memoized per body for one translation unit.
 class WarpWidthAnalysis {
 public:
-  explicit WarpWidthAnalysis(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  /// \p OptionLanes: the checking rule's WarpSize option (std::nullopt when
+  /// it is not a width), the width of kernels that do not set one.
+  WarpWidthAnalysis(clang::ASTContext &Ctx, std::optional<unsigned> OptionLanes)
+      : Ctx(Ctx), OptionLanes(OptionLanes) {}
 
-  /// The width at \p S; \p DefaultLanes where no set_warp_size applies
-  /// (Unknown when that is std::nullopt too).
-  WarpWidth widthAt(const clang::Stmt *S, std::optional<unsigned> DefaultLanes);
+  /// The width at \p S; the option's where no set_warp_size applies
+  /// (Unknown when the option is not a width either).
+  WarpWidth widthAt(const clang::Stmt *S);
+
+  /// The width of the kernel lambda \p Kernel (widthAt(Kernel->getBody())
+  /// would start at the function around the lambda: a body does not
+  /// enclose itself).
+  WarpWidth widthOf(const clang::LambdaExpr *Kernel);
 
 private:
   /// What the set_warp_size calls of \p Body say (nested DSL bodies
   /// included, nested kernels excluded); From == Default when there are none.
   WarpWidth setIn(const clang::Stmt *Body);
+  /// The width where no set_warp_size applies: the option's.
+  WarpWidth optionWidth() const;
 
   clang::ASTContext &Ctx;
+  const std::optional<unsigned> OptionLanes;
   llvm::DenseMap<const clang::Stmt *, WarpWidth> Bodies;
 };
 

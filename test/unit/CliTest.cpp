@@ -323,6 +323,33 @@ TEST_F(Cli, WarpSizeOptionAndConfigOption) {
   EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode);
 }
 
+TEST_F(Cli, WarpSizeReachesTheSharedMemoryRulesFromEverySource) {
+  // Findings only with 64-lane warps: the option must reach the index
+  // ranges and the race witnesses, not only the warp rewrites.
+  std::string Bounds = copyFixture("/test/fixtures/luisa-shared-out-of-bounds/"
+                                   "warp-size-64-lane-slots",
+                                   "bounds.cpp");
+  std::string Race =
+      copyFixture("/test/fixtures/luisa-shared-race/warp-size-64-lane-exchange", "race.cpp");
+  auto Count = [&](const std::vector<std::string> &Args, const char *Rule) {
+    ProcessResult R = runKernelTidy(Args);
+    size_t N = 0;
+    for (size_t At = R.Out.find(Rule); At != std::string::npos; At = R.Out.find(Rule, At + 1))
+      ++N;
+    return N;
+  };
+  const char *OutOfBounds = "warning: out-of-bounds shared access";
+  const char *RaceOn = "warning: race on shared array";
+  EXPECT_EQ(1u, Count({"check", Bounds}, OutOfBounds)) << "the kernel's own set_warp_size(64u)";
+  EXPECT_EQ(3u, Count({"check", "--warp-size", "64", Bounds}, OutOfBounds));
+  EXPECT_EQ(0u, Count({"check", Race}, RaceOn));
+  EXPECT_EQ(1u, Count({"check", "--warp-size", "64", Race}, RaceOn));
+  writeFile(Dir + "/.clang-tidy", "CheckOptions:\n  luisa-shared-race.WarpSize: 64\n"
+                                  "  luisa-shared-out-of-bounds.WarpSize: 64\n");
+  EXPECT_EQ(3u, Count({"check", Bounds}, OutOfBounds)) << "the per-check option";
+  EXPECT_EQ(1u, Count({"check", Race}, RaceOn)) << "the per-check option";
+}
+
 const char *RoundingReason = "warp_active_sum combines the floating-point values in another "
                              "order, so the result can differ by rounding";
 

@@ -14,7 +14,7 @@ struct Explained {
   explicit Explained(const std::string &Body, const std::string &Prelude = "")
       : S(Body, Prelude) {
     EXPECT_TRUE(S.parsed()) << Body;
-    A = std::make_unique<dsl::Analyses>(S.context());
+    A = std::make_unique<dsl::Analyses>(S.context(), dsl::DefaultWarpWidth);
   }
   std::optional<VaryingSource> sourceOf(unsigned Probe) {
     return A->Divergence.sourceOf(S.probe(Probe));

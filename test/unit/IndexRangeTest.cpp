@@ -30,7 +30,7 @@ TEST(IndexRange, IntervalsOverTheBlock) {
     probe(s);
   )");
   ASSERT_TRUE(S.parsed());
-  dsl::Analyses A(S.context());
+  dsl::Analyses A(S.context(), dsl::DefaultWarpWidth);
   auto Range = [&](unsigned I) { return A.Ranges.rangeOf(S.probe(I)); };
   auto Expect = [&](unsigned I, int64_t Min, int64_t Max) {
     auto R = Range(I);
@@ -52,6 +52,33 @@ TEST(IndexRange, IntervalsOverTheBlock) {
   EXPECT_FALSE(Range(11));
   Expect(12, 256, 767);
   EXPECT_EQ(64, A.Ranges.sharedSize(S.probe(13)));
+}
+
+TEST(IndexRange, LaneIdsSpanTheWarpSizeOptionOrTheKernelsOwnWidth) {
+  auto LaneRange = [](const std::string &Body, std::optional<unsigned> WarpSize) {
+    Snippet S(Body + "\n    probe(warp_lane_id());");
+    EXPECT_TRUE(S.parsed()) << Body;
+    dsl::Analyses A(S.context(), WarpSize);
+    return A.Ranges.rangeOf(S.probe(0));
+  };
+  auto Max = [&](const std::string &Body, std::optional<unsigned> WarpSize) -> int64_t {
+    auto R = LaneRange(Body, WarpSize);
+    EXPECT_TRUE(R) << Body;
+    EXPECT_EQ(0, R ? R->Min : -1) << Body;
+    return R ? R->Max : -1;
+  };
+  const std::string Block = "    set_block_size(256u, 1u, 1u);";
+  EXPECT_EQ(31, Max(Block, 32u));
+  EXPECT_EQ(63, Max(Block, 64u));
+  EXPECT_EQ(7, Max(Block, 8u));
+  EXPECT_EQ(31, Max(Block + "\n    set_warp_size(32u);", 64u));
+  EXPECT_EQ(127, Max(Block + "\n    set_warp_size(128u);", 32u));
+  // A block smaller than the warp fills only its first lanes.
+  EXPECT_EQ(31, Max("    set_block_size(32u, 1u, 1u);", 64u));
+  EXPECT_EQ(15, Max("    set_block_size(4u, 2u, 2u);", 64u));
+  // No width: the option is not one and the kernel sets none.
+  EXPECT_FALSE(LaneRange(Block, std::nullopt));
+  EXPECT_FALSE(LaneRange(Block + "\n    set_warp_size(48u);", 32u));
 }
 
 } // namespace

@@ -10,9 +10,11 @@ namespace {
 
 /// The snippet's kernel and its shared-access analysis.
 struct Kernel {
-  explicit Kernel(const std::string &Body, const std::string &Prelude = "") : S(Body, Prelude) {
+  explicit Kernel(const std::string &Body, const std::string &Prelude = "",
+                  std::optional<unsigned> WarpSize = dsl::DefaultWarpWidth)
+      : S(Body, Prelude) {
     EXPECT_TRUE(S.parsed()) << Body;
-    A = std::make_unique<dsl::Analyses>(S.context());
+    A = std::make_unique<dsl::Analyses>(S.context(), WarpSize);
     for (const auto &Match : match(findAll(lambdaExpr().bind("l")), S.context())) {
       const auto *L = Match.getNodeAs<LambdaExpr>("l");
       if (dsl::lambdaRole(L, S.context()) == dsl::LambdaRole::Kernel)
@@ -120,6 +122,28 @@ TEST(SharedAccesses, NoRaceWithoutACollisionBetweenDistinctThreads) {
     buffer.write(tid, s[buffer.read(tid)]);  // an index out of sight
   )");
   EXPECT_TRUE(K.races().empty());
+}
+
+TEST(SharedAccesses, LaneIdsFollowTheWarpSizeOption) {
+  // Lane l reads its partner's slot l ^ 32: in a 64-lane warp that is
+  // another thread's write, in 32-lane warps the upper half nobody writes.
+  const char *Exchange = R"(
+    set_block_size(64u, 1u, 1u);
+    Shared<uint> s{64u};
+    auto lane = warp_lane_id();
+    s[lane] = buffer.read(thread_x());
+    buffer.write(thread_x(), s[lane ^ 32u]);
+  )";
+  Kernel Wide(Exchange, "", 64u);
+  ASSERT_EQ(1u, Wide.races().size());
+  const dsl::SharedRace &Race = Wide.races()[0];
+  EXPECT_EQ(Race.Reader[0] ^ 32u, Race.Writer[0]);
+  EXPECT_EQ(int64_t(Race.Writer[0]), Race.Element);
+  EXPECT_TRUE(Kernel(Exchange, "", 32u).races().empty());
+  // The kernel's own set_warp_size outranks the option.
+  EXPECT_TRUE(Kernel(std::string("    set_warp_size(32u);\n") + Exchange, "", 64u).races().empty());
+  // Without a width the lane ids are unknown, and unknown values give no race.
+  EXPECT_TRUE(Kernel(Exchange, "", std::nullopt).races().empty());
 }
 
 TEST(SharedAccesses, TreeReductionNeedsBothBarriers) {

@@ -14,7 +14,7 @@ struct Analysed {
   explicit Analysed(const std::string &Body, const std::string &Prelude = "")
       : S(Body, Prelude) {
     EXPECT_TRUE(S.parsed()) << Body;
-    A = std::make_unique<dsl::Analyses>(S.context());
+    A = std::make_unique<dsl::Analyses>(S.context(), dsl::DefaultWarpWidth);
   }
   Variance of(unsigned Probe) { return A->Uniformity.varianceOf(S.probe(Probe)); }
   Variance controlOf(unsigned Probe) {

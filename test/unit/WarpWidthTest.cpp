@@ -1,15 +1,16 @@
 //===--- WarpWidthTest.cpp - The warp width a kernel runs with ------------===//
 
 #include "src/dsl/WarpWidth.h"
+#include "src/dsl/Ast.h"
 #include "test/unit/DslSnippet.h"
 #include <gtest/gtest.h>
 
 namespace kernel_tidy::test {
 namespace {
 
-dsl::WarpWidth widthOfFirstProbe(Snippet &S, std::optional<unsigned> Default = 32u) {
-  dsl::WarpWidthAnalysis Widths(S.context());
-  return Widths.widthAt(S.probeStatement(0), Default);
+dsl::WarpWidth widthOfFirstProbe(Snippet &S, std::optional<unsigned> Option = 32u) {
+  dsl::WarpWidthAnalysis Widths(S.context(), Option);
+  return Widths.widthAt(S.probeStatement(0));
 }
 
 TEST(WarpWidth, ComesFromTheEnclosingKernel) {
@@ -23,7 +24,10 @@ TEST(WarpWidth, ComesFromTheEnclosingKernel) {
   ASSERT_TRUE(Without.parsed());
   EXPECT_EQ(dsl::WarpWidth::Default, widthOfFirstProbe(Without).From);
   EXPECT_EQ(32u, widthOfFirstProbe(Without).known());
+  EXPECT_EQ(64u, widthOfFirstProbe(Without, 64u).known());
+  EXPECT_EQ(64u, widthOfFirstProbe(WithSize, 8u).known()) << "set_warp_size outranks the option";
   EXPECT_FALSE(widthOfFirstProbe(Without, std::nullopt).known());
+  EXPECT_EQ(nullptr, widthOfFirstProbe(Without, std::nullopt).SetBy);
 }
 
 TEST(WarpWidth, IsScopedToTheKernelThatSetsIt) {
@@ -39,9 +43,31 @@ void builder(Device &device) {
 })");
   ASSERT_TRUE(S.parsed());
   EXPECT_EQ(dsl::WarpWidth::Default, widthOfFirstProbe(S).From);
-  dsl::WarpWidthAnalysis Widths(S.context());
+  dsl::WarpWidthAnalysis Widths(S.context(), 32u);
   // A kernel inside a function that sets no width for it: still the default.
-  EXPECT_EQ(dsl::WarpWidth::Default, Widths.widthAt(S.probeStatement(1), 32u).From);
+  EXPECT_EQ(dsl::WarpWidth::Default, Widths.widthAt(S.probeStatement(1)).From);
+}
+
+TEST(WarpWidth, OfAKernelLambdaIsItsOwnSetWarpSizeElseTheOption) {
+  auto KernelWidth = [](const std::string &Body, std::optional<unsigned> Option) {
+    Snippet S(Body + "\n    probe(0u);");
+    EXPECT_TRUE(S.parsed()) << Body;
+    const LambdaExpr *Kernel = nullptr;
+    for (const auto &Match : match(findAll(lambdaExpr().bind("l")), S.context()))
+      if (dsl::lambdaRole(Match.getNodeAs<LambdaExpr>("l"), S.context()) ==
+          dsl::LambdaRole::Kernel)
+        Kernel = Match.getNodeAs<LambdaExpr>("l");
+    EXPECT_NE(nullptr, Kernel);
+    dsl::WarpWidthAnalysis Widths(S.context(), Option);
+    return Kernel ? Widths.widthOf(Kernel) : dsl::WarpWidth();
+  };
+  dsl::WarpWidth Own = KernelWidth("    set_warp_size(32u);", 64u);
+  EXPECT_EQ(dsl::WarpWidth::Set, Own.From);
+  EXPECT_EQ(32u, Own.known());
+  EXPECT_EQ(64u, KernelWidth("", 64u).known());
+  EXPECT_EQ(dsl::WarpWidth::Default, KernelWidth("", 64u).From);
+  EXPECT_FALSE(KernelWidth("", std::nullopt).known());
+  EXPECT_FALSE(KernelWidth("    set_warp_size(48u);", 32u).known());
 }
 
 TEST(WarpWidth, NonConstantOrInvalidWidthsAreUnknown) {
@@ -58,11 +84,27 @@ TEST(WarpWidth, NonConstantOrInvalidWidthsAreUnknown) {
   }
 }
 
-TEST(WarpWidth, ValidWidths) {
-  for (int64_t Lanes : {4, 8, 16, 32, 64, 128})
-    EXPECT_TRUE(dsl::isValidWarpWidth(Lanes)) << Lanes;
-  for (int64_t Lanes : {0, 1, 2, 3, 12, 48, 256, -32})
-    EXPECT_FALSE(dsl::isValidWarpWidth(Lanes)) << Lanes;
+TEST(WarpWidth, ParseWarpWidthAcceptsPowersOfTwoFromFourTo128) {
+  for (unsigned Lanes : {4u, 8u, 16u, 32u, 64u, 128u})
+    EXPECT_EQ(Lanes, dsl::parseWarpWidth(std::to_string(Lanes))) << Lanes;
+  EXPECT_EQ(64u, dsl::parseWarpWidth(" 64\n")) << "YAML and the CLI may leave blanks";
+  for (const char *Text : {"0", "1", "2", "3", "12", "48", "96", "256", "1024", "-32", "+32",
+                           "0x20", "32.0", "32u", "3 2", "", " ", "banana",
+                           // 2^32 + 64 and 2^64 + 32: no wrapping to a width.
+                           "4294967360", "18446744073709551648"})
+    EXPECT_EQ(std::nullopt, dsl::parseWarpWidth(Text)) << "'" << Text << "'";
+  EXPECT_EQ("a power of two from 4 to 128", dsl::warpWidthChoices());
+  EXPECT_EQ(dsl::DefaultWarpWidth, dsl::parseWarpWidth(std::to_string(dsl::DefaultWarpWidth)));
+}
+
+TEST(WarpWidth, SetWarpSizeAcceptsWhatTheOptionAccepts) {
+  // One definition of a width for the kernel's call and the option.
+  for (unsigned Lanes : {2u, 4u, 8u, 16u, 32u, 48u, 64u, 128u, 256u}) {
+    Snippet S("    set_warp_size(" + std::to_string(Lanes) + "u);\n    probe(warp_lane_id());");
+    ASSERT_TRUE(S.parsed()) << Lanes;
+    dsl::WarpWidth Width = widthOfFirstProbe(S);
+    EXPECT_EQ(dsl::parseWarpWidth(std::to_string(Lanes)), Width.known()) << Lanes;
+  }
 }
 
 } // namespace

@@ -577,6 +577,13 @@ public:
     return Result;
   }
   void put(const std::string &Path, std::string Text) { Cache[Path] = index(std::move(Text)); }
+  /// The bytes [Offset, Offset + Length) of \p Path; std::nullopt past its end.
+  std::optional<std::string> text(const std::string &Path, unsigned Offset, unsigned Length) {
+    const Content &File = get(Path);
+    if (Offset > File.Text.size() || Length > File.Text.size() - Offset)
+      return std::nullopt;
+    return File.Text.substr(Offset, Length);
+  }
 
 private:
   struct Content {
@@ -638,9 +645,12 @@ static std::vector<Edit> toEdits(const llvm::StringMap<tooling::Replacements> &F
   for (const auto &FileFix : Fix) {
     for (const tooling::Replacement &R : FileFix.second) {
       std::string Path = R.getFilePath().str();
+      // The text the positions were computed on is what the fix applier must
+      // find there: Replaced is checked before any edit is applied.
       Edits.push_back(Edit{Path, Contents.position(Path, R.getOffset()),
                            Contents.position(Path, R.getOffset() + R.getLength()),
-                           R.getReplacementText().str()});
+                           R.getReplacementText().str(),
+                           Contents.text(Path, R.getOffset(), R.getLength())});
     }
   }
   return Edits;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "src/driver/AtomicFile.h"
+#include "src/driver/FixApplier.h"
 #include "test/unit/Fixture.h"
 #include "test/unit/TestSupport.h"
 #include "llvm/Support/FileSystem.h"
@@ -110,6 +111,98 @@ TEST_F(HostileInput, ARelativeFileInTheDatabaseIsTheFile) {
   ProcessResult R = runKernelTidy({"check", "-p", Dir + "/build", "--fix", File});
   EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
   EXPECT_EQ(readFile(sourceDir() + SafeCase + ".fixed.cpp"), readFile(File)) << R.Out << R.Err;
+}
+
+// Issue 31, items 1 and 2: Python decodes a PEP 263 coding line, a UTF-8 BOM
+// and takes a lone CR as a line break; the fix must still land on the bytes
+// it names in the file as stored, or the file is refused and left alone.
+TEST_F(HostileInput, CuteFixesLandOnTheStoredBytesWhateverTheEncodingOrLineEnds) {
+  const std::string Head = "import cutlass\n"
+                           "import cutlass.cute as cute\n"
+                           "\n"
+                           "\n"
+                           "@cute.kernel\n"
+                           "def k(dst: cute.Tensor):\n"
+                           "    tidx, _, _ = cute.arch.thread_idx()\n";
+  auto Replace = [](std::string Text, const std::string &From, const std::string &To) {
+    for (size_t At = Text.find(From); At != std::string::npos;
+         At = Text.find(From, At + To.size()))
+      Text.replace(At, From.size(), To);
+    return Text;
+  };
+  struct Case {
+    const char *What;
+    std::string Before, After;
+  };
+  const std::string Latin1 = "# -*- coding: latin-1 -*-\n" + Head +
+                             "    m = \"\xE9\xE9\xE9\xE9\xE9\"; dst[tidx // 32 + 45] = tidx\n";
+  const std::string Body = "    dst[tidx // 32] = tidx\n";
+  const std::string Fixed = "    dst[tidx // cute.arch.WARP_SIZE] = tidx\n";
+  std::vector<Case> Cases = {
+      {"coding line", Latin1, Replace(Latin1, "// 32 ", "// cute.arch.WARP_SIZE ")},
+      {"BOM", "\xEF\xBB\xBF" + Head + "    # \xC3\xA9\n" + Body,
+       "\xEF\xBB\xBF" + Head + "    # \xC3\xA9\n" + Fixed},
+      {"lone CR line ends", Replace(Head + Body, "\n", "\r"), Replace(Head + Fixed, "\n", "\r")},
+      {"a lone CR in a comment", Head + "    # a\r    # b\n" + Body + Body,
+       Head + "    # a\r    # b\n" + Fixed + Fixed},
+      {"a byte that is not UTF-8 in a comment", Head + "    # \xFF\n" + Body,
+       Head + "    # \xFF\n" + Fixed}};
+  for (const Case &C : Cases) {
+    std::string File = put("k.py", C.Before);
+    ProcessResult R = runKernelTidy({"check", "--fix", File});
+    EXPECT_EQ(0, R.ExitCode) << C.What << "\n" << R.Out << R.Err;
+    EXPECT_EQ(C.After, readFile(File)) << C.What << "\n" << R.Out << R.Err;
+  }
+
+  // A stateful encoding has no fixed bytes per character: refused, exit 2, not changed.
+  std::string Stateful = "# coding: iso2022_jp\n" + Head + "    # \x1B$BF|K\\\x1B(B\n" + Body;
+  std::string File = put("k.py", Stateful);
+  ProcessResult R = runKernelTidy({"check", "--fix", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos, R.Out.find("positions in it would not be exact")) << R.Out;
+  EXPECT_EQ(std::string::npos, R.Out.find("Traceback")) << R.Out;
+  EXPECT_EQ(Stateful, readFile(File));
+}
+
+// Issue 31, item 1, for both frontends: an edit whose bytes are not the text
+// its frontend reported there is never applied; the file fails instead.
+TEST_F(HostileInput, AnEditThatDoesNotReplaceTheReportedTextFailsTheFile) {
+  auto Analyzer = modelAnalyzer({});
+  ASSERT_TRUE(Analyzer);
+  std::string File = put("k.cpp", safeSource());
+  FileResult Result = Analyzer->analyze(File, std::nullopt);
+  ASSERT_FALSE(Result.Findings.empty());
+  ASSERT_TRUE(Result.Findings[0].FixIt);
+  Edit &First = Result.Findings[0].FixIt->Edits[0];
+  ASSERT_TRUE(First.Replaced) << "the C++ frontend names the text it replaces";
+  EXPECT_EQ(Result.Original.substr(First.Begin.Offset, First.End.Offset - First.Begin.Offset),
+            *First.Replaced);
+  First.Replaced = "x" + *First.Replaced;
+  applyFixes(Result, *Analyzer, /*IncludeUnsafe=*/true);
+  EXPECT_FALSE(Result.Fixed);
+  ASSERT_EQ(1u, Result.Errors.size());
+  EXPECT_NE(std::string::npos, Result.Errors[0].Message.find("does not replace the text"))
+      << Result.Errors[0].Message;
+}
+
+// Issue 31, item 9: every field of the frontend's reply is type-checked like
+// any untrusted JSON: a version "1" (a string) is an error of the file, not
+// an abort that leaves the request's temporary files behind.
+TEST_F(HostileInput, AFrontendReplyOfTheWrongTypesIsAnErrorOfTheFile) {
+  std::string Python = put("fake-python", "#!/bin/sh\ncat > /dev/null\n"
+                                          "printf '{\"version\":\"1\",\"findings\":[]}'\n");
+  ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
+  std::string File = put("k.py", "import cutlass\n");
+  std::string Temp = Dir + "/tmp";
+  llvm::sys::fs::create_directories(Temp);
+  std::string Out = Dir + "/out.txt";
+  std::string Script = "TMPDIR='" + Temp + "' KERNEL_TIDY_PYTHON='" + Python + "' exec '"
+                       KERNEL_TIDY_BINARY "' check '" + File + "' > '" + Out + "' 2>&1";
+  EXPECT_EQ(2, llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script})) << readFile(Out);
+  EXPECT_NE(std::string::npos, readFile(Out).find("is not protocol version 1")) << readFile(Out);
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Temp, EC), End; It != End && !EC; It.increment(EC))
+    ADD_FAILURE() << "left behind: " << It->path();
 }
 
 TEST_F(HostileInput, KernelClangdRefusesAHugeMessageAsClangdDoes) {

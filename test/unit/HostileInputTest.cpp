@@ -205,6 +205,48 @@ TEST_F(HostileInput, AFrontendReplyOfTheWrongTypesIsAnErrorOfTheFile) {
     ADD_FAILURE() << "left behind: " << It->path();
 }
 
+// Issue 31, item 3: an output that is an input or a source file of the run
+// would be replaced by JSON or YAML; the run refuses before anything is
+// analysed or written.
+TEST_F(HostileInput, AnOutputNeverReplacesAnInputOrASourceFile) {
+  std::string Source = safeSource();
+  std::string A = put("a.cpp", Source), B = put("b.cpp", Source);
+  std::string Config = put(".clang-tidy-other", "Checks: 'luisa-*'\n");
+  const std::vector<std::vector<std::string>> Refused = {
+      {"check", "--write-baseline", A, B},                  // The baseline name forgotten.
+      {"check", "--export-fixes", B, A},
+      {"check", "--fix", "--export-fixes", A, A},           // The export is the input.
+      {"check", "--export-fixes", Config, "--config-file", Config, A},
+      {"check", "--write-baseline", Dir + "/x.json", "--export-fixes", Dir + "/x.json", A},
+      {"check", "--export-fixes", Dir + "/./a.cpp", Dir}};  // Found by the folder walk.
+  for (const auto &Args : Refused) {
+    writeFile(Dir + "/x.json", "{}");
+    ProcessResult R = runKernelTidy(Args);
+    std::string Line;
+    for (const std::string &Arg : Args)
+      Line += Arg + " ";
+    EXPECT_EQ(2, R.ExitCode) << Line << "\n" << R.Out << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("refusing to overwrite it")) << Line << R.Err;
+    EXPECT_EQ(Source, readFile(A)) << Line;
+    EXPECT_EQ(Source, readFile(B)) << Line;
+    EXPECT_EQ("Checks: 'luisa-*'\n", readFile(Config)) << Line;
+    EXPECT_EQ("{}", readFile(Dir + "/x.json")) << Line;
+  }
+  // A new output with a source extension is written, with a warning.
+  ProcessResult R = runKernelTidy({"check", "--write-baseline", Dir + "/base.py", A});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("has a source file's extension")) << R.Err;
+  EXPECT_TRUE(llvm::sys::fs::exists(Dir + "/base.py"));
+  // Rewriting the baseline that is read stays possible.
+  R = runKernelTidy({"check", "--baseline", Dir + "/base.py", "--write-baseline",
+                     Dir + "/base.py", A});
+  EXPECT_EQ(2, R.ExitCode) << "base.py now exists and has a source extension: " << R.Err;
+  writeFile(Dir + "/base.json", readFile(Dir + "/base.py"));
+  R = runKernelTidy({"check", "--baseline", Dir + "/base.json", "--write-baseline",
+                     Dir + "/base.json", A});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+}
+
 TEST_F(HostileInput, KernelClangdRefusesAHugeMessageAsClangdDoes) {
   std::string Input = put("input", "Content-Length: 99999999999\r\n\r\n{}");
   std::string Err = Dir + "/stderr";

@@ -758,6 +758,10 @@ int runCache(const CacheCommand &Cmd) {
       Bytes += Entry.Bytes;
     std::cout << "removed " << Before.size() << " entries (" << kernel_tidy::formatBytes(Bytes)
               << ") from " << Cache.directory() << "\n";
+    // Folders named like entries that kernel-tidy did not make stay: say so.
+    for (const std::string &Foreign : Cache.foreignEntries())
+      std::cerr << "kernel-tidy: note: kept '" << Foreign
+                << "': not made by kernel-tidy (it has no entry marker)\n";
     return ExitClean;
   }
   std::vector<kernel_tidy::CacheEntry> Entries = Cache.entries();

@@ -639,6 +639,42 @@ NoteKind classifyNote(const tooling::DiagnosticMessage &Note) {
 
 } // namespace
 
+/// Makes the paths of \p Error absolute from the directory of its compile
+/// command (\p CommandDirectory when Clang did not record one), as
+/// clang-tidy resolves them: a compile database may name the
+/// source relatively in its command (`-c k.cpp`, as Bear and Meson write
+/// it), and a relative path would then name the current folder's own k.cpp
+/// in the report, the baseline and the exported fixes (issue 31, item 4).
+static void resolvePaths(ClangTidyError &Error, llvm::StringRef CommandDirectory) {
+  llvm::StringRef Directory =
+      Error.BuildDirectory.empty() ? CommandDirectory : llvm::StringRef(Error.BuildDirectory);
+  auto Resolve = [&](std::string Path) {
+    if (Path.empty() || !llvm::sys::path::is_relative(Path) || Directory.empty())
+      return Path;
+    llvm::SmallString<256> Absolute(Path);
+    llvm::sys::fs::make_absolute(Directory, Absolute);
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    return Absolute.str().str();
+  };
+  auto ResolveMessage = [&](tooling::DiagnosticMessage &Message) {
+    Message.FilePath = Resolve(Message.FilePath);
+    for (tooling::FileByteRange &Range : Message.Ranges)
+      Range.FilePath = Resolve(Range.FilePath);
+    llvm::StringMap<tooling::Replacements> Fix;
+    for (const auto &FileFix : Message.Fix) {
+      tooling::Replacements &Set = Fix[Resolve(FileFix.first().str())];
+      for (const tooling::Replacement &R : FileFix.second)
+        if (auto Err = Set.add(tooling::Replacement(Resolve(R.getFilePath().str()), R.getOffset(),
+                                                    R.getLength(), R.getReplacementText())))
+          llvm::consumeError(std::move(Err)); // The same set as before: no conflict.
+    }
+    Message.Fix = std::move(Fix);
+  };
+  ResolveMessage(Error.Message);
+  for (tooling::DiagnosticMessage &Note : Error.Notes)
+    ResolveMessage(Note);
+}
+
 static std::vector<Edit> toEdits(const llvm::StringMap<tooling::Replacements> &Fix,
                                  ContentCache &Contents) {
   std::vector<Edit> Edits;
@@ -792,6 +828,7 @@ FileResult Analyzer::analyze(const std::string &File,
     return Path == AbsFile ? File : Path;
   };
   for (ClangTidyError &Error : Errors) {
+    resolvePaths(Error, Commands.front().Directory);
     const tooling::DiagnosticMessage &Message = Error.Message;
     bool IsCompilerDiag = StringRef(Error.DiagnosticName).starts_with("clang-diagnostic-");
     // An unmatched NOLINTBEGIN/NOLINTEND fails the file, as in clang-tidy:

@@ -247,6 +247,51 @@ TEST_F(HostileInput, AnOutputNeverReplacesAnInputOrASourceFile) {
   EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
 }
 
+// Issue 31, item 4: an entry with an absolute "file" whose command names the
+// source relatively (Bear: `-c k.cpp` in its "directory"; Meson: `-c
+// ../src/k.cpp` from the build folder), run from a folder with a k.cpp of its
+// own: every path is resolved from the entry's directory, as clang-tidy does,
+// so the report, the exported fixes and --fix name the database's file.
+TEST_F(HostileInput, RelativeSourcesInDatabaseCommandsAreResolvedFromTheirDirectory) {
+  std::string Source = safeSource(), Fixed = readFile(sourceDir() + SafeCase + ".fixed.cpp");
+  std::string File = put("src/k.cpp", Source);
+  std::string Bystander = put("elsewhere/k.cpp", Source);
+  std::string Model = modelDir();
+  const std::pair<const char *, std::string> Databases[] = {
+      {"Bear", "[{\"directory\": \"" + Dir + "/src\", \"file\": \"" + File +
+                   "\", \"arguments\": [\"clang++\", \"-std=c++20\", \"-isystem\", \"" + Model +
+                   "\", \"-c\", \"k.cpp\"]}]"},
+      {"Meson", "[{\"directory\": \"" + Dir + "/build\", \"file\": \"" + File +
+                    "\", \"command\": \"c++ -Isrc -std=c++20 -isystem " + Model +
+                    " -o k.o -c ../src/k.cpp\"}]"}};
+  for (const auto &[Style, Database] : Databases) {
+    writeFile(File, Source);
+    put("build/compile_commands.json", Database);
+    std::string Out = Dir + "/out.json", Export = Dir + "/fixes.yaml";
+    std::string Script = "cd '" + Dir + "/elsewhere' && exec '" KERNEL_TIDY_BINARY
+                         "' check --format json --export-fixes '" + Export + "' -p '" + Dir +
+                         "/build' '" + File + "' > '" + Out + "' 2>&1";
+    EXPECT_EQ(1, llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script})) << Style;
+    std::string Report = readFile(Out);
+    auto Json = nlohmann::json::parse(Report, nullptr, false);
+    ASSERT_FALSE(Json.is_discarded()) << Style << Report;
+    ASSERT_FALSE(Json["diagnostics"].empty()) << Style << Report;
+    for (const auto &Diagnostic : Json["diagnostics"])
+      EXPECT_EQ(File, Diagnostic["file"]) << Style << Report;
+    // Every path of the export is the database's file, none the bystander.
+    std::string Yaml = readFile(Export);
+    EXPECT_NE(0u, count(Yaml, File)) << Style << Yaml;
+    EXPECT_EQ(count(Yaml, "k.cpp"), count(Yaml, File)) << Style << Yaml;
+
+    Script = "cd '" + Dir + "/elsewhere' && exec '" KERNEL_TIDY_BINARY "' check --fix -p '" +
+             Dir + "/build' '" + File + "' > '" + Out + "' 2>&1";
+    EXPECT_EQ(0, llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script}))
+        << Style << readFile(Out);
+    EXPECT_EQ(Fixed, readFile(File)) << Style << readFile(Out);
+    EXPECT_EQ(Source, readFile(Bystander)) << Style;
+  }
+}
+
 TEST_F(HostileInput, KernelClangdRefusesAHugeMessageAsClangdDoes) {
   std::string Input = put("input", "Content-Length: 99999999999\r\n\r\n{}");
   std::string Err = Dir + "/stderr";

@@ -14,6 +14,7 @@
 #include "src/driver/FileList.h"
 #include "src/driver/FixApplier.h"
 #include "src/driver/HeaderCache.h"
+#include "src/driver/Nesting.h"
 #include "src/driver/ParallelRun.h"
 #include "src/driver/Paths.h"
 #include "src/driver/Report.h"
@@ -638,6 +639,12 @@ int runMerge(const std::vector<std::string> &Reports) {
     if (!Text) {
       std::cerr << "kernel-tidy: error: cannot read '" << Path
                 << "': " << Text.getError().message() << "\n";
+      return ExitError;
+    }
+    // Refused before parsing, naming the file (issue 31, item 6).
+    if (std::string Deep = kernel_tidy::nestingProblem((*Text)->getBuffer(), true);
+        !Deep.empty()) {
+      std::cerr << "kernel-tidy: error: '" << Path << "' is " << Deep << "\n";
       return ExitError;
     }
     Texts.push_back((*Text)->getBuffer().str());

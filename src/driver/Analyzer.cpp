@@ -3,6 +3,7 @@
 #include "src/driver/Analyzer.h"
 #include "src/driver/AtomicFile.h"
 #include "src/driver/CuteFrontend.h"
+#include "src/driver/Nesting.h"
 #include "src/driver/SharedHeaderParse.h"
 #include "rules/RuleRegistry.h"
 
@@ -71,6 +72,15 @@ public:
 
 private:
   llvm::ErrorOr<ClangTidyOptions> parse(llvm::MemoryBufferRef Config) {
+    // LLVM's YAML parser recurses once per level: `Checks:` and 100,000 '['
+    // overflowed the stack (issue 31, item 8).
+    if (std::string Deep = nestingProblem(Config.getBuffer(), /*JsonStrings=*/false);
+        !Deep.empty()) {
+      if (Problem.empty())
+        Problem = "invalid configuration file '" + Config.getBufferIdentifier().str() + "': " +
+                  Deep;
+      return ClangTidyOptions();
+    }
     std::string Diagnostics;
     auto Parsed = parseConfigurationWithDiags(Config, [&](const llvm::SMDiagnostic &D) {
       if (Diagnostics.empty())
@@ -532,6 +542,12 @@ std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options,
   std::unique_ptr<Analyzer> Result(new Analyzer(std::move(Options)));
   const std::string &LineFilter = Result->State->Options.LineFilter;
   if (!LineFilter.empty()) {
+    // Parsed as YAML, which recurses once per level: 60,000 '[' overflowed
+    // the stack (issue 31, item 7). The text itself is not repeated.
+    if (std::string Deep = nestingProblem(LineFilter, /*JsonStrings=*/false); !Deep.empty()) {
+      Error = "invalid --line-filter: " + Deep;
+      return nullptr;
+    }
     ClangTidyGlobalOptions Parsed;
     if (std::error_code EC = parseLineFilter(LineFilter, Parsed)) {
       Error = "invalid --line-filter '" + LineFilter + "': " + EC.message();
@@ -543,6 +559,11 @@ std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options,
     auto Text = llvm::MemoryBuffer::getFile(*Path);
     if (!Text) {
       Error = "cannot read config file '" + *Path + "': " + Text.getError().message();
+      return nullptr;
+    }
+    if (std::string Deep = nestingProblem((*Text)->getBuffer(), /*JsonStrings=*/false);
+        !Deep.empty()) {
+      Error = "invalid config file '" + *Path + "': " + Deep;
       return nullptr;
     }
     std::string Diagnostics;

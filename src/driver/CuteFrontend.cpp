@@ -2,6 +2,7 @@
 
 #include "src/driver/CuteFrontend.h"
 
+#include "src/driver/Nesting.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -118,6 +119,8 @@ FileResult parseCuteReport(llvm::StringRef Json, const std::string &File,
   Result.File = File;
   Result.Original = Original;
   LineIndex Index(Original);
+  if (std::string Deep = nestingProblem(Json, /*JsonStrings=*/true); !Deep.empty())
+    return fail(File, "the CuTe DSL frontend's report is " + Deep);
   nlohmann::json J = nlohmann::json::parse(Json.begin(), Json.end(), nullptr, false);
   auto NotTheProtocol = [&] {
     return fail(File, "the CuTe DSL frontend's report is not protocol version " +

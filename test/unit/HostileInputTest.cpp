@@ -292,6 +292,42 @@ TEST_F(HostileInput, RelativeSourcesInDatabaseCommandsAreResolvedFromTheirDirect
   }
 }
 
+// Issue 31, items 6 to 8: JSON and YAML nested far deeper than any report,
+// baseline, line filter or configuration overflowed the stack of the parser
+// (or of nlohmann's recursive copy and dump); now exit 2 naming the input.
+TEST_F(HostileInput, DeeplyNestedInputsAreRefusedNotCrashes) {
+  std::string File = put("k.cpp", safeSource());
+  const size_t Deep = 1000000;
+  std::string Open(Deep, '['), Close(Deep, ']');
+  // Item 6: a baseline entry, an extra key of a report.
+  std::string Baseline = put("deep-baseline.json", "{\"kernel_tidy_baseline\": 1, \"findings\": [" +
+                                                        Open + Close + "]}");
+  ProcessResult R = runKernelTidy({"check", "--baseline", Baseline, File});
+  EXPECT_EQ(2, R.ExitCode) << R.Err.substr(0, 2000);
+  EXPECT_NE(std::string::npos, R.Err.find(Baseline + "': not a kernel-tidy baseline: nested"))
+      << R.Err.substr(0, 2000);
+  std::string Report = put("deep-report.json", "{\"version\": 1, \"diagnostics\": [], \"x\": " +
+                                                   Open + Close + "}");
+  R = runKernelTidy({"merge", Report});
+  EXPECT_EQ(2, R.ExitCode) << R.Err.substr(0, 2000);
+  EXPECT_NE(std::string::npos, R.Err.find(Report + "' is nested more than"))
+      << R.Err.substr(0, 2000);
+  // Item 7: the line filter.
+  R = runKernelTidy({"check", "--line-filter", std::string(60000, '['), File});
+  EXPECT_EQ(2, R.ExitCode) << R.Err.substr(0, 2000);
+  EXPECT_NE(std::string::npos, R.Err.find("invalid --line-filter: nested")) << R.Err.substr(0, 2000);
+  // Item 8: `Checks:` and 100,000 '[', by --config-file and as .clang-tidy.
+  std::string Config = put("deep.yaml", "Checks: " + std::string(100000, '[') + "\n");
+  R = runKernelTidy({"check", "--config-file", Config, File});
+  EXPECT_EQ(2, R.ExitCode) << R.Err.substr(0, 2000);
+  EXPECT_NE(std::string::npos, R.Err.find(Config + "': nested")) << R.Err.substr(0, 2000);
+  put(".clang-tidy", readFile(Config));
+  R = runKernelTidy({"check", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Out.substr(0, 2000) << R.Err.substr(0, 2000);
+  EXPECT_NE(std::string::npos, (R.Out + R.Err).find(".clang-tidy': nested"))
+      << R.Out.substr(0, 2000) << R.Err.substr(0, 2000);
+}
+
 TEST_F(HostileInput, KernelClangdRefusesAHugeMessageAsClangdDoes) {
   std::string Input = put("input", "Content-Length: 99999999999\r\n\r\n{}");
   std::string Err = Dir + "/stderr";

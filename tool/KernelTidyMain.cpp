@@ -200,12 +200,13 @@ std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd,
 
 std::optional<kernel_tidy::BaselineFilter> loadBaseline(const std::string &Path,
                                                         std::string &Error) {
-  auto Text = llvm::MemoryBuffer::getFile(Path);
+  // Only a regular file of bounded size: /dev/zero or a FIFO would never end.
+  auto Text = kernel_tidy::readInputFile(Path, Error);
   if (!Text) {
-    Error = "cannot read baseline '" + Path + "': " + Text.getError().message();
+    Error = "cannot read the baseline: " + Error;
     return std::nullopt;
   }
-  auto Entries = kernel_tidy::parseBaseline((*Text)->getBuffer().str(), Error);
+  auto Entries = kernel_tidy::parseBaseline(*Text, Error);
   if (!Entries) {
     Error = "'" + Path + "': " + Error;
     return std::nullopt;
@@ -635,19 +636,19 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
 int runMerge(const std::vector<std::string> &Reports) {
   std::vector<std::string> Texts;
   for (const std::string &Path : Reports) {
-    auto Text = llvm::MemoryBuffer::getFile(Path);
+    std::string Error;
+    auto Text = kernel_tidy::readInputFile(Path, Error);
     if (!Text) {
-      std::cerr << "kernel-tidy: error: cannot read '" << Path
-                << "': " << Text.getError().message() << "\n";
+      std::cerr << "kernel-tidy: error: " << Error << "\n";
       return ExitError;
     }
     // Refused before parsing, naming the file (issue 31, item 6).
-    if (std::string Deep = kernel_tidy::nestingProblem((*Text)->getBuffer(), true);
+    if (std::string Deep = kernel_tidy::nestingProblem(*Text, true);
         !Deep.empty()) {
       std::cerr << "kernel-tidy: error: '" << Path << "' is " << Deep << "\n";
       return ExitError;
     }
-    Texts.push_back((*Text)->getBuffer().str());
+    Texts.push_back(std::move(*Text));
   }
   std::string Error;
   auto Merged = kernel_tidy::mergeReports(Texts, Error);

@@ -4,6 +4,7 @@
 #include "src/driver/AtomicFile.h"
 #include "src/driver/CuteFrontend.h"
 #include "src/driver/Nesting.h"
+#include "src/driver/Paths.h"
 #include "src/driver/SharedHeaderParse.h"
 #include "rules/RuleRegistry.h"
 
@@ -156,6 +157,34 @@ private:
   std::unique_ptr<tooling::CompilationDatabase> Inner;
 };
 
+/// Why the compile database files of \p Dir (compile_commands.json,
+/// compile_flags.txt) cannot be read, before Clang's loader reads them: a
+/// FIFO, a device such as /dev/zero or a huge file would hang it; "" if
+/// they can (or are absent).
+std::string databaseFileProblem(StringRef Dir) {
+  for (const char *Name : {"compile_commands.json", "compile_flags.txt"}) {
+    llvm::SmallString<256> Path(Dir);
+    llvm::sys::path::append(Path, Name);
+    if (std::string Problem = inputFileProblem(Path.str().str()); !Problem.empty())
+      return "ignoring '" + Path.str().str() + "': it " + Problem;
+  }
+  return "";
+}
+
+/// databaseFileProblem() of the nearest folder above \p File that holds a
+/// compile database (the one Clang's auto-detection would load).
+std::string nearestDatabaseProblem(StringRef File) {
+  for (StringRef Dir = llvm::sys::path::parent_path(File); !Dir.empty();
+       Dir = llvm::sys::path::parent_path(Dir)) {
+    llvm::SmallString<256> Json(Dir), Flags(Dir);
+    llvm::sys::path::append(Json, "compile_commands.json");
+    llvm::sys::path::append(Flags, "compile_flags.txt");
+    if (llvm::sys::fs::exists(Json) || llvm::sys::fs::exists(Flags))
+      return databaseFileProblem(Dir);
+  }
+  return "";
+}
+
 /// Why the compile_commands.json nearest above \p File (if there is one)
 /// cannot be used; "" when there is none.
 std::string unusableDatabaseWarning(StringRef File) {
@@ -176,14 +205,8 @@ std::string unusableDatabaseWarning(StringRef File) {
 
 } // namespace
 
-/// \p File made absolute, without `.` and `..`: the spelling the analysis,
-/// the configuration lookup and the PCH plan key files by.
-static std::string absolutePath(const std::string &File) {
-  llvm::SmallString<256> Absolute(File);
-  llvm::sys::fs::make_absolute(Absolute);
-  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-  return Absolute.str().str();
-}
+// absolutePath() (Paths.h), without `.` and `..`, is the spelling the
+// analysis, the configuration lookup and the PCH plan key files by.
 
 struct Analyzer::Impl {
   AnalysisOptions Options;
@@ -279,10 +302,18 @@ struct Analyzer::Impl {
     if (Options.ForceBundledModel) {
       // Fall through to the bundled model.
     } else if (!Options.BuildPath.empty()) {
+      if (std::string Problem = databaseFileProblem(Options.BuildPath); !Problem.empty()) {
+        Error = Problem;
+        return nullptr;
+      }
       DB = tooling::CompilationDatabase::loadFromDirectory(Options.BuildPath,
                                                            Error);
       if (!DB)
         return nullptr;
+    } else if (std::string Problem = nearestDatabaseProblem(File); !Problem.empty()) {
+      // Not read at all: a FIFO or /dev/zero would hang the run.
+      if (Warning)
+        *Warning = Problem + ": parsed with the bundled DSL model";
     } else {
       std::string Ignored;
       DB = tooling::CompilationDatabase::autoDetectFromSource(File, Ignored);
@@ -556,6 +587,11 @@ std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options,
     Result->State->LineFilter = std::move(Parsed.LineFilter);
   }
   if (const auto &Path = Result->State->Options.ConfigFile) {
+    // Only a regular file of bounded size: /dev/zero would never end.
+    if (std::string Problem = inputFileProblem(*Path); !Problem.empty()) {
+      Error = "cannot read config file '" + *Path + "': it " + Problem;
+      return nullptr;
+    }
     auto Text = llvm::MemoryBuffer::getFile(*Path);
     if (!Text) {
       Error = "cannot read config file '" + *Path + "': " + Text.getError().message();

@@ -328,6 +328,60 @@ TEST_F(HostileInput, DeeplyNestedInputsAreRefusedNotCrashes) {
       << R.Out.substr(0, 2000) << R.Err.substr(0, 2000);
 }
 
+// Issue 31, item 11: every file the tool reads is a regular file of bounded
+// size. /dev/zero or a FIFO as the baseline, the configuration, a report to
+// merge, the compile database or an input of a cache entry hung the run.
+TEST_F(HostileInput, InputsThatNeverEndAreRefused) {
+  std::string File = put("src/k.cpp", safeSource());
+  std::string Out = Dir + "/out.txt";
+  // `timeout`: a hang fails the test instead of stopping the suite.
+  auto Run = [&](const std::string &Env, const std::string &Args) {
+    std::string Script = Env + " exec timeout 120 '" KERNEL_TIDY_BINARY "' " + Args + " > '" +
+                         Out + "' 2>&1 < /dev/null";
+    int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
+    return std::pair{Code, readFile(Out)};
+  };
+  auto [Code, Text] = Run("", "check --baseline /dev/zero '" + File + "'");
+  EXPECT_EQ(2, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("'/dev/zero' is not a regular file")) << Text;
+  std::tie(Code, Text) = Run("", "check --config-file /dev/zero '" + File + "'");
+  EXPECT_EQ(2, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("is not a regular file")) << Text;
+  std::tie(Code, Text) = Run("", "merge /dev/zero");
+  EXPECT_EQ(2, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("'/dev/zero' is not a regular file")) << Text;
+
+  // A database that is a link to /dev/zero, or a FIFO: named, not read.
+  ASSERT_EQ(0, symlink("/dev/zero", (Dir + "/src/compile_commands.json").c_str()));
+  std::tie(Code, Text) = Run("", "check '" + File + "'");
+  EXPECT_EQ(1, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("compile_commands.json': it is not a regular file"))
+      << Text;
+  llvm::sys::fs::create_directories(Dir + "/build");
+  ASSERT_EQ(0, mkfifo((Dir + "/build/compile_commands.json").c_str(), 0600));
+  std::tie(Code, Text) = Run("", "check -p '" + Dir + "/build' '" + File + "'");
+  EXPECT_EQ(2, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("is not a regular file")) << Text;
+  llvm::sys::fs::remove(Dir + "/src/compile_commands.json");
+
+  // A cache entry whose inventory names /dev/zero is rebuilt, not read.
+  std::string Cache = "KERNEL_TIDY_CACHE_DIR='" + Dir + "/cache'";
+  std::tie(Code, Text) = Run(Cache, "check '" + File + "'");
+  ASSERT_EQ(1, Code) << Text;
+  unsigned Damaged = 0;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir + "/cache", EC), End; It != End && !EC;
+       It.increment(EC))
+    if (llvm::sys::path::filename(It->path()) == "inputs") {
+      writeFile(It->path(), readFile(It->path()) + "0 0 0 /dev/zero\n");
+      ++Damaged;
+    }
+  ASSERT_NE(0u, Damaged);
+  std::tie(Code, Text) = Run(Cache, "check '" + File + "'");
+  EXPECT_EQ(1, Code) << Text;
+  EXPECT_EQ(1u, count(Text, "[luisa-butterfly-reduction]")) << Text;
+}
+
 TEST_F(HostileInput, KernelClangdRefusesAHugeMessageAsClangdDoes) {
   std::string Input = put("input", "Content-Length: 99999999999\r\n\r\n{}");
   std::string Err = Dir + "/stderr";

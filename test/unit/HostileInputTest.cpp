@@ -382,6 +382,17 @@ TEST_F(HostileInput, InputsThatNeverEndAreRefused) {
   EXPECT_EQ(1u, count(Text, "[luisa-butterfly-reduction]")) << Text;
 }
 
+// Issue 31, item 20 (in part): code nested too deeply for Python's own
+// parser (it raises MemoryError, not RecursionError) is one clear error of
+// the file, not a 30-line traceback of the frontend.
+TEST_F(HostileInput, CodeTooDeepForPythonsParserIsAClearError) {
+  std::string File = put("k.py", "import cutlass\nx = " + std::string(100000, '-') + "1\n");
+  ProcessResult R = runKernelTidy({"check", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos, R.Out.find("nested too deeply for Python's parser")) << R.Out;
+  EXPECT_EQ(std::string::npos, (R.Out + R.Err).find("Traceback")) << R.Out << R.Err;
+}
+
 TEST_F(HostileInput, KernelClangdRefusesAHugeMessageAsClangdDoes) {
   std::string Input = put("input", "Content-Length: 99999999999\r\n\r\n{}");
   std::string Err = Dir + "/stderr";

@@ -52,8 +52,11 @@ def analyze(text: bytes, checks: List[str],
         column = max((e.offset or 1) - 1, 0)
         return _failed(_error("Python syntax error: %s" % e.msg, line, e.offset or 0,
                               source.char_offset(line, column) if line else None))
-    except RecursionError:
-        return _failed(_error("cannot parse: the code is nested too deeply"))
+    except (RecursionError, MemoryError):
+        # Python's parser gives up on deep nesting (100,000 unary minus signs)
+        # with either: one clear message, not a traceback.
+        return _failed(_error("cannot parse: the code is nested too deeply for Python's "
+                              "parser"))
     except ValueError as e:  # Null bytes; a tokenizer that cannot read the comments.
         return _failed(_error("cannot parse: %s" % e))
     ctx = Context(source, options)

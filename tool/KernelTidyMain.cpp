@@ -14,6 +14,7 @@
 #include "src/driver/FileList.h"
 #include "src/driver/FixApplier.h"
 #include "src/driver/HeaderCache.h"
+#include "src/driver/Nesting.h"
 #include "src/driver/ParallelRun.h"
 #include "src/driver/Paths.h"
 #include "src/driver/Report.h"
@@ -199,12 +200,13 @@ std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd,
 
 std::optional<kernel_tidy::BaselineFilter> loadBaseline(const std::string &Path,
                                                         std::string &Error) {
-  auto Text = llvm::MemoryBuffer::getFile(Path);
+  // Only a regular file of bounded size: /dev/zero or a FIFO would never end.
+  auto Text = kernel_tidy::readInputFile(Path, Error);
   if (!Text) {
-    Error = "cannot read baseline '" + Path + "': " + Text.getError().message();
+    Error = "cannot read the baseline: " + Error;
     return std::nullopt;
   }
-  auto Entries = kernel_tidy::parseBaseline((*Text)->getBuffer().str(), Error);
+  auto Entries = kernel_tidy::parseBaseline(*Text, Error);
   if (!Entries) {
     Error = "'" + Path + "': " + Error;
     return std::nullopt;
@@ -492,6 +494,60 @@ std::vector<std::string> withoutRepeats(std::vector<std::string> Files) {
   return Unique;
 }
 
+/// Whether the outputs of the run (--write-baseline, --export-fixes) spare
+/// its inputs: an output that is a file of the run, the configuration, the
+/// compile database, the baseline read or the other output would replace it,
+/// and so would one whose name is an existing source file (a forgotten
+/// baseline name takes the next argument: `--write-baseline a.cpp b.cpp`).
+/// A new output with a source extension only gets a warning.
+bool outputsSpareTheInputs(const CheckCommand &Cmd, const std::vector<std::string> &Files) {
+  std::vector<std::pair<std::string, std::string>> Inputs; // What it is, path.
+  for (const std::string &File : Cmd.Files)
+    Inputs.push_back({"named on the command line as a file to check", File});
+  for (const std::string &File : Files)
+    Inputs.push_back({"a file this run checks", File});
+  if (!Cmd.ConfigFile.empty())
+    Inputs.push_back({"the --config-file", Cmd.ConfigFile});
+  if (!Cmd.BuildPath.empty())
+    Inputs.push_back({"the compile database", Cmd.BuildPath + "/compile_commands.json"});
+  if (!Cmd.Baseline.empty())
+    Inputs.push_back({"the --baseline", Cmd.Baseline});
+  const std::pair<const char *, const std::string *> Outputs[] = {
+      {"--write-baseline", &Cmd.WriteBaseline}, {"--export-fixes", &Cmd.ExportFixes}};
+  for (const auto &[Option, Output] : Outputs) {
+    if (Output->empty())
+      continue;
+    llvm::sys::fs::UniqueID Id;
+    bool Exists = !llvm::sys::fs::getUniqueID(*Output, Id);
+    auto Refuse = [&](const std::string &What) {
+      std::cerr << "kernel-tidy: error: " << Option << " '" << *Output << "' is " << What
+                << "; refusing to overwrite it (nothing was analysed or written)\n";
+      return false;
+    };
+    if (Exists) {
+      for (const auto &[What, Input] : Inputs) {
+        llvm::sys::fs::UniqueID InputId;
+        // The baseline read may be rewritten by --write-baseline: it is read first.
+        if (!llvm::sys::fs::getUniqueID(Input, InputId) && InputId == Id &&
+            !(What == "the --baseline" && Output == &Cmd.WriteBaseline))
+          return Refuse(What);
+      }
+      if (Output == &Cmd.ExportFixes && !Cmd.WriteBaseline.empty() &&
+          llvm::sys::fs::equivalent(Cmd.WriteBaseline, Cmd.ExportFixes))
+        return Refuse("also the --write-baseline");
+    } else if (Output == &Cmd.ExportFixes && Cmd.WriteBaseline == Cmd.ExportFixes) {
+      return Refuse("also the --write-baseline");
+    }
+    if (kernel_tidy::isSourceFileName(*Output)) {
+      if (Exists && llvm::sys::fs::is_regular_file(*Output))
+        return Refuse("a source file (by its extension)");
+      std::cerr << "kernel-tidy: warning: " << Option << " '" << *Output
+                << "' has a source file's extension; did you forget its name?\n";
+    }
+  }
+  return true;
+}
+
 int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
              const std::string &Share) {
   kernel_tidy::AnalysisOptions Options = analysisOptions(Cmd, std::move(CompilerArgs), Share);
@@ -533,6 +589,8 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
   if (Cmd.UnsafeFixes && !Cmd.Fix && !Cmd.Diff && Cmd.ExportFixes.empty())
     std::cerr << "kernel-tidy: warning: --unsafe-fixes has no effect without --fix, --diff "
                  "or --export-fixes\n";
+  if (!outputsSpareTheInputs(Cmd, *Files))
+    return ExitError;
   *Files = withoutRepeats(std::move(*Files));
   if (!configurationUsable(Cmd, *Files, Options))
     return ExitError;
@@ -578,13 +636,19 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
 int runMerge(const std::vector<std::string> &Reports) {
   std::vector<std::string> Texts;
   for (const std::string &Path : Reports) {
-    auto Text = llvm::MemoryBuffer::getFile(Path);
+    std::string Error;
+    auto Text = kernel_tidy::readInputFile(Path, Error);
     if (!Text) {
-      std::cerr << "kernel-tidy: error: cannot read '" << Path
-                << "': " << Text.getError().message() << "\n";
+      std::cerr << "kernel-tidy: error: " << Error << "\n";
       return ExitError;
     }
-    Texts.push_back((*Text)->getBuffer().str());
+    // Refused before parsing, naming the file (issue 31, item 6).
+    if (std::string Deep = kernel_tidy::nestingProblem(*Text, true);
+        !Deep.empty()) {
+      std::cerr << "kernel-tidy: error: '" << Path << "' is " << Deep << "\n";
+      return ExitError;
+    }
+    Texts.push_back(std::move(*Text));
   }
   std::string Error;
   auto Merged = kernel_tidy::mergeReports(Texts, Error);
@@ -702,6 +766,10 @@ int runCache(const CacheCommand &Cmd) {
       Bytes += Entry.Bytes;
     std::cout << "removed " << Before.size() << " entries (" << kernel_tidy::formatBytes(Bytes)
               << ") from " << Cache.directory() << "\n";
+    // Folders named like entries that kernel-tidy did not make stay: say so.
+    for (const std::string &Foreign : Cache.foreignEntries())
+      std::cerr << "kernel-tidy: note: kept '" << Foreign
+                << "': not made by kernel-tidy (it has no entry marker)\n";
     return ExitClean;
   }
   std::vector<kernel_tidy::CacheEntry> Entries = Cache.entries();

@@ -3,6 +3,8 @@
 #include "src/driver/Analyzer.h"
 #include "src/driver/AtomicFile.h"
 #include "src/driver/CuteFrontend.h"
+#include "src/driver/Nesting.h"
+#include "src/driver/Paths.h"
 #include "src/driver/SharedHeaderParse.h"
 #include "rules/RuleRegistry.h"
 #include "src/dsl/WarpWidth.h"
@@ -71,6 +73,15 @@ public:
 
 private:
   llvm::ErrorOr<ClangTidyOptions> parse(llvm::MemoryBufferRef Config) {
+    // LLVM's YAML parser recurses once per level: `Checks:` and 100,000 '['
+    // overflowed the stack (issue 31, item 8).
+    if (std::string Deep = nestingProblem(Config.getBuffer(), /*JsonStrings=*/false);
+        !Deep.empty()) {
+      if (Problem.empty())
+        Problem = "invalid configuration file '" + Config.getBufferIdentifier().str() + "': " +
+                  Deep;
+      return ClangTidyOptions();
+    }
     std::string Diagnostics;
     auto Parsed = parseConfigurationWithDiags(Config, [&](const llvm::SMDiagnostic &D) {
       if (Diagnostics.empty())
@@ -139,6 +150,34 @@ private:
   std::unique_ptr<tooling::CompilationDatabase> Inner;
 };
 
+/// Why the compile database files of \p Dir (compile_commands.json,
+/// compile_flags.txt) cannot be read, before Clang's loader reads them: a
+/// FIFO, a device such as /dev/zero or a huge file would hang it; "" if
+/// they can (or are absent).
+std::string databaseFileProblem(StringRef Dir) {
+  for (const char *Name : {"compile_commands.json", "compile_flags.txt"}) {
+    llvm::SmallString<256> Path(Dir);
+    llvm::sys::path::append(Path, Name);
+    if (std::string Problem = inputFileProblem(Path.str().str()); !Problem.empty())
+      return "ignoring '" + Path.str().str() + "': it " + Problem;
+  }
+  return "";
+}
+
+/// databaseFileProblem() of the nearest folder above \p File that holds a
+/// compile database (the one Clang's auto-detection would load).
+std::string nearestDatabaseProblem(StringRef File) {
+  for (StringRef Dir = llvm::sys::path::parent_path(File); !Dir.empty();
+       Dir = llvm::sys::path::parent_path(Dir)) {
+    llvm::SmallString<256> Json(Dir), Flags(Dir);
+    llvm::sys::path::append(Json, "compile_commands.json");
+    llvm::sys::path::append(Flags, "compile_flags.txt");
+    if (llvm::sys::fs::exists(Json) || llvm::sys::fs::exists(Flags))
+      return databaseFileProblem(Dir);
+  }
+  return "";
+}
+
 /// Why the compile_commands.json nearest above \p File (if there is one)
 /// cannot be used; "" when there is none.
 std::string unusableDatabaseWarning(StringRef File) {
@@ -159,14 +198,8 @@ std::string unusableDatabaseWarning(StringRef File) {
 
 } // namespace
 
-/// \p File made absolute, without `.` and `..`: the spelling the analysis,
-/// the configuration lookup and the PCH plan key files by.
-static std::string absolutePath(const std::string &File) {
-  llvm::SmallString<256> Absolute(File);
-  llvm::sys::fs::make_absolute(Absolute);
-  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-  return Absolute.str().str();
-}
+// absolutePath() (Paths.h), without `.` and `..`, is the spelling the
+// analysis, the configuration lookup and the PCH plan key files by.
 
 struct Analyzer::Impl {
   AnalysisOptions Options;
@@ -262,10 +295,18 @@ struct Analyzer::Impl {
     if (Options.ForceBundledModel) {
       // Fall through to the bundled model.
     } else if (!Options.BuildPath.empty()) {
+      if (std::string Problem = databaseFileProblem(Options.BuildPath); !Problem.empty()) {
+        Error = Problem;
+        return nullptr;
+      }
       DB = tooling::CompilationDatabase::loadFromDirectory(Options.BuildPath,
                                                            Error);
       if (!DB)
         return nullptr;
+    } else if (std::string Problem = nearestDatabaseProblem(File); !Problem.empty()) {
+      // Not read at all: a FIFO or /dev/zero would hang the run.
+      if (Warning)
+        *Warning = Problem + ": parsed with the bundled DSL model";
     } else {
       std::string Ignored;
       DB = tooling::CompilationDatabase::autoDetectFromSource(File, Ignored);
@@ -525,6 +566,12 @@ std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options,
   std::unique_ptr<Analyzer> Result(new Analyzer(std::move(Options)));
   const std::string &LineFilter = Result->State->Options.LineFilter;
   if (!LineFilter.empty()) {
+    // Parsed as YAML, which recurses once per level: 60,000 '[' overflowed
+    // the stack (issue 31, item 7). The text itself is not repeated.
+    if (std::string Deep = nestingProblem(LineFilter, /*JsonStrings=*/false); !Deep.empty()) {
+      Error = "invalid --line-filter: " + Deep;
+      return nullptr;
+    }
     ClangTidyGlobalOptions Parsed;
     if (std::error_code EC = parseLineFilter(LineFilter, Parsed)) {
       Error = "invalid --line-filter '" + LineFilter + "': " + EC.message();
@@ -533,9 +580,19 @@ std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options,
     Result->State->LineFilter = std::move(Parsed.LineFilter);
   }
   if (const auto &Path = Result->State->Options.ConfigFile) {
+    // Only a regular file of bounded size: /dev/zero would never end.
+    if (std::string Problem = inputFileProblem(*Path); !Problem.empty()) {
+      Error = "cannot read config file '" + *Path + "': it " + Problem;
+      return nullptr;
+    }
     auto Text = llvm::MemoryBuffer::getFile(*Path);
     if (!Text) {
       Error = "cannot read config file '" + *Path + "': " + Text.getError().message();
+      return nullptr;
+    }
+    if (std::string Deep = nestingProblem((*Text)->getBuffer(), /*JsonStrings=*/false);
+        !Deep.empty()) {
+      Error = "invalid config file '" + *Path + "': " + Deep;
       return nullptr;
     }
     std::string Diagnostics;
@@ -570,6 +627,13 @@ public:
     return Result;
   }
   void put(const std::string &Path, std::string Text) { Cache[Path] = index(std::move(Text)); }
+  /// The bytes [Offset, Offset + Length) of \p Path; std::nullopt past its end.
+  std::optional<std::string> text(const std::string &Path, unsigned Offset, unsigned Length) {
+    const Content &File = get(Path);
+    if (Offset > File.Text.size() || Length > File.Text.size() - Offset)
+      return std::nullopt;
+    return File.Text.substr(Offset, Length);
+  }
 
 private:
   struct Content {
@@ -625,15 +689,54 @@ NoteKind classifyNote(const tooling::DiagnosticMessage &Note) {
 
 } // namespace
 
+/// Makes the paths of \p Error absolute from the directory of its compile
+/// command (\p CommandDirectory when Clang did not record one), as
+/// clang-tidy resolves them: a compile database may name the
+/// source relatively in its command (`-c k.cpp`, as Bear and Meson write
+/// it), and a relative path would then name the current folder's own k.cpp
+/// in the report, the baseline and the exported fixes (issue 31, item 4).
+static void resolvePaths(ClangTidyError &Error, llvm::StringRef CommandDirectory) {
+  llvm::StringRef Directory =
+      Error.BuildDirectory.empty() ? CommandDirectory : llvm::StringRef(Error.BuildDirectory);
+  auto Resolve = [&](std::string Path) {
+    if (Path.empty() || !llvm::sys::path::is_relative(Path) || Directory.empty())
+      return Path;
+    llvm::SmallString<256> Absolute(Path);
+    llvm::sys::fs::make_absolute(Directory, Absolute);
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    return Absolute.str().str();
+  };
+  auto ResolveMessage = [&](tooling::DiagnosticMessage &Message) {
+    Message.FilePath = Resolve(Message.FilePath);
+    for (tooling::FileByteRange &Range : Message.Ranges)
+      Range.FilePath = Resolve(Range.FilePath);
+    llvm::StringMap<tooling::Replacements> Fix;
+    for (const auto &FileFix : Message.Fix) {
+      tooling::Replacements &Set = Fix[Resolve(FileFix.first().str())];
+      for (const tooling::Replacement &R : FileFix.second)
+        if (auto Err = Set.add(tooling::Replacement(Resolve(R.getFilePath().str()), R.getOffset(),
+                                                    R.getLength(), R.getReplacementText())))
+          llvm::consumeError(std::move(Err)); // The same set as before: no conflict.
+    }
+    Message.Fix = std::move(Fix);
+  };
+  ResolveMessage(Error.Message);
+  for (tooling::DiagnosticMessage &Note : Error.Notes)
+    ResolveMessage(Note);
+}
+
 static std::vector<Edit> toEdits(const llvm::StringMap<tooling::Replacements> &Fix,
                                  ContentCache &Contents) {
   std::vector<Edit> Edits;
   for (const auto &FileFix : Fix) {
     for (const tooling::Replacement &R : FileFix.second) {
       std::string Path = R.getFilePath().str();
+      // The text the positions were computed on is what the fix applier must
+      // find there: Replaced is checked before any edit is applied.
       Edits.push_back(Edit{Path, Contents.position(Path, R.getOffset()),
                            Contents.position(Path, R.getOffset() + R.getLength()),
-                           R.getReplacementText().str()});
+                           R.getReplacementText().str(),
+                           Contents.text(Path, R.getOffset(), R.getLength())});
     }
   }
   return Edits;
@@ -775,6 +878,7 @@ FileResult Analyzer::analyze(const std::string &File,
     return Path == AbsFile ? File : Path;
   };
   for (ClangTidyError &Error : Errors) {
+    resolvePaths(Error, Commands.front().Directory);
     const tooling::DiagnosticMessage &Message = Error.Message;
     bool IsCompilerDiag = StringRef(Error.DiagnosticName).starts_with("clang-diagnostic-");
     // An unmatched NOLINTBEGIN/NOLINTEND fails the file, as in clang-tidy:

@@ -4,6 +4,7 @@
 
 #include "src/driver/Fingerprint.h"
 #include "src/driver/JsonFields.h"
+#include "src/driver/Nesting.h"
 #include "src/driver/Paths.h"
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -45,6 +46,10 @@ std::string formatBaseline(const std::vector<BaselineEntry> &Entries) {
 
 std::optional<std::vector<BaselineEntry>>
 parseBaseline(const std::string &Text, std::string &Error) {
+  if (std::string Problem = nestingProblem(Text, /*JsonStrings=*/true); !Problem.empty()) {
+    Error = "not a kernel-tidy baseline: " + Problem;
+    return std::nullopt;
+  }
   nlohmann::json Baseline = nlohmann::json::parse(Text, nullptr, /*allow_exceptions=*/false);
   if (Baseline.is_discarded() || !Baseline.is_object() ||
       Baseline["kernel_tidy_baseline"] != BaselineVersion || !Baseline["findings"].is_array()) {

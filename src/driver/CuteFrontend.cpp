@@ -2,6 +2,7 @@
 
 #include "src/driver/CuteFrontend.h"
 
+#include "src/driver/Nesting.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -51,20 +52,42 @@ bool offsetOf(const nlohmann::json &Object, const char *Key, const LineIndex &In
   return Index.contains(Out);
 }
 
+/// The fix of a finding, or std::nullopt with \p Error. Every edit names the
+/// text it replaces ("replaced"); the bytes of \p Original there must be
+/// exactly that text, or the frontend and the driver do not agree on
+/// positions (a coding line, a lone CR: issue 31) and nothing may be edited.
 std::optional<Fix> fixOf(const nlohmann::json &J, const std::string &File,
-                         const LineIndex &Index) {
+                         const std::string &Original, const LineIndex &Index,
+                         std::string &Error) {
   Fix Result;
   Result.Kind = J.value("kind", "") == "unsafe" ? Applicability::Unsafe : Applicability::Safe;
   Result.Reason = J.value("reason", "");
   for (const nlohmann::json &E : J.at("edits")) {
-    unsigned Offset = 0, Length = E.at("length").get<unsigned>();
-    if (!offsetOf(E, "offset", Index, Offset) || !Index.contains(Offset + Length))
+    unsigned Offset = 0;
+    const nlohmann::json &Length = E.at("length");
+    // Checked: an offset plus a length that wraps around would pass a bounds test.
+    if (!offsetOf(E, "offset", Index, Offset) || !Length.is_number_unsigned() ||
+        Length.get<uint64_t>() > Original.size() - Offset) {
+      Error = "the CuTe DSL frontend reported a fix outside the file";
       return std::nullopt;
-    Result.Edits.push_back(
-        {File, Index.at(Offset), Index.at(Offset + Length), E.at("text").get<std::string>()});
+    }
+    unsigned End = Offset + Length.get<unsigned>();
+    std::string Replaced = E.at("replaced").get<std::string>();
+    if (Original.compare(Offset, End - Offset, Replaced) != 0) {
+      Position At = Index.at(Offset);
+      Error = "the CuTe DSL frontend's fix at " + std::to_string(At.Line) + ":" +
+              std::to_string(At.Column) + " would replace other text than it reported ('" +
+              llvm::StringRef(Replaced).take_front(40).str() +
+              "'); positions cannot be trusted, nothing is fixed";
+      return std::nullopt;
+    }
+    Result.Edits.push_back({File, Index.at(Offset), Index.at(End),
+                            E.at("text").get<std::string>(), std::move(Replaced)});
   }
-  if (Result.Edits.empty())
+  if (Result.Edits.empty()) {
+    Error = "the CuTe DSL frontend reported a fix without edits";
     return std::nullopt;
+  }
   return Result;
 }
 
@@ -96,16 +119,33 @@ FileResult parseCuteReport(llvm::StringRef Json, const std::string &File,
   Result.File = File;
   Result.Original = Original;
   LineIndex Index(Original);
+  if (std::string Deep = nestingProblem(Json, /*JsonStrings=*/true); !Deep.empty())
+    return fail(File, "the CuTe DSL frontend's report is " + Deep);
   nlohmann::json J = nlohmann::json::parse(Json.begin(), Json.end(), nullptr, false);
-  if (J.is_discarded() || !J.is_object() || J.value("version", 0) != ProtocolVersion ||
-      !J.contains("findings") || !J["findings"].is_array())
+  auto NotTheProtocol = [&] {
     return fail(File, "the CuTe DSL frontend's report is not protocol version " +
                           std::to_string(ProtocolVersion) + ": " +
                           Json.take_front(200).str());
+  };
+  // Every field is type-checked as untrusted JSON: "1" is not the version.
+  if (J.is_discarded() || !J.is_object() || !J.contains("version") ||
+      !J["version"].is_number_integer() || J["version"].get<int64_t>() != ProtocolVersion ||
+      !J.contains("findings") || !J["findings"].is_array())
+    return NotTheProtocol();
   try {
-    for (const nlohmann::json &E : J.value("errors", nlohmann::json::array()))
-      Result.Errors.push_back({File, E.value("line", 0u), E.value("column", 0u),
-                               E.at("message").get<std::string>()});
+    for (const nlohmann::json &E : J.value("errors", nlohmann::json::array())) {
+      ParseError Error{File, E.value("line", 0u), E.value("column", 0u),
+                       E.at("message").get<std::string>()};
+      // The stored byte offset places the error on the driver's own lines
+      // (Python's differ where a lone CR ends one).
+      unsigned At = 0;
+      if (E.contains("offset") && offsetOf(E, "offset", Index, At)) {
+        Position P = Index.at(At);
+        Error.Line = P.Line;
+        Error.Column = P.Column;
+      }
+      Result.Errors.push_back(std::move(Error));
+    }
     for (const nlohmann::json &Item : J["findings"]) {
       Finding F;
       F.Rule = Item.at("rule").get<std::string>();
@@ -118,9 +158,10 @@ FileResult parseCuteReport(llvm::StringRef Json, const std::string &File,
       F.End = Index.at(std::max(Begin, End));
       F.AsError = llvm::is_contained(AsErrors, F.Rule);
       if (Item.contains("fix") && Item["fix"].is_object()) {
-        F.FixIt = fixOf(Item["fix"], File, Index);
+        std::string Error;
+        F.FixIt = fixOf(Item["fix"], File, Original, Index, Error);
         if (!F.FixIt)
-          return fail(File, "the CuTe DSL frontend reported a fix outside the file");
+          return fail(File, Error);
       } else {
         F.NoFixReason = Item.value("no_fix_reason", "");
       }

@@ -1,7 +1,9 @@
 //===--- FileList.cpp - Which files a run analyses ------------------------===//
 
 #include "src/driver/FileList.h"
+
 #include "src/driver/CuteFrontend.h"
+#include "src/driver/Paths.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringSet.h"
@@ -91,6 +93,13 @@ std::vector<std::string> walk(const std::string &Dir, const ExcludeList &Exclude
 
 std::optional<std::vector<std::string>> databaseFiles(const std::string &BuildPath,
                                                       std::string &Error) {
+  // Not handed to Clang's loader unless it is a regular file: a FIFO or a
+  // link to /dev/zero would never end.
+  for (const char *Name : {"/compile_commands.json", "/compile_flags.txt"})
+    if (std::string Problem = inputFileProblem(BuildPath + Name); !Problem.empty()) {
+      Error = "cannot load compilation database: '" + BuildPath + Name + "' " + Problem;
+      return std::nullopt;
+    }
   std::string LoadError;
   auto DB = clang::tooling::CompilationDatabase::loadFromDirectory(BuildPath, LoadError);
   if (!DB) {

@@ -22,6 +22,11 @@ struct Edit {
   Position Begin;
   Position End; ///< Begin + Length.
   std::string Replacement;
+  /// The bytes [Begin, End) that the frontend saw when it made the edit. The
+  /// fix applier refuses the file when they are not the bytes it edits: a
+  /// frontend and the driver that disagree on positions would change other
+  /// code (a coding line, a lone CR). Unset only for edits made in memory.
+  std::optional<std::string> Replaced;
 };
 
 /// Whether a fix keeps the program's results exactly.

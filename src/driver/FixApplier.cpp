@@ -124,9 +124,39 @@ void verifyBatch(Verifier &V, const std::vector<Finding *> &Batch,
   }
 }
 
+/// Whether every edit of \p Result's fixes lies in its text and replaces the
+/// bytes its frontend reported there; if not, an error of the file that names
+/// the first one, so that nothing is fixed or written. Positions that the
+/// frontend and the driver do not agree on (a PEP 263 coding line, a lone CR)
+/// would otherwise edit unrelated code (issue 31).
+bool editsReplaceTheReportedText(FileResult &Result) {
+  for (const Finding &F : Result.Findings) {
+    if (!F.FixIt)
+      continue;
+    for (const Edit &E : F.FixIt->Edits) {
+      if (E.File != Result.File)
+        continue;
+      size_t Begin = E.Begin.Offset, End = E.End.Offset, Size = Result.Original.size();
+      bool Inside = Begin <= End && End <= Size;
+      if (Inside &&
+          (!E.Replaced || Result.Original.compare(Begin, End - Begin, *E.Replaced) == 0))
+        continue;
+      Result.Errors.push_back(
+          {Result.File, F.Begin.Line, F.Begin.Column,
+           "the fix of " + F.Rule + " does not replace the text its rule reported (" +
+               (Inside ? "bytes " + std::to_string(Begin) + " to " + std::to_string(End) +
+                             " differ"
+                       : "it lies outside the file") +
+               "): the positions cannot be trusted, nothing is fixed"});
+      return false;
+    }
+  }
+  return true;
+}
+
 void verifyWith(Verifier &V) {
   FileResult &Result = V.Result;
-  if (!Result.Errors.empty())
+  if (!Result.Errors.empty() || !editsReplaceTheReportedText(Result))
     return;
   // Without this the re-parse of a removed file (or of a file whose folder
   // went away) fails and every fix would be reported as not compiling.

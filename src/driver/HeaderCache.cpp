@@ -2,8 +2,11 @@
 
 #include "src/driver/HeaderCache.h"
 
+#include "src/driver/AtomicFile.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include <algorithm>
@@ -93,13 +96,77 @@ std::string HeaderCache::entryPath(llvm::StringRef Key) const {
 
 static bool isEntryName(llvm::StringRef Name) { return Name.starts_with("pch-"); }
 
+/// The marker's text: a folder holding it was made by kernel-tidy.
+static constexpr llvm::StringLiteral MarkerText =
+    "kernel-tidy header cache entry: removed by `kernel-tidy cache --clear` and by eviction\n";
+
+static std::optional<std::string> readSmallFile(const std::string &Path) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status, /*Follow=*/false) ||
+      Status.type() != llvm::sys::fs::file_type::regular_file || Status.getSize() > 4096)
+    return std::nullopt;
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return std::nullopt;
+  return (*Buffer)->getBuffer().str();
+}
+
+/// Whether \p Path (a folder, not a link) holds only what versions before the
+/// marker wrote into an entry: their header (recognised by its first line),
+/// PCH, inventory, use time and temporary PCHs.
+static bool isUnmarkedEntry(const std::string &Path) {
+  auto Header = readSmallFile(Path + "/prefix.h");
+  if (!Header || !llvm::StringRef(*Header).starts_with("// kernel-tidy: the preamble"))
+    return false;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Path, EC), End; It != End && !EC; It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    bool Known = Name == "prefix.h" || Name == "prefix.pch" || Name == "inputs" ||
+                 Name == "used" || (Name.starts_with("prefix.pch.") && Name.ends_with(".tmp"));
+    if (!Known || It->type() != llvm::sys::fs::file_type::regular_file)
+      return false;
+  }
+  return !EC;
+}
+
+bool HeaderCache::isOwnEntry(const std::string &Path) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status, /*Follow=*/false) ||
+      Status.type() != llvm::sys::fs::file_type::directory_file)
+    return false;
+  auto Marker = readSmallFile(Path + "/" + MarkerName.str());
+  return Marker ? *Marker == MarkerText : isUnmarkedEntry(Path);
+}
+
+std::string HeaderCache::claim(const std::string &EntryPath) const {
+  if (std::error_code EC = llvm::sys::fs::create_directories(Directory))
+    return "cannot create '" + Directory + "': " + EC.message();
+  std::error_code EC = llvm::sys::fs::create_directory(EntryPath, /*IgnoreExisting=*/false);
+  if (EC == std::errc::file_exists) {
+    // Never written into, nor later evicted with it, unless kernel-tidy made it.
+    if (isOwnEntry(EntryPath)) {
+      if (!readSmallFile(EntryPath + "/" + MarkerName.str()))
+        return writeAtomically(EntryPath + "/" + MarkerName.str(), MarkerText.str());
+      return "";
+    }
+    std::error_code Empty;
+    if (llvm::sys::fs::directory_iterator(EntryPath, Empty) != llvm::sys::fs::directory_iterator() ||
+        Empty)
+      return "'" + EntryPath + "' was not made by kernel-tidy; it is left alone";
+  } else if (EC) {
+    return "cannot create '" + EntryPath + "': " + EC.message();
+  }
+  return writeAtomically(EntryPath + "/" + MarkerName.str(), MarkerText.str());
+}
+
 std::vector<CacheEntry> HeaderCache::entries() const {
   std::vector<CacheEntry> Found;
   std::error_code EC;
   for (llvm::sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC;
        It.increment(EC)) {
+    // Only what kernel-tidy made: a user's own pch-thesis/ is not an entry.
     if (!isEntryName(llvm::sys::path::filename(It->path())) ||
-        It->type() != llvm::sys::fs::file_type::directory_file)
+        It->type() != llvm::sys::fs::file_type::directory_file || !isOwnEntry(It->path()))
       continue;
     CacheEntry Entry;
     Entry.Path = It->path();
@@ -160,6 +227,17 @@ std::string HeaderCache::clear() const {
     if (std::error_code EC = llvm::sys::fs::remove_directories(Entry.Path))
       return "cannot remove '" + Entry.Path + "': " + EC.message();
   return "";
+}
+
+std::vector<std::string> HeaderCache::foreignEntries() const {
+  std::vector<std::string> Found;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (isEntryName(llvm::sys::path::filename(It->path())) && !isOwnEntry(It->path()))
+      Found.push_back(It->path());
+  std::sort(Found.begin(), Found.end());
+  return Found;
 }
 
 } // namespace kernel_tidy

@@ -4,6 +4,9 @@
 // of the cache directory. The cache is bounded: after an entry is added, the
 // least recently used entries are removed until the whole fits the limit.
 // Using an entry touches its `used` file; that time orders the eviction.
+// Only folders that kernel-tidy made are entries: each holds a marker file
+// written when the folder is made, so that eviction and `cache --clear`
+// never remove a user's own `pch-*` folder (issue 31, item 5).
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +73,22 @@ public:
   /// Removes every entry (only the cache's own `pch-*` folders); "" or the
   /// first error.
   std::string clear() const;
+
+  /// The `pch-*` folders of the directory that kernel-tidy did not make
+  /// (left alone by clear() and evict()).
+  std::vector<std::string> foreignEntries() const;
+
+  /// Makes the folder of a new entry with its marker, or takes an existing
+  /// one that kernel-tidy made (an empty folder too); "" or why not: a
+  /// folder that holds something kernel-tidy did not write is never used.
+  std::string claim(const std::string &EntryPath) const;
+
+  /// Whether \p Path is a folder kernel-tidy made as an entry: it holds the
+  /// marker, or only the files that versions before the marker wrote.
+  static bool isOwnEntry(const std::string &Path);
+
+  /// The marker file of every entry.
+  static constexpr llvm::StringLiteral MarkerName = "kernel-tidy-entry";
 
 private:
   std::string Directory;

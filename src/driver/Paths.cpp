@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 namespace kernel_tidy {
@@ -36,6 +37,33 @@ std::string relativeToRoot(const std::string &Path, const std::string &Root) {
   if (!Rest.consume_front(Prefix))
     return llvm::sys::path::convert_to_slash(File);
   return llvm::sys::path::convert_to_slash(Rest);
+}
+
+std::string inputFileProblem(const std::string &Path) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status))
+    return "";
+  if (Status.type() == llvm::sys::fs::file_type::directory_file)
+    return "is a directory";
+  if (Status.type() != llvm::sys::fs::file_type::regular_file)
+    return "is not a regular file";
+  if (Status.getSize() > MaxInputBytes)
+    return "is larger than " + std::to_string(MaxInputBytes >> 20) + " MiB";
+  return "";
+}
+
+std::optional<std::string> readInputFile(const std::string &Path, std::string &Error) {
+  if (std::string Problem = inputFileProblem(Path); !Problem.empty()) {
+    Error = "'" + Path + "' " + Problem;
+    return std::nullopt;
+  }
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Buffer) {
+    Error = "cannot read '" + Path + "': " + Buffer.getError().message();
+    return std::nullopt;
+  }
+  return (*Buffer)->getBuffer().str();
 }
 
 } // namespace kernel_tidy

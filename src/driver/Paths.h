@@ -3,6 +3,8 @@
 #ifndef KERNEL_TIDY_SRC_DRIVER_PATHS_H
 #define KERNEL_TIDY_SRC_DRIVER_PATHS_H
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace kernel_tidy {
@@ -17,6 +19,19 @@ std::string relativeToRoot(const std::string &Path, const std::string &Root);
 
 /// An absolute, dot-free version of \p Path.
 std::string absolutePath(const std::string &Path);
+
+/// The most a baseline, report, configuration or compile database may hold.
+constexpr uint64_t MaxInputBytes = uint64_t(1) << 30; // 1 GiB
+
+/// Why \p Path (links followed) cannot be read as an input of the tool: a
+/// FIFO would block, a device such as /dev/zero never ends, a file over
+/// MaxInputBytes is not one the tool wrote; "" when it can (or does not
+/// exist: its reader reports that).
+std::string inputFileProblem(const std::string &Path);
+
+/// The contents of the input file \p Path, or std::nullopt with \p Error
+/// ("'PATH': why").
+std::optional<std::string> readInputFile(const std::string &Path, std::string &Error);
 
 } // namespace kernel_tidy
 

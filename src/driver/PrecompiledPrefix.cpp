@@ -98,7 +98,10 @@ bool prefixApplies(const PrecompiledHeader &Header, llvm::StringRef Text,
 /// "SIZE MTIME HASH" of a file, or "" when it cannot be read.
 static std::string fingerprint(llvm::StringRef Path) {
   llvm::sys::fs::file_status Status;
-  if (llvm::sys::fs::status(Path, Status))
+  // Only regular files: an inventory naming /dev/zero or a FIFO (damaged, or
+  // written by someone else) would hang every run that checks the entry.
+  if (llvm::sys::fs::status(Path, Status) ||
+      Status.type() != llvm::sys::fs::file_type::regular_file)
     return "";
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);

@@ -2,6 +2,7 @@
 
 #include "src/driver/Report.h"
 
+#include "src/driver/Nesting.h"
 #include "llvm/ADT/StringRef.h"
 #include <algorithm>
 #include <cstdio>
@@ -232,6 +233,8 @@ std::string formatCheckProfile(const std::vector<std::string> &Profiles) {
   std::map<std::string, Times> PerCheck;
   unsigned Read = 0;
   for (const std::string &Text : Profiles) {
+    if (nestingDepth(Text, /*JsonStrings=*/true) > MaxNesting)
+      continue;
     nlohmann::json Profile = nlohmann::json::parse(Text, nullptr, /*allow_exceptions=*/false);
     if (!Profile.is_object() || !Profile["profile"].is_object())
       continue;

@@ -4,6 +4,7 @@
 
 #include "src/driver/Baseline.h"
 #include "src/driver/JsonFields.h"
+#include "src/driver/Nesting.h"
 
 #include <algorithm>
 #include <functional>
@@ -137,6 +138,10 @@ std::optional<std::string> mergeReports(const std::vector<std::string> &Texts,
   std::optional<json> Merged;
   ReportKind Kind = ReportKind::Unknown;
   for (size_t I = 0; I < Texts.size(); ++I) try {
+    if (std::string Problem = nestingProblem(Texts[I], /*JsonStrings=*/true); !Problem.empty()) {
+      Error = "report " + std::to_string(I + 1) + " is " + Problem;
+      return std::nullopt;
+    }
     json Report = json::parse(Texts[I], nullptr, /*allow_exceptions=*/false);
     ReportKind ThisKind = kindOf(Report);
     if (ThisKind == ReportKind::Unknown || (Merged && ThisKind != Kind)) {

@@ -212,13 +212,15 @@ PchJob makeJob(const tooling::CompileCommand &Command, const std::vector<std::st
 }
 
 bool isCached(const PchJob &Job) {
-  return llvm::sys::fs::exists(Job.Pch) && dependenciesUnchanged(readAll(Job.Manifest));
+  return llvm::sys::fs::exists(Job.Pch) && HeaderCache::isOwnEntry(Job.Dir) &&
+         dependenciesUnchanged(readAll(Job.Manifest));
 }
 
-/// Makes the entry's folder, header and temporary file; "" or why not.
-std::string prepare(PchJob &Job) {
-  if (std::error_code EC = llvm::sys::fs::create_directories(Job.Dir))
-    return "cannot create '" + Job.Dir + "': " + EC.message();
+/// Makes the entry's folder (with its marker), header and temporary file;
+/// "" or why not.
+std::string prepare(PchJob &Job, const HeaderCache &Cache) {
+  if (std::string Error = Cache.claim(Job.Dir); !Error.empty())
+    return Error;
   // The same text keeps its time stamp: other runs may be using the PCH.
   if (readAll(Job.Header) != Job.Prefix) {
     std::string Error = writeAtomically(Job.Header, Job.Prefix);
@@ -342,7 +344,7 @@ private:
     }
     // After one cache problem the others would fail alike, each after a
     // whole header parse.
-    std::string Problem = Broken ? "skipped" : prepare(Job);
+    std::string Problem = Broken ? "skipped" : prepare(Job, Cache);
     if (!Problem.empty()) {
       cacheProblem(Problem);
       Job.Result = nullptr;

@@ -39,10 +39,10 @@ TEST(CuteBridge, ReportBecomesFindingsWithByteColumns) {
   std::string Original = "import\n# \xC3\xA9 v = 32\n";
   std::string Json = R"({"version": 1, "errors": [], "findings": [
     {"rule": "cute-hardcoded-warp-width", "message": "m1", "offset": 16, "end_offset": 18,
-     "fix": {"kind": "safe", "reason": "", "edits": [{"offset": 16, "length": 2, "text": "W"}]},
+     "fix": {"kind": "safe", "reason": "", "edits": [{"offset": 16, "length": 2, "text": "W", "replaced": "32"}]},
      "no_fix_reason": "", "notes": [{"message": "n", "offset": 0}]},
     {"rule": "cute-butterfly-reduction", "message": "m2", "offset": 12, "end_offset": 13,
-     "fix": {"kind": "unsafe", "reason": "sm_100a", "edits": [{"offset": 12, "length": 1, "text": "w"}]}},
+     "fix": {"kind": "unsafe", "reason": "sm_100a", "edits": [{"offset": 12, "length": 1, "text": "w", "replaced": "v"}]}},
     {"rule": "cute-divergent-barrier", "message": "m3", "offset": 7, "end_offset": 8,
      "fix": null, "no_fix_reason": "why"}]})";
   FileResult R = parseCuteReport(Json, "k.py", Original, {"cute-divergent-barrier"});
@@ -81,7 +81,20 @@ TEST(CuteBridge, ReportsThatAreNotTheProtocolAreErrorsOfTheFile) {
         R"({"version": 1, "findings": [{"rule": "r", "message": "m", "offset": 99, "end_offset": 99}]})",
         R"({"version": 1, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
             "fix": {"kind": "safe", "edits": [{"offset": 5, "length": 9, "text": ""}]}}]})",
-        R"({"version": 1, "findings": [{"message": "no rule", "offset": 0, "end_offset": 0}]})"}) {
+        R"({"version": 1, "findings": [{"message": "no rule", "offset": 0, "end_offset": 0}]})",
+        // Issue 31 item 9: every field is type-checked, the version too.
+        R"({"version": "1", "findings": []})", R"({"version": 1.5, "findings": []})",
+        R"({"version": 1, "findings": [], "errors": [{"line": "3", "message": "m"}]})",
+        // Item 18: an offset plus a length that wraps around 2^32 is outside the file.
+        R"({"version": 1, "findings": [{"rule": "r", "message": "m", "offset": 1, "end_offset": 1,
+            "fix": {"kind": "safe", "edits": [{"offset": 1, "length": 4294967295, "text": "",
+                                               "replaced": ""}]}}]})",
+        // Items 1 and 2: an edit must name the text it replaces, and be right.
+        R"({"version": 1, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
+            "fix": {"kind": "safe", "edits": [{"offset": 4, "length": 1, "text": "2"}]}}]})",
+        R"({"version": 1, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
+            "fix": {"kind": "safe", "edits": [{"offset": 3, "length": 1, "text": "2",
+                                               "replaced": "1"}]}}]})"}) {
     FileResult R = parseCuteReport(Bad, "k.py", Original, {});
     EXPECT_EQ(1u, R.Errors.size()) << Bad;
     EXPECT_TRUE(R.Findings.empty()) << Bad;
@@ -91,6 +104,13 @@ TEST(CuteBridge, ReportsThatAreNotTheProtocolAreErrorsOfTheFile) {
       "k.py", Original, {});
   ASSERT_EQ(1u, Syntax.Errors.size());
   EXPECT_EQ(3u, Syntax.Errors[0].Line);
+  // A stored byte offset wins: Python's lines are not the driver's where a lone CR ends one.
+  FileResult Placed = parseCuteReport(
+      R"({"version": 1, "findings": [], "errors": [{"line": 2, "column": 1, "offset": 4, "message": "m"}]})",
+      "k.py", Original, {});
+  ASSERT_EQ(1u, Placed.Errors.size());
+  EXPECT_EQ(1u, Placed.Errors[0].Line);
+  EXPECT_EQ(5u, Placed.Errors[0].Column);
 }
 
 TEST(CuteFrontend, ListsExactlyTheRegistrysPythonRules) {

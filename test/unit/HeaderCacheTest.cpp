@@ -32,7 +32,8 @@ protected:
   /// An entry of \p Bytes bytes last used \p SecondsAgo seconds ago.
   std::string entry(const std::string &Name, size_t Bytes, int SecondsAgo) {
     std::string Path = Dir + "/" + Name;
-    llvm::sys::fs::create_directories(Path);
+    llvm::sys::fs::create_directories(Dir);
+    EXPECT_EQ("", HeaderCache(Dir, 0).claim(Path));
     writeFile(Path + "/prefix.pch", std::string(Bytes, 'x'));
     writeFile(Path + "/used", "");
     setTime(Path + "/used", SecondsAgo);
@@ -62,7 +63,9 @@ TEST_F(HeaderCacheFolder, EvictsLeastRecentlyUsedFirst) {
   ASSERT_EQ(4u, All.size());
   EXPECT_EQ(Keep, All.front().Path);
   EXPECT_EQ(New, All.back().Path);
-  EXPECT_EQ(4000u, All.front().Bytes);
+  // The PCH and the entry's marker.
+  EXPECT_GT(All.front().Bytes, 4000u);
+  EXPECT_LT(All.front().Bytes, 4200u);
 
   HeaderCache::touch(Old); // Now the most recent.
   EXPECT_LE(Cache.evict({Keep}), 9000u);
@@ -75,6 +78,51 @@ TEST_F(HeaderCacheFolder, EvictsLeastRecentlyUsedFirst) {
   EXPECT_EQ("", Cache.clear());
   EXPECT_TRUE(Cache.entries().empty());
   EXPECT_TRUE(fileExists(Dir + "/notes.txt"));
+}
+
+// Issue 31, item 5: eviction and `cache --clear` remove only folders that
+// kernel-tidy made (its marker, or the files versions before the marker
+// wrote), never a user's own pch-* folder, and a new entry never takes one.
+TEST_F(HeaderCacheFolder, OnlyEntriesKernelTidyMadeAreRemoved) {
+  std::string Own = entry("pch-own", 4000, 300);
+  std::string Thesis = Dir + "/pch-thesis";
+  llvm::sys::fs::create_directories(Thesis);
+  writeFile(Thesis + "/chapter1.tex", std::string(8000, 't'));
+  writeFile(Thesis + "/used", "");
+  setTime(Thesis + "/used", 900);
+  // Looks like an entry (a PCH, a use time) but kernel-tidy wrote no header there.
+  std::string Fake = Dir + "/pch-fake";
+  llvm::sys::fs::create_directories(Fake);
+  writeFile(Fake + "/prefix.pch", std::string(8000, 'p'));
+  // What versions before the marker wrote is still the cache's own.
+  std::string Legacy = Dir + "/pch-legacy";
+  llvm::sys::fs::create_directories(Legacy);
+  writeFile(Legacy + "/prefix.h", "// kernel-tidy: the preamble of one or more files\n");
+  writeFile(Legacy + "/prefix.pch", std::string(4000, 'l'));
+
+  HeaderCache Cache(Dir, 1000);
+  std::vector<CacheEntry> All = Cache.entries();
+  ASSERT_EQ(2u, All.size());
+  EXPECT_EQ((std::vector<std::string>{Fake, Thesis}), Cache.foreignEntries());
+  EXPECT_NE("", Cache.claim(Thesis)) << "a new entry never takes a foreign folder";
+  EXPECT_FALSE(HeaderCache::isOwnEntry(Thesis));
+
+  EXPECT_LE(Cache.evict({}), 1000u);
+  EXPECT_FALSE(fileExists(Own));
+  EXPECT_FALSE(fileExists(Legacy));
+  EXPECT_EQ(std::string(8000, 't'), readFile(Thesis + "/chapter1.tex"));
+  EXPECT_TRUE(fileExists(Fake + "/prefix.pch"));
+
+  entry("pch-again", 10, 0);
+  ::setenv("KERNEL_TIDY_CACHE_DIR", Dir.c_str(), 1);
+  ProcessResult R = runKernelTidy({"cache", "--clear"});
+  ::setenv("KERNEL_TIDY_CACHE_DIR", testCacheDir().c_str(), 1);
+  EXPECT_EQ(0, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos, R.Out.find("removed 1 entries")) << R.Out;
+  EXPECT_NE(std::string::npos, R.Err.find("kept '" + Thesis + "'")) << R.Err;
+  EXPECT_TRUE(fileExists(Thesis + "/chapter1.tex"));
+  EXPECT_TRUE(fileExists(Fake + "/prefix.pch"));
+  EXPECT_FALSE(fileExists(Dir + "/pch-again"));
 }
 
 /// A kernel-tidy run of the butterfly fixture with KERNEL_TIDY_CACHE_DIR

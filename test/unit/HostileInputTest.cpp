@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "src/driver/AtomicFile.h"
+#include "src/driver/FixApplier.h"
 #include "test/unit/Fixture.h"
 #include "test/unit/TestSupport.h"
 #include "llvm/Support/FileSystem.h"
@@ -110,6 +111,286 @@ TEST_F(HostileInput, ARelativeFileInTheDatabaseIsTheFile) {
   ProcessResult R = runKernelTidy({"check", "-p", Dir + "/build", "--fix", File});
   EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
   EXPECT_EQ(readFile(sourceDir() + SafeCase + ".fixed.cpp"), readFile(File)) << R.Out << R.Err;
+}
+
+// Issue 31, items 1 and 2: Python decodes a PEP 263 coding line, a UTF-8 BOM
+// and takes a lone CR as a line break; the fix must still land on the bytes
+// it names in the file as stored, or the file is refused and left alone.
+TEST_F(HostileInput, CuteFixesLandOnTheStoredBytesWhateverTheEncodingOrLineEnds) {
+  const std::string Head = "import cutlass\n"
+                           "import cutlass.cute as cute\n"
+                           "\n"
+                           "\n"
+                           "@cute.kernel\n"
+                           "def k(dst: cute.Tensor):\n"
+                           "    tidx, _, _ = cute.arch.thread_idx()\n";
+  auto Replace = [](std::string Text, const std::string &From, const std::string &To) {
+    for (size_t At = Text.find(From); At != std::string::npos;
+         At = Text.find(From, At + To.size()))
+      Text.replace(At, From.size(), To);
+    return Text;
+  };
+  struct Case {
+    const char *What;
+    std::string Before, After;
+  };
+  const std::string Latin1 = "# -*- coding: latin-1 -*-\n" + Head +
+                             "    m = \"\xE9\xE9\xE9\xE9\xE9\"; dst[tidx // 32 + 45] = tidx\n";
+  const std::string Body = "    dst[tidx // 32] = tidx\n";
+  const std::string Fixed = "    dst[tidx // cute.arch.WARP_SIZE] = tidx\n";
+  std::vector<Case> Cases = {
+      {"coding line", Latin1, Replace(Latin1, "// 32 ", "// cute.arch.WARP_SIZE ")},
+      {"BOM", "\xEF\xBB\xBF" + Head + "    # \xC3\xA9\n" + Body,
+       "\xEF\xBB\xBF" + Head + "    # \xC3\xA9\n" + Fixed},
+      {"lone CR line ends", Replace(Head + Body, "\n", "\r"), Replace(Head + Fixed, "\n", "\r")},
+      {"a lone CR in a comment", Head + "    # a\r    # b\n" + Body + Body,
+       Head + "    # a\r    # b\n" + Fixed + Fixed},
+      {"a byte that is not UTF-8 in a comment", Head + "    # \xFF\n" + Body,
+       Head + "    # \xFF\n" + Fixed}};
+  for (const Case &C : Cases) {
+    std::string File = put("k.py", C.Before);
+    ProcessResult R = runKernelTidy({"check", "--fix", File});
+    EXPECT_EQ(0, R.ExitCode) << C.What << "\n" << R.Out << R.Err;
+    EXPECT_EQ(C.After, readFile(File)) << C.What << "\n" << R.Out << R.Err;
+  }
+
+  // A stateful encoding has no fixed bytes per character: refused, exit 2, not changed.
+  std::string Stateful = "# coding: iso2022_jp\n" + Head + "    # \x1B$BF|K\\\x1B(B\n" + Body;
+  std::string File = put("k.py", Stateful);
+  ProcessResult R = runKernelTidy({"check", "--fix", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos, R.Out.find("positions in it would not be exact")) << R.Out;
+  EXPECT_EQ(std::string::npos, R.Out.find("Traceback")) << R.Out;
+  EXPECT_EQ(Stateful, readFile(File));
+}
+
+// Issue 31, item 1, for both frontends: an edit whose bytes are not the text
+// its frontend reported there is never applied; the file fails instead.
+TEST_F(HostileInput, AnEditThatDoesNotReplaceTheReportedTextFailsTheFile) {
+  auto Analyzer = modelAnalyzer({});
+  ASSERT_TRUE(Analyzer);
+  std::string File = put("k.cpp", safeSource());
+  FileResult Result = Analyzer->analyze(File, std::nullopt);
+  ASSERT_FALSE(Result.Findings.empty());
+  ASSERT_TRUE(Result.Findings[0].FixIt);
+  Edit &First = Result.Findings[0].FixIt->Edits[0];
+  ASSERT_TRUE(First.Replaced) << "the C++ frontend names the text it replaces";
+  EXPECT_EQ(Result.Original.substr(First.Begin.Offset, First.End.Offset - First.Begin.Offset),
+            *First.Replaced);
+  First.Replaced = "x" + *First.Replaced;
+  applyFixes(Result, *Analyzer, /*IncludeUnsafe=*/true);
+  EXPECT_FALSE(Result.Fixed);
+  ASSERT_EQ(1u, Result.Errors.size());
+  EXPECT_NE(std::string::npos, Result.Errors[0].Message.find("does not replace the text"))
+      << Result.Errors[0].Message;
+}
+
+// Issue 31, item 9: every field of the frontend's reply is type-checked like
+// any untrusted JSON: a version "1" (a string) is an error of the file, not
+// an abort that leaves the request's temporary files behind.
+TEST_F(HostileInput, AFrontendReplyOfTheWrongTypesIsAnErrorOfTheFile) {
+  std::string Python = put("fake-python", "#!/bin/sh\ncat > /dev/null\n"
+                                          "printf '{\"version\":\"1\",\"findings\":[]}'\n");
+  ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
+  std::string File = put("k.py", "import cutlass\n");
+  std::string Temp = Dir + "/tmp";
+  llvm::sys::fs::create_directories(Temp);
+  std::string Out = Dir + "/out.txt";
+  std::string Script = "TMPDIR='" + Temp + "' KERNEL_TIDY_PYTHON='" + Python + "' exec '"
+                       KERNEL_TIDY_BINARY "' check '" + File + "' > '" + Out + "' 2>&1";
+  EXPECT_EQ(2, llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script})) << readFile(Out);
+  EXPECT_NE(std::string::npos, readFile(Out).find("is not protocol version 1")) << readFile(Out);
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Temp, EC), End; It != End && !EC; It.increment(EC))
+    ADD_FAILURE() << "left behind: " << It->path();
+}
+
+// Issue 31, item 3: an output that is an input or a source file of the run
+// would be replaced by JSON or YAML; the run refuses before anything is
+// analysed or written.
+TEST_F(HostileInput, AnOutputNeverReplacesAnInputOrASourceFile) {
+  std::string Source = safeSource();
+  std::string A = put("a.cpp", Source), B = put("b.cpp", Source);
+  std::string Config = put(".clang-tidy-other", "Checks: 'luisa-*'\n");
+  const std::vector<std::vector<std::string>> Refused = {
+      {"check", "--write-baseline", A, B},                  // The baseline name forgotten.
+      {"check", "--export-fixes", B, A},
+      {"check", "--fix", "--export-fixes", A, A},           // The export is the input.
+      {"check", "--export-fixes", Config, "--config-file", Config, A},
+      {"check", "--write-baseline", Dir + "/x.json", "--export-fixes", Dir + "/x.json", A},
+      {"check", "--export-fixes", Dir + "/./a.cpp", Dir}};  // Found by the folder walk.
+  for (const auto &Args : Refused) {
+    writeFile(Dir + "/x.json", "{}");
+    ProcessResult R = runKernelTidy(Args);
+    std::string Line;
+    for (const std::string &Arg : Args)
+      Line += Arg + " ";
+    EXPECT_EQ(2, R.ExitCode) << Line << "\n" << R.Out << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("refusing to overwrite it")) << Line << R.Err;
+    EXPECT_EQ(Source, readFile(A)) << Line;
+    EXPECT_EQ(Source, readFile(B)) << Line;
+    EXPECT_EQ("Checks: 'luisa-*'\n", readFile(Config)) << Line;
+    EXPECT_EQ("{}", readFile(Dir + "/x.json")) << Line;
+  }
+  // A new output with a source extension is written, with a warning.
+  ProcessResult R = runKernelTidy({"check", "--write-baseline", Dir + "/base.py", A});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("has a source file's extension")) << R.Err;
+  EXPECT_TRUE(llvm::sys::fs::exists(Dir + "/base.py"));
+  // Rewriting the baseline that is read stays possible.
+  R = runKernelTidy({"check", "--baseline", Dir + "/base.py", "--write-baseline",
+                     Dir + "/base.py", A});
+  EXPECT_EQ(2, R.ExitCode) << "base.py now exists and has a source extension: " << R.Err;
+  writeFile(Dir + "/base.json", readFile(Dir + "/base.py"));
+  R = runKernelTidy({"check", "--baseline", Dir + "/base.json", "--write-baseline",
+                     Dir + "/base.json", A});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+}
+
+// Issue 31, item 4: an entry with an absolute "file" whose command names the
+// source relatively (Bear: `-c k.cpp` in its "directory"; Meson: `-c
+// ../src/k.cpp` from the build folder), run from a folder with a k.cpp of its
+// own: every path is resolved from the entry's directory, as clang-tidy does,
+// so the report, the exported fixes and --fix name the database's file.
+TEST_F(HostileInput, RelativeSourcesInDatabaseCommandsAreResolvedFromTheirDirectory) {
+  std::string Source = safeSource(), Fixed = readFile(sourceDir() + SafeCase + ".fixed.cpp");
+  std::string File = put("src/k.cpp", Source);
+  std::string Bystander = put("elsewhere/k.cpp", Source);
+  std::string Model = modelDir();
+  const std::pair<const char *, std::string> Databases[] = {
+      {"Bear", "[{\"directory\": \"" + Dir + "/src\", \"file\": \"" + File +
+                   "\", \"arguments\": [\"clang++\", \"-std=c++20\", \"-isystem\", \"" + Model +
+                   "\", \"-c\", \"k.cpp\"]}]"},
+      {"Meson", "[{\"directory\": \"" + Dir + "/build\", \"file\": \"" + File +
+                    "\", \"command\": \"c++ -Isrc -std=c++20 -isystem " + Model +
+                    " -o k.o -c ../src/k.cpp\"}]"}};
+  for (const auto &[Style, Database] : Databases) {
+    writeFile(File, Source);
+    put("build/compile_commands.json", Database);
+    std::string Out = Dir + "/out.json", Export = Dir + "/fixes.yaml";
+    std::string Script = "cd '" + Dir + "/elsewhere' && exec '" KERNEL_TIDY_BINARY
+                         "' check --format json --export-fixes '" + Export + "' -p '" + Dir +
+                         "/build' '" + File + "' > '" + Out + "' 2>&1";
+    EXPECT_EQ(1, llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script})) << Style;
+    std::string Report = readFile(Out);
+    auto Json = nlohmann::json::parse(Report, nullptr, false);
+    ASSERT_FALSE(Json.is_discarded()) << Style << Report;
+    ASSERT_FALSE(Json["diagnostics"].empty()) << Style << Report;
+    for (const auto &Diagnostic : Json["diagnostics"])
+      EXPECT_EQ(File, Diagnostic["file"]) << Style << Report;
+    // Every path of the export is the database's file, none the bystander.
+    std::string Yaml = readFile(Export);
+    EXPECT_NE(0u, count(Yaml, File)) << Style << Yaml;
+    EXPECT_EQ(count(Yaml, "k.cpp"), count(Yaml, File)) << Style << Yaml;
+
+    Script = "cd '" + Dir + "/elsewhere' && exec '" KERNEL_TIDY_BINARY "' check --fix -p '" +
+             Dir + "/build' '" + File + "' > '" + Out + "' 2>&1";
+    EXPECT_EQ(0, llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script}))
+        << Style << readFile(Out);
+    EXPECT_EQ(Fixed, readFile(File)) << Style << readFile(Out);
+    EXPECT_EQ(Source, readFile(Bystander)) << Style;
+  }
+}
+
+// Issue 31, items 6 to 8: JSON and YAML nested far deeper than any report,
+// baseline, line filter or configuration overflowed the stack of the parser
+// (or of nlohmann's recursive copy and dump); now exit 2 naming the input.
+TEST_F(HostileInput, DeeplyNestedInputsAreRefusedNotCrashes) {
+  std::string File = put("k.cpp", safeSource());
+  const size_t Deep = 1000000;
+  std::string Open(Deep, '['), Close(Deep, ']');
+  // Item 6: a baseline entry, an extra key of a report.
+  std::string Baseline = put("deep-baseline.json", "{\"kernel_tidy_baseline\": 1, \"findings\": [" +
+                                                        Open + Close + "]}");
+  ProcessResult R = runKernelTidy({"check", "--baseline", Baseline, File});
+  EXPECT_EQ(2, R.ExitCode) << R.Err.substr(0, 2000);
+  EXPECT_NE(std::string::npos, R.Err.find(Baseline + "': not a kernel-tidy baseline: nested"))
+      << R.Err.substr(0, 2000);
+  std::string Report = put("deep-report.json", "{\"version\": 1, \"diagnostics\": [], \"x\": " +
+                                                   Open + Close + "}");
+  R = runKernelTidy({"merge", Report});
+  EXPECT_EQ(2, R.ExitCode) << R.Err.substr(0, 2000);
+  EXPECT_NE(std::string::npos, R.Err.find(Report + "' is nested more than"))
+      << R.Err.substr(0, 2000);
+  // Item 7: the line filter.
+  R = runKernelTidy({"check", "--line-filter", std::string(60000, '['), File});
+  EXPECT_EQ(2, R.ExitCode) << R.Err.substr(0, 2000);
+  EXPECT_NE(std::string::npos, R.Err.find("invalid --line-filter: nested")) << R.Err.substr(0, 2000);
+  // Item 8: `Checks:` and 100,000 '[', by --config-file and as .clang-tidy.
+  std::string Config = put("deep.yaml", "Checks: " + std::string(100000, '[') + "\n");
+  R = runKernelTidy({"check", "--config-file", Config, File});
+  EXPECT_EQ(2, R.ExitCode) << R.Err.substr(0, 2000);
+  EXPECT_NE(std::string::npos, R.Err.find(Config + "': nested")) << R.Err.substr(0, 2000);
+  put(".clang-tidy", readFile(Config));
+  R = runKernelTidy({"check", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Out.substr(0, 2000) << R.Err.substr(0, 2000);
+  EXPECT_NE(std::string::npos, (R.Out + R.Err).find(".clang-tidy': nested"))
+      << R.Out.substr(0, 2000) << R.Err.substr(0, 2000);
+}
+
+// Issue 31, item 11: every file the tool reads is a regular file of bounded
+// size. /dev/zero or a FIFO as the baseline, the configuration, a report to
+// merge, the compile database or an input of a cache entry hung the run.
+TEST_F(HostileInput, InputsThatNeverEndAreRefused) {
+  std::string File = put("src/k.cpp", safeSource());
+  std::string Out = Dir + "/out.txt";
+  // `timeout`: a hang fails the test instead of stopping the suite.
+  auto Run = [&](const std::string &Env, const std::string &Args) {
+    std::string Script = Env + " exec timeout 120 '" KERNEL_TIDY_BINARY "' " + Args + " > '" +
+                         Out + "' 2>&1 < /dev/null";
+    int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
+    return std::pair{Code, readFile(Out)};
+  };
+  auto [Code, Text] = Run("", "check --baseline /dev/zero '" + File + "'");
+  EXPECT_EQ(2, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("'/dev/zero' is not a regular file")) << Text;
+  std::tie(Code, Text) = Run("", "check --config-file /dev/zero '" + File + "'");
+  EXPECT_EQ(2, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("is not a regular file")) << Text;
+  std::tie(Code, Text) = Run("", "merge /dev/zero");
+  EXPECT_EQ(2, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("'/dev/zero' is not a regular file")) << Text;
+
+  // A database that is a link to /dev/zero, or a FIFO: named, not read.
+  ASSERT_EQ(0, symlink("/dev/zero", (Dir + "/src/compile_commands.json").c_str()));
+  std::tie(Code, Text) = Run("", "check '" + File + "'");
+  EXPECT_EQ(1, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("compile_commands.json': it is not a regular file"))
+      << Text;
+  llvm::sys::fs::create_directories(Dir + "/build");
+  ASSERT_EQ(0, mkfifo((Dir + "/build/compile_commands.json").c_str(), 0600));
+  std::tie(Code, Text) = Run("", "check -p '" + Dir + "/build' '" + File + "'");
+  EXPECT_EQ(2, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("is not a regular file")) << Text;
+  llvm::sys::fs::remove(Dir + "/src/compile_commands.json");
+
+  // A cache entry whose inventory names /dev/zero is rebuilt, not read.
+  std::string Cache = "KERNEL_TIDY_CACHE_DIR='" + Dir + "/cache'";
+  std::tie(Code, Text) = Run(Cache, "check '" + File + "'");
+  ASSERT_EQ(1, Code) << Text;
+  unsigned Damaged = 0;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir + "/cache", EC), End; It != End && !EC;
+       It.increment(EC))
+    if (llvm::sys::path::filename(It->path()) == "inputs") {
+      writeFile(It->path(), readFile(It->path()) + "0 0 0 /dev/zero\n");
+      ++Damaged;
+    }
+  ASSERT_NE(0u, Damaged);
+  std::tie(Code, Text) = Run(Cache, "check '" + File + "'");
+  EXPECT_EQ(1, Code) << Text;
+  EXPECT_EQ(1u, count(Text, "[luisa-butterfly-reduction]")) << Text;
+}
+
+// Issue 31, item 20 (in part): code nested too deeply for Python's own
+// parser (it raises MemoryError, not RecursionError) is one clear error of
+// the file, not a 30-line traceback of the frontend.
+TEST_F(HostileInput, CodeTooDeepForPythonsParserIsAClearError) {
+  std::string File = put("k.py", "import cutlass\nx = " + std::string(100000, '-') + "1\n");
+  ProcessResult R = runKernelTidy({"check", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos, R.Out.find("nested too deeply for Python's parser")) << R.Out;
+  EXPECT_EQ(std::string::npos, (R.Out + R.Err).find("Traceback")) << R.Out << R.Err;
 }
 
 TEST_F(HostileInput, KernelClangdRefusesAHugeMessageAsClangdDoes) {

@@ -1,70 +1,200 @@
-"""A Python file as bytes, with the byte offsets of its AST nodes and its comments."""
+"""A Python file as stored, with the byte offsets of its AST nodes and comments.
+
+Every offset this module hands out is a byte offset into the file as stored
+(the driver applies edits to those bytes). Python itself works on the decoded
+text: it honours a UTF-8 BOM and a PEP 263 coding line (`# -*- coding: latin-1
+-*-`), takes CR LF, a lone CR and LF as line breaks, and gives columns as
+UTF-8 byte offsets into the decoded line. So the file is decoded here exactly
+as Python decodes it, split into lines with Python's line breaks, and each
+(line, UTF-8 column) is mapped back to the stored bytes of that line. A file
+whose encoding does not map back byte for byte is refused (ValueError): a
+position that is not exact would edit the wrong bytes."""
 
 import ast
-import io
+import codecs
+import re
 import tokenize
+from typing import Iterator, List, Optional, Tuple
+
+# Python's line breaks (its tokenizer translates CR LF and a lone CR to LF);
+# str.splitlines() would also break at form feeds, U+2028 and others.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# The characters that stand for bytes of a UTF-8 file that are not UTF-8.
+_UNDECODABLE = re.compile("[\udc80-\udcff]")
+
+
+def _encoding_of(data: bytes) -> Tuple[str, int]:
+    """The codec Python decodes data with and the length of its BOM."""
+    lines = iter(data.splitlines(keepends=True)[:2])
+    try:
+        name, _ = tokenize.detect_encoding(lambda: next(lines, b""))
+    except SyntaxError as e:
+        # A byte that is not UTF-8 in a comment of the first two lines, which
+        # Python's own tokenizer accepts: read as UTF-8 (each such byte keeps one
+        # position; parse() asks Python about the bytes). An unknown codec or a
+        # BOM against the coding line stays an error.
+        if "invalid or missing encoding declaration" not in str(e):
+            raise
+        name = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8"
+    if name == "utf-8-sig":
+        return "utf-8", len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    return codecs.lookup(name).name, 0
 
 
 class Source:
     """The parsed file: AST, byte offsets of nodes, comment tokens."""
 
-    def __init__(self, data: bytes):
+    def __init__(self, data: bytes) -> None:
         self.data = data
-        self.tree = ast.parse(data)
-        self.line_starts = [0]
-        for i, byte in enumerate(data):
-            if byte == 0x0A:
-                self.line_starts.append(i + 1)
-        self._comments = None
+        self.encoding, bom = _encoding_of(data)
+        self.utf8 = self.encoding == "utf-8"
+        # Python accepts bytes that are not UTF-8 in a comment; each stays one
+        # character (a lone surrogate) so that positions after it stay exact.
+        self._errors = "surrogateescape" if self.utf8 else "strict"
+        try:
+            text = data[bom:].decode(self.encoding, self._errors)
+        except UnicodeDecodeError as e:
+            raise ValueError("the file is not valid %s (byte 0x%02x at offset %d)"
+                             % (self.encoding, data[bom + e.start], bom + e.start)) from None
+        # Python lines: decoded text with its line break, and the offset of its first
+        # byte; as before, N line breaks make N + 1 lines (the last one maybe empty).
+        self._lines: List[str] = []
+        self.line_starts: List[int] = []
+        at, begin = bom, 0
+        for end in [m.end() for m in _LINE_BREAK.finditer(text)] + [len(text)]:
+            line = text[begin:end]
+            stored = line.encode(self.encoding, self._errors)
+            # Strict UTF-8 decoding is exact; another codec must give the bytes back.
+            if not self.utf8 and (data[at:at + len(stored)] != stored
+                                  or not self._fixed_bytes(line, stored)):
+                raise ValueError("the file's encoding %s does not map each character to "
+                                 "bytes of its own; positions in it would not be exact"
+                                 % self.encoding)
+            self._lines.append(line)
+            self.line_starts.append(at)
+            at, begin = at + len(stored), end
+        if at != len(data):
+            raise ValueError("the file's encoding %s does not give back its bytes; "
+                             "positions in it would not be exact" % self.encoding)
+        self._text = text
+        self.tree: ast.Module = ast.Module(body=[], type_ignores=[])
+        self._comments: Optional[List[Tuple[int, int, str]]] = None
+
+    def parse(self) -> None:
+        """Parses the decoded text (a str: its coding line is not applied twice).
+        Raises SyntaxError, RecursionError or ValueError as ast.parse does."""
+        text = self._text
+        if _UNDECODABLE.search(text):
+            # Python's verdict on the bytes (it refuses them outside comments); the
+            # text parsed has one ASCII byte for each, so columns stay stored bytes.
+            ast.parse(self.data)
+            text = _UNDECODABLE.sub("?", text)
+        self.tree = ast.parse(text)
+
+    def _fixed_bytes(self, line: str, stored: bytes) -> bool:
+        """Whether each character of line has bytes of its own, so that a prefix of
+        the line is stored as a prefix of its bytes (not so for stateful codecs such
+        as ISO-2022-JP)."""
+        if line.isascii() and stored == line.encode("ascii"):
+            return True
+        return b"".join(c.encode(self.encoding) for c in line) == stored
+
+    def _raw_column(self, line: int, prefix: str) -> int:
+        """Bytes that the decoded prefix of line takes in the stored file."""
+        return len(prefix.encode(self.encoding, self._errors))
+
+    def _prefix(self, line: int, col: int) -> str:
+        """The decoded text of line before UTF-8 byte column col (as ast gives it)."""
+        text = self._lines[line - 1]
+        if text.isascii():
+            return text[:col]
+        return text.encode("utf-8", self._errors)[:col].decode("utf-8", self._errors)
+
+    @property
+    def line_count(self) -> int:
+        return len(self._lines)
 
     def offset(self, line: int, col: int) -> int:
-        """Byte offset of a 1-based line and a 0-based byte column (as ast gives them)."""
-        return self.line_starts[line - 1] + col
+        """Stored byte offset of a 1-based line and a 0-based UTF-8 byte column (as
+        ast gives them)."""
+        if col == 0 or self.utf8:
+            return self.line_starts[line - 1] + col
+        return self.line_starts[line - 1] + self._raw_column(line, self._prefix(line, col))
 
-    def begin(self, node) -> int:
-        return self.offset(node.lineno, node.col_offset)
+    def char_offset(self, line: int, char: int) -> int:
+        """Stored byte offset of a 1-based line and a 0-based character column
+        (tokenize's and SyntaxError's unit), clamped to the line."""
+        if not 1 <= line <= len(self._lines):
+            return 0 if line < 1 else len(self.data)
+        return self.line_starts[line - 1] + self._raw_column(line, self._lines[line - 1][:char])
 
-    def end(self, node) -> int:
-        return self.offset(node.end_lineno, node.end_col_offset)
+    def begin(self, node: ast.AST) -> int:
+        return self.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
 
-    def text(self, node) -> str:
-        return self.data[self.begin(node):self.end(node)].decode("utf-8")
+    def end(self, node: ast.AST) -> int:
+        return self.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+
+    def text(self, node: ast.AST) -> str:
+        """The decoded source text of node."""
+        first, last = node.lineno, node.end_lineno  # type: ignore[attr-defined]
+        head = self._prefix(first, node.col_offset)  # type: ignore[attr-defined]
+        tail = self._prefix(last, node.end_col_offset)  # type: ignore[attr-defined]
+        if first == last:
+            return tail[len(head):]
+        middle = "".join(self._lines[first:last - 1])
+        return self._lines[first - 1][len(head):] + middle + tail
 
     def line_text(self, line: int) -> str:
-        start = self.line_starts[line - 1]
-        stop = self.line_starts[line] if line < len(self.line_starts) else len(self.data)
-        return self.data[start:stop].decode("utf-8")
+        """The decoded text of line, with its line break."""
+        return self._lines[line - 1]
+
+    def line_break(self, line: int) -> str:
+        """The line break that ends line ("\\r\\n", "\\r", "\\n"; "" at the end of the file)."""
+        text = self._lines[line - 1]
+        body = text.rstrip("\r\n")
+        return text[len(body):]
 
     def indentation(self, line: int) -> str:
         text = self.line_text(line)
         return text[:len(text) - len(text.lstrip(" \t"))]
 
     def line_end(self, line: int) -> int:
-        """Offset just past the newline of line (or the end of the file)."""
+        """Offset just past the line break of line (or the end of the file)."""
         return self.line_starts[line] if line < len(self.line_starts) else len(self.data)
 
-    def comments(self):
-        """(line, byte column, text) of every comment, in file order."""
+    def _tokenizer_lines(self) -> Iterator[str]:
+        # Each line ends in LF, as the tokenizer expects (it would not end a line
+        # at a lone CR); columns count characters, so they do not change.
+        for line in self._lines:
+            body = line.rstrip("\r\n")
+            yield body + "\n" if body != line else line
+
+    def comments(self) -> List[Tuple[int, int, str]]:
+        """(line, stored byte column, text) of every comment, in file order. Raises
+        ValueError when the tokenizer cannot read the file: a comment it missed would
+        be lost by a fix that keeps the comments of the lines it replaces."""
         if self._comments is None:
-            self._comments = []
-            tokens = tokenize.tokenize(io.BytesIO(self.data).readline)
+            comments = []
+            lines = iter(self._tokenizer_lines())
             try:
-                for tok in tokens:
+                for tok in tokenize.generate_tokens(lambda: next(lines, "")):
                     if tok.type == tokenize.COMMENT:
-                        line = tok.start[0]
-                        # tokenize columns count characters; offsets count bytes.
-                        prefix = self.line_text(line)[:tok.start[1]]
-                        self._comments.append((line, len(prefix.encode("utf-8")), tok.string))
-            except (tokenize.TokenError, SyntaxError):
-                pass  # ast.parse accepted the file; a tokenizer quirk only loses comments.
+                        line, column = tok.start
+                        # tokenize columns count characters; offsets count stored bytes.
+                        prefix = self._lines[line - 1][:column]
+                        comments.append((line, self._raw_column(line, prefix), tok.string))
+            except (tokenize.TokenError, SyntaxError) as e:
+                raise ValueError("cannot read the comments: %s" % e) from None
+            self._comments = comments
         return self._comments
 
-    def comments_between(self, first_line: int, last_line: int):
+    def comments_between(self, first_line: int, last_line: int) -> List[Tuple[int, int, str]]:
         return [c for c in self.comments() if first_line <= c[0] <= last_line]
 
-    def only_code_on_lines(self, node) -> bool:
+    def only_code_on_lines(self, node: ast.AST) -> bool:
         """Whether node's lines hold nothing but node (and maybe a trailing comment)."""
-        first = self.line_text(node.lineno)
-        last = self.line_text(node.end_lineno)
-        rest = last.encode("utf-8")[node.end_col_offset:].decode("utf-8").strip()
-        return (first[:node.col_offset].strip() == "" and (rest == "" or rest.startswith("#")))
+        first, last = node.lineno, node.end_lineno  # type: ignore[attr-defined]
+        rest = self._lines[last - 1][len(self._prefix(last, node.end_col_offset)):]  # type: ignore[attr-defined]
+        rest = rest.strip()
+        before = self._prefix(first, node.col_offset)  # type: ignore[attr-defined]
+        return before.strip() == "" and (rest == "" or rest.startswith("#"))

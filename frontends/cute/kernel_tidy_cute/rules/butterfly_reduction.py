@@ -299,10 +299,9 @@ def _replace(ctx, first, last, statement):
     src = ctx.source
     indent = src.indentation(first.lineno)
     begin = src.offset(first.lineno, 0)
-    end = src.offset(last.end_lineno, 0) + len(src.line_text(last.end_lineno).encode("utf-8"))
-    newline = "\r\n" if src.line_text(last.end_lineno).endswith("\r\n") else "\n"
-    if not src.line_text(last.end_lineno).endswith("\n"):
-        newline = ""
+    end = src.line_end(last.end_lineno)
+    # The file's own line break (CR LF, a lone CR, LF; none on the last line).
+    newline = src.line_break(last.end_lineno)
     text = "".join(indent + c[2] + (newline or "\n")
                    for c in src.comments_between(first.lineno, last.end_lineno))
     return [Edit(begin, end, text + indent + statement + newline)]

@@ -178,8 +178,8 @@ def _hoist(ctx, loop, stmt):
     loop_indent = src.indentation(loop.lineno)
     body_indent = src.indentation(stmt.lineno)
     lines = [src.line_text(n) for n in range(stmt.lineno, stmt.end_lineno + 1)]
-    if not lines[-1].endswith("\n"):
-        lines[-1] += "\r\n" if src.line_text(loop.lineno).endswith("\r\n") else "\n"
+    if not src.line_break(stmt.end_lineno):
+        lines[-1] += src.line_break(loop.lineno) or "\n"
     moved = "".join(loop_indent + l[len(body_indent):] if l.startswith(body_indent) else l
                     for l in lines)
     first = stmt.lineno

@@ -175,6 +175,9 @@ void ButterflyReductionCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Width.known())
     D.Safety = FixSafety::none(Width.whyUnknown() + ", and the warp may be wider than " +
                                D.Args[1] + " lanes");
+  else if (!Width.exact())
+    D.Safety.addHazard(Width.assumption() + "; on a wider warp the butterfly reduces groups of " +
+                       D.Args[1] + " lanes and " + Collective + " the whole warp");
   emit(Result, std::move(D));
 }
 

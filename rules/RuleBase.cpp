@@ -20,7 +20,9 @@ void offerUnsafeFixesByDefault() { UnsafeFixesDefault = true; }
 
 RuleBase::RuleBase(StringRef Name, tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context), Backend(targetOption()), UnsafeFixes(unsafeFixesOption()),
-      WarpSize(warpSizeOption()) {}
+      WarpSize(warpSizeOption()),
+      DefaultWidths(dsl::defaultWarpWidths(Options.getLocalOrGlobal("WarpSize").has_value(),
+                                           WarpSize, Backend)) {}
 
 // Read as a string: the bool specialisations of OptionsView are mangled
 // differently by GCC and by the Clang that built Debian's libclangTidy.
@@ -70,7 +72,7 @@ void RuleBase::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
 
 dsl::Analyses &RuleBase::analyses(ASTContext &Ctx) {
   if (!TUAnalyses || &TUAnalyses->Ctx != &Ctx)
-    TUAnalyses = std::make_unique<dsl::Analyses>(Ctx, WarpSize);
+    TUAnalyses = std::make_unique<dsl::Analyses>(Ctx, DefaultWidths);
   return *TUAnalyses;
 }
 

@@ -29,6 +29,15 @@ struct FixSafety {
   static FixSafety safe() { return {Safe, ""}; }
   static FixSafety unsafe(std::string Why) { return {Unsafe, std::move(Why)}; }
   static FixSafety none(std::string Why = "") { return {None, std::move(Why)}; }
+
+  /// Makes a fix that is offered unsafe for one more reason \p Why (joined
+  /// to the ones it has); no fix stays no fix.
+  void addHazard(const std::string &Why) {
+    if (K == None)
+      return;
+    Reason = K == Unsafe ? Reason + "; and " + Why : Why;
+    K = Unsafe;
+  }
 };
 
 /// A finding as a rule describes it; RuleBase::emit reports it.
@@ -121,6 +130,9 @@ private:
   const dsl::Target Backend;
   const bool UnsafeFixes;
   const std::optional<unsigned> WarpSize;
+  /// The widths of kernels without set_warp_size: WarpSize where it is set,
+  /// else the Target's native range.
+  const dsl::DefaultWarpWidths DefaultWidths;
   llvm::DenseSet<clang::SourceLocation::UIntTy> Reported;
   std::unique_ptr<dsl::Analyses> TUAnalyses;
 };

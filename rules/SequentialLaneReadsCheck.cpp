@@ -203,6 +203,11 @@ void SequentialLaneReadsCheck::check(const MatchFinder::MatchResult &Result) {
   if (!CoversWarp)
     D.Safety = FixSafety::none(Width.whyUnknown() + ", and the loop reads only " +
                                std::to_string(Found->HostIterations) + " lanes");
+  else if (Found->HostIterations && Found->HostIterations < Width.Widest)
+    D.Safety.addHazard(Width.assumption() + "; on a warp of more than " +
+                       std::to_string(Found->HostIterations) + " lanes the loop reads only the "
+                       "first " + std::to_string(Found->HostIterations) + " and " + Scan +
+                       " every lane below");
   if (Value.empty())
     D.Safety = FixSafety::none("the value read is spelled in a macro");
   emit(Result, std::move(D));

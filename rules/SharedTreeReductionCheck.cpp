@@ -131,7 +131,13 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
   QualType Element = sharedElementType(Tree->Array->getType());
   int64_t Threads = *Extent;
   WarpWidth Width = widthAt(Loop, Ctx);
-  int64_t Lanes = Width.known().value_or(0);
+  // The rewrite must hold for every width the kernel may run with: one
+  // partial per warp of the narrowest (indexed by warp_lane_count() at run
+  // time), combined by one warp, so the narrowest warp must hold them all.
+  int64_t Lanes = Width.known() ? Width.Narrowest : 0;
+  int64_t Assumed = Lanes; // The narrowest warp the rewrite is right for.
+  while (Assumed && Assumed * Assumed < Threads && Assumed < Width.Widest)
+    Assumed *= 2;
   bool OneWarp = Shape && Lanes && Threads <= Lanes;
 
   Diagnosis D;
@@ -155,10 +161,10 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
                              "slots out of the tree");
   else if (!Lanes)
     Safety = FixSafety::none(Width.whyUnknown());
-  else if (Threads > Lanes * Lanes)
-    Safety = FixSafety::none("the block has " + std::to_string(Threads / Lanes) +
+  else if (Threads > Assumed * Assumed)
+    Safety = FixSafety::none("the block has " + std::to_string(Threads / Assumed) +
                              " warps, more partials than one warp of " +
-                             std::to_string(Lanes) + " lanes can combine");
+                             std::to_string(Assumed) + " lanes can combine");
   else if (Left.ArrayEscapes)
     Safety = FixSafety::none("'" + Array + "' is reached through a pointer, a reference or a "
                              "member, so the rule cannot see its other uses");
@@ -177,6 +183,10 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
              isFloatingValue(Element))
     Safety = FixSafety::unsafe(Collective + " combines the floating-point values in another "
                                "order than the tree, so the result can differ by rounding");
+  if (Assumed > Lanes)
+    Safety.addHazard("the fix assumes warps of at least " + std::to_string(Assumed) +
+                     " lanes (one warp combines the " + std::to_string(Threads / Assumed) +
+                     " partials), but " + Width.RangeWhy);
 
   std::string Replacement;
   bool Spelled = !Thread.empty() && PP && PP->isMacroDefined("$if");
@@ -197,7 +207,8 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
       std::string LaneCount = Q("warp_lane_count") + "()";
       Replacement =
           sharedTypeText(Tree->Array, Loop, Ctx) + " " + Slots + "{" +
-          std::to_string(Threads / Lanes) + "u};" + NL + "auto " + Partial + " = " +
+          std::to_string(std::max<int64_t>(Threads / Assumed, 1)) + "u};" + NL + "auto " +
+          Partial + " = " +
           Q(Collective) + "(" + Own + ");" + NL + "$if (" + Q("warp_is_first_active_lane") +
           "()) { " + Slots + "[" + Thread + " / " + LaneCount + "] = " + Partial + "; };" + NL +
           Q("sync_block") + "();" + NL + "$if (" + Thread + " < " + std::to_string(Threads) +

@@ -118,7 +118,8 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
     bool Whole = Bound && Bound->WholeWarp;
     if (Bound && !Whole && Bound->Limit && Width.known()) {
       auto Limit = evaluateHostInt(stripDslWrappers(Bound->Limit), Ctx);
-      Whole = Limit && *Limit >= static_cast<int64_t>(*Width.known()) - (Bound->Strict ? 0 : 1);
+      // A bound at or past the widest warp the code may run with lets every lane through.
+      Whole = Limit && *Limit >= static_cast<int64_t>(Width.Widest) - (Bound->Strict ? 0 : 1);
     }
     if (Bound && !Whole) {
       // Lane 0 gets OP over the lanes that pass the bound; lanes above it keep their value.
@@ -155,6 +156,10 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Loop.UpToLaneCount && !Width.known())
     Safety = FixSafety::none(Width.whyUnknown() + ", and the warp may be wider than " +
                              std::to_string(*Lanes) + " lanes");
+  else if (!Width.exact() && !Loop.UpToLaneCount)
+    // Offsets up to warp_lane_count() follow the width; constant ones do not.
+    Safety.addHazard(Width.assumption() + "; on a wider warp the loop reaches only the lanes "
+                     "its offsets cover, and the collective the whole warp");
 
   Diagnosis D;
   D.Loc = Ctx.getSourceManager().getExpansionLoc(Loop.Loop->getBeginLoc());

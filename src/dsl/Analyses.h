@@ -18,12 +18,17 @@ namespace kernel_tidy::dsl {
 /// them instead of re-walking the AST (rules get one from RuleBase).
 class Analyses {
 public:
-  /// \p WarpSize: the checking rule's WarpSize option (std::nullopt when it
-  /// is not a width), the width of kernels that do not set one.
-  Analyses(clang::ASTContext &Ctx, std::optional<unsigned> WarpSize)
-      : Ctx(Ctx), Writes(Ctx), Widths(Ctx, WarpSize), Blocks(Ctx, &Writes), Flow(Ctx), Uniformity(Ctx, Writes, Flow),
-        Divergence(Ctx, Uniformity, Flow, Writes), Ranges(Ctx, Blocks, Widths, Writes),
+  /// \p Defaults: the warp widths of kernels that do not set one (the
+  /// checking rule's WarpSize option and target).
+  Analyses(clang::ASTContext &Ctx, DefaultWarpWidths Defaults)
+      : Ctx(Ctx), Writes(Ctx), Widths(Ctx, std::move(Defaults)), Blocks(Ctx, &Writes),
+        Flow(Ctx), Uniformity(Ctx, Writes, Flow), Divergence(Ctx, Uniformity, Flow, Writes),
+        Ranges(Ctx, Blocks, Widths, Writes),
         SharedAccesses(Ctx, Uniformity, Blocks, Widths, Ranges, Writes) {}
+  /// Kernels that do not set a width run with exactly \p WarpSize lanes
+  /// (std::nullopt: an invalid WarpSize, no width).
+  Analyses(clang::ASTContext &Ctx, std::optional<unsigned> WarpSize)
+      : Analyses(Ctx, defaultWarpWidths(true, WarpSize, Target::Any)) {}
   Analyses(const Analyses &) = delete;
   Analyses &operator=(const Analyses &) = delete;
 

@@ -33,6 +33,38 @@ std::string warpWidthChoices() {
          std::to_string(MaxWarpWidth);
 }
 
+DefaultWarpWidths defaultWarpWidths(bool IsSet, std::optional<unsigned> Configured,
+                                    Target Backend) {
+  DefaultWarpWidths Widths;
+  if (IsSet) {
+    Widths.Lanes = Configured;
+    Widths.Narrowest = Widths.Widest = Configured.value_or(0);
+    return Widths;
+  }
+  switch (Backend) {
+  case Target::Cuda:
+  case Target::Metal:
+    return Widths;
+  case Target::DirectX:
+  case Target::Vulkan:
+    Widths.Widest = 64;
+    break;
+  case Target::Any:
+    Widths.Narrowest = 8;
+    Widths.Widest = MaxWarpWidth;
+    break;
+  }
+  Widths.Why = "the kernel does not call set_warp_size and WarpSize is not set, so with "
+               "--target=" + targetName(Backend).str() + " it runs with its backend's warp of " +
+               std::to_string(Widths.Narrowest) + " to " + std::to_string(Widths.Widest) +
+               " lanes (set_warp_size, WarpSize or --target=cuda states the width)";
+  return Widths;
+}
+
+std::string WarpWidth::assumption() const {
+  return "the fix assumes " + std::to_string(Lanes) + "-lane warps, but " + RangeWhy;
+}
+
 std::string WarpWidth::whyUnknown() const {
   if (!SetBy)
     return "the WarpSize option is not a warp width";
@@ -86,7 +118,7 @@ WarpWidth WarpWidthAnalysis::setIn(const Stmt *Body) {
       break;
     }
     Width.From = WarpWidth::Set;
-    Width.Lanes = static_cast<unsigned>(*Lanes);
+    Width.Lanes = Width.Narrowest = Width.Widest = static_cast<unsigned>(*Lanes);
   }
   return Bodies[Body] = Width;
 }
@@ -113,10 +145,14 @@ WarpWidth WarpWidthAnalysis::widthOf(const LambdaExpr *Kernel) {
 
 WarpWidth WarpWidthAnalysis::optionWidth() const {
   WarpWidth Width;
-  if (OptionLanes)
-    Width.Lanes = *OptionLanes;
-  else
+  if (!Defaults.Lanes) {
     Width.From = WarpWidth::Unknown;
+    return Width;
+  }
+  Width.Lanes = *Defaults.Lanes;
+  Width.Narrowest = Defaults.Narrowest;
+  Width.Widest = Defaults.Widest;
+  Width.RangeWhy = Defaults.Why;
   return Width;
 }
 

@@ -7,6 +7,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "src/dsl/Profitability.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
@@ -31,6 +32,24 @@ std::optional<unsigned> parseWarpWidth(llvm::StringRef Text);
 /// What parseWarpWidth accepts, for messages: "a power of two from 4 to 128".
 std::string warpWidthChoices();
 
+/// The widths of kernels that do not call set_warp_size: the WarpSize option
+/// where it is configured (the user states the width), else the native
+/// width of the backend, which the target bounds: 32 on CUDA and Metal, 32
+/// or 64 on DirectX and Vulkan, 8 to 128 on any backend.
+struct DefaultWarpWidths {
+  /// The width rules take for such kernels (32 unless WarpSize says
+  /// otherwise); std::nullopt when WarpSize is configured but not a width.
+  std::optional<unsigned> Lanes = DefaultWarpWidth;
+  unsigned Narrowest = DefaultWarpWidth, Widest = DefaultWarpWidth;
+  /// Where the range comes from, as a clause for messages ("" when exact).
+  std::string Why;
+};
+
+/// The default widths for a WarpSize option (\p Configured: the parsed
+/// value when the option is set; \p IsSet whether it is) and a target.
+DefaultWarpWidths defaultWarpWidths(bool IsSet, std::optional<unsigned> Configured,
+                                    Target Backend);
+
 /// The warp width that code runs with, and where it comes from.
 struct WarpWidth {
   enum Origin {
@@ -45,8 +64,21 @@ struct WarpWidth {
   std::optional<int64_t> Requested;
   bool Conflicting = false; ///< For Unknown: two calls with different widths.
 
+  /// The narrowest and widest warps the code may run with: Lanes for Set
+  /// and a configured WarpSize, the backends' range otherwise.
+  unsigned Narrowest = 0, Widest = 0;
+  /// For a range: where it comes from, as a clause for messages.
+  std::string RangeWhy;
+
   /// For Unknown: why the width is not known, as a clause for messages.
   std::string whyUnknown() const;
+
+  /// True if the code runs with exactly Lanes lanes.
+  bool exact() const { return From != Unknown && Narrowest == Widest; }
+
+  /// For a width that is not exact: "the fix assumes 32-lane warps, but
+  /// REASON", a clause for the reason of an unsafe fix.
+  std::string assumption() const;
 
   std::optional<unsigned> known() const {
     return From == Unknown ? std::nullopt : std::optional<unsigned>(Lanes);
@@ -58,10 +90,10 @@ struct WarpWidth {
 /// function. Memoized per body for one translation unit.
 class WarpWidthAnalysis {
 public:
-  /// \p OptionLanes: the checking rule's WarpSize option (std::nullopt when
-  /// it is not a width), the width of kernels that do not set one.
-  WarpWidthAnalysis(clang::ASTContext &Ctx, std::optional<unsigned> OptionLanes)
-      : Ctx(Ctx), OptionLanes(OptionLanes) {}
+  /// \p Defaults: the widths of kernels that do not set one (the checking
+  /// rule's WarpSize option and target).
+  WarpWidthAnalysis(clang::ASTContext &Ctx, DefaultWarpWidths Defaults)
+      : Ctx(Ctx), Defaults(std::move(Defaults)) {}
 
   /// The width at \p S; the option's where no set_warp_size applies
   /// (Unknown when the option is not a width either).
@@ -80,7 +112,7 @@ private:
   WarpWidth optionWidth() const;
 
   clang::ASTContext &Ctx;
-  const std::optional<unsigned> OptionLanes;
+  const DefaultWarpWidths Defaults;
   llvm::DenseMap<const clang::Stmt *, WarpWidth> Bodies;
 };
 

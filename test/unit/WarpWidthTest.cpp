@@ -9,8 +9,44 @@ namespace kernel_tidy::test {
 namespace {
 
 dsl::WarpWidth widthOfFirstProbe(Snippet &S, std::optional<unsigned> Option = 32u) {
-  dsl::WarpWidthAnalysis Widths(S.context(), Option);
+  dsl::WarpWidthAnalysis Widths(S.context(),
+                                dsl::defaultWarpWidths(true, Option, dsl::Target::Any));
   return Widths.widthAt(S.probeStatement(0));
+}
+
+TEST(WarpWidth, WithoutSetWarpSizeOrWarpSizeTheTargetBoundsTheWidth) {
+  struct Case {
+    bool OptionSet;
+    std::optional<unsigned> Option;
+    dsl::Target Backend;
+    unsigned Narrowest, Widest;
+  } Cases[] = {
+      {false, 32u, dsl::Target::Any, 8u, 128u},
+      {false, 32u, dsl::Target::DirectX, 32u, 64u},
+      {false, 32u, dsl::Target::Vulkan, 32u, 64u},
+      {false, 32u, dsl::Target::Cuda, 32u, 32u},
+      {false, 32u, dsl::Target::Metal, 32u, 32u},
+      {true, 64u, dsl::Target::Any, 64u, 64u}, // WarpSize states the width.
+      {true, 16u, dsl::Target::Cuda, 16u, 16u},
+  };
+  Snippet S("    $if (n > 0u) { probe(warp_lane_id()); };\n"
+            "    Kernel1D inner = [&]() noexcept { set_warp_size(64u); probe(1u); };");
+  ASSERT_TRUE(S.parsed());
+  for (const Case &C : Cases) {
+    SCOPED_TRACE(std::string(dsl::targetName(C.Backend)) + (C.OptionSet ? " WarpSize" : ""));
+    dsl::WarpWidthAnalysis Widths(S.context(),
+                                  dsl::defaultWarpWidths(C.OptionSet, C.Option, C.Backend));
+    dsl::WarpWidth Default = Widths.widthAt(S.probeStatement(0));
+    EXPECT_EQ(*C.Option, Default.Lanes);
+    EXPECT_EQ(C.Narrowest, Default.Narrowest);
+    EXPECT_EQ(C.Widest, Default.Widest);
+    EXPECT_EQ(C.Narrowest == C.Widest, Default.exact());
+    EXPECT_EQ(Default.exact(), Default.RangeWhy.empty());
+    // set_warp_size is exact on every target.
+    dsl::WarpWidth Set = Widths.widthAt(S.probeStatement(1));
+    EXPECT_TRUE(Set.exact());
+    EXPECT_EQ(64u, Set.Narrowest);
+  }
 }
 
 TEST(WarpWidth, ComesFromTheEnclosingKernel) {
@@ -43,7 +79,8 @@ void builder(Device &device) {
 })");
   ASSERT_TRUE(S.parsed());
   EXPECT_EQ(dsl::WarpWidth::Default, widthOfFirstProbe(S).From);
-  dsl::WarpWidthAnalysis Widths(S.context(), 32u);
+  dsl::WarpWidthAnalysis Widths(S.context(),
+                                dsl::defaultWarpWidths(true, 32u, dsl::Target::Any));
   // A kernel inside a function that sets no width for it: still the default.
   EXPECT_EQ(dsl::WarpWidth::Default, Widths.widthAt(S.probeStatement(1)).From);
 }
@@ -58,7 +95,8 @@ TEST(WarpWidth, OfAKernelLambdaIsItsOwnSetWarpSizeElseTheOption) {
           dsl::LambdaRole::Kernel)
         Kernel = Match.getNodeAs<LambdaExpr>("l");
     EXPECT_NE(nullptr, Kernel);
-    dsl::WarpWidthAnalysis Widths(S.context(), Option);
+    dsl::WarpWidthAnalysis Widths(S.context(),
+                                dsl::defaultWarpWidths(true, Option, dsl::Target::Any));
     return Kernel ? Widths.widthOf(Kernel) : dsl::WarpWidth();
   };
   dsl::WarpWidth Own = KernelWidth("    set_warp_size(32u);", 64u);

@@ -18,7 +18,8 @@ if [ "${KERNEL_TIDY_SKIP_SANITIZERS:-0}" != 1 ]; then
   # Left out here, run in the plain half above: tests that repeat code paths the
   # sanitized suite covers elsewhere, many times over (every fixture through
   # clang-apply-replacements, a 10 MB source, PCH rebuilds with the real-size
-  # model), and cost minutes each under the sanitizers.
+  # model, every fixture with the real LuisaCompute headers), and cost minutes
+  # each under the sanitizers.
   ctest --test-dir build-asan --output-on-failure -j "$(nproc)" \
-    -E '^(Reliability\.ExportedFixesApplyLikeFix|Reliability\.LargeGeneratedSourceIsAnalysed|SharedHeaderParse\.SameReportAsPlainParse|SharedHeaderParse\.RebuiltWhenAHeaderChanges)$'
+    -E '^(Reliability\.ExportedFixesApplyLikeFix|Reliability\.LargeGeneratedSourceIsAnalysed|SharedHeaderParse\.SameReportAsPlainParse|SharedHeaderParse\.RebuiltWhenAHeaderChanges|RealHeaders\.RuleFixturesGiveTheBundledModelsFindingsAndFixes)$'
 fi

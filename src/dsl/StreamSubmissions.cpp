@@ -7,6 +7,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
@@ -132,9 +133,13 @@ bool isHostWait(const Expr *E) {
 /// expression that made it.
 static std::pair<StringRef, const Expr *> commandOf(const Expr *Operand) {
   const Expr *E = Operand->IgnoreImplicit();
-  // The conversion of unique_ptr<X> to unique_ptr<Command>.
+  // The conversion of unique_ptr<X> to unique_ptr<Command>: one argument,
+  // and with EASTL's unique_ptr (the real luisa::unique_ptr) a defaulted
+  // enable_if pointer after it.
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-      Construct && Construct->getNumArgs() == 1)
+      Construct && Construct->getNumArgs() >= 1 &&
+      llvm::all_of(llvm::drop_begin(Construct->arguments()),
+                   [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
     E = Construct->getArg(0)->IgnoreImplicit();
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       E->getType()->getAsCXXRecordDecl());

@@ -7,6 +7,7 @@
 #include <luisa/core/concepts.h>
 #include <luisa/core/constants.h>
 #include <luisa/core/dll_export.h>
+#include <luisa/core/fiber.h>
 #include <luisa/core/logging.h>
 #include <luisa/core/macro.h>
 #include <luisa/core/mathematics.h>
@@ -15,6 +16,7 @@
 #include <luisa/ast/type.h>
 #include <luisa/dsl/arg.h>
 #include <luisa/dsl/atomic.h>
+#include <luisa/dsl/binding_group.h>
 #include <luisa/dsl/builtin.h>
 #include <luisa/dsl/constant.h>
 #include <luisa/dsl/dispatch_indirect.h>

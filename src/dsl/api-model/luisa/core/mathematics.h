@@ -67,6 +67,19 @@ LUISA_MAKE_VECTOR_UNARY_FUNC(radians)
 LUISA_MAKE_VECTOR_UNARY_FUNC(degrees)
 #undef LUISA_MAKE_VECTOR_UNARY_FUNC
 
+// sign: -1, 0 or 1 per component, of float, double and int scalars and vectors.
+[[nodiscard]] constexpr auto sign(float x) noexcept { return static_cast<float>(x > 0.0f) - static_cast<float>(x < 0.0f); }
+[[nodiscard]] constexpr auto sign(double x) noexcept { return static_cast<double>(x > 0.0) - static_cast<double>(x < 0.0); }
+[[nodiscard]] constexpr auto sign(int x) noexcept { return static_cast<int>(x > 0) - static_cast<int>(x < 0); }
+#define LUISA_MAKE_VECTOR_SIGN(T)                                          \
+    [[nodiscard]] constexpr auto sign(T##2 v) noexcept { return v; }       \
+    [[nodiscard]] constexpr auto sign(T##3 v) noexcept { return v; }       \
+    [[nodiscard]] constexpr auto sign(T##4 v) noexcept { return v; }
+LUISA_MAKE_VECTOR_SIGN(float)
+LUISA_MAKE_VECTOR_SIGN(double)
+LUISA_MAKE_VECTOR_SIGN(int)
+#undef LUISA_MAKE_VECTOR_SIGN
+
 template<typename T>
 [[nodiscard]] inline auto abs(Vector<T, 2> v) noexcept { return v; }
 template<typename T>

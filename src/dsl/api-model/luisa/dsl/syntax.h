@@ -7,6 +7,7 @@
 #include <luisa/dsl/builtin.h>
 #include <luisa/dsl/stmt.h>
 #include <luisa/dsl/struct.h>
+#include <luisa/dsl/binding_group.h>
 #include <luisa/dsl/resource.h>
 #include <luisa/dsl/atomic.h>
 #include <luisa/dsl/polymorphic.h>

@@ -109,6 +109,10 @@ private:
     size_t _total_size{};
 public:
     BufferView() noexcept = default;
+    BufferView(void *native_handle, uint64_t handle, size_t element_stride, size_t offset_bytes,
+               size_t size, size_t total_size) noexcept
+        : _native_handle{native_handle}, _handle{handle}, _offset_bytes{offset_bytes},
+          _element_stride{element_stride}, _size{size}, _total_size{total_size} {}
     BufferView(const Buffer<T> &buffer) noexcept {}
     [[nodiscard]] auto handle() const noexcept { return _handle; }
     [[nodiscard]] auto native_handle() const noexcept { return _native_handle; }

@@ -25,7 +25,8 @@ public:
                                        const DeviceConfig *settings = nullptr,
                                        bool enable_validation = false) noexcept { return {}; }
     [[nodiscard]] Device create_default_device() noexcept { return {}; }
-    [[nodiscard]] luisa::vector<luisa::string> installed_backends() const noexcept { return {}; }
+    [[nodiscard]] luisa::span<const luisa::string> installed_backends() const noexcept { return {}; }
+    [[nodiscard]] luisa::vector<luisa::string> backend_device_names(luisa::string_view backend_name) const noexcept { return {}; }
     [[nodiscard]] luisa::string runtime_directory() const noexcept { return {}; }
 };
 

@@ -8,6 +8,11 @@
 
 namespace luisa::compute {
 
+// The element types an Image (a texture without sampling) holds.
+template<typename T>
+constexpr bool is_legal_image_element = std::is_same_v<T, int32_t> || std::is_same_v<T, uint> ||
+                                        std::is_same_v<T, float>;
+
 template<typename T>
 class ImageView;
 template<typename T>

@@ -81,6 +81,12 @@ struct ShaderInvoke<3> : public ShaderInvokeBase {
     [[nodiscard]] auto dispatch(uint3 size) && noexcept { return luisa::unique_ptr<ShaderDispatchCommand>{}; }
 };
 
+// How many shader arguments a value takes (a binding group: the sum of its members').
+template<typename T>
+struct shader_argument_encode_count {
+    static constexpr uint value = 1u;
+};
+
 }// namespace detail
 
 class ShaderBase : public Resource {

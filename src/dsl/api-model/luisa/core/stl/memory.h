@@ -30,9 +30,12 @@ public:
     constexpr unique_ptr() noexcept = default;
     constexpr unique_ptr(decltype(nullptr)) noexcept {}
     explicit unique_ptr(T *p) noexcept : _p{p} {}
+    // EASTL's converting constructor: a defaulted enable_if pointer after
+    // the source (the AST of `stream << view.copy_to(p)` has both arguments).
     template<typename U, typename E>
-        requires std::is_convertible_v<U *, T *>
-    unique_ptr(unique_ptr<U, E> &&other) noexcept : _p{other.release()} {}
+    unique_ptr(unique_ptr<U, E> &&other,
+               std::enable_if_t<std::is_convertible_v<U *, T *>> * = 0) noexcept
+        : _p{other.release()} {}
     unique_ptr(unique_ptr &&other) noexcept : _p{other.release()} {}
     unique_ptr(const unique_ptr &) = delete;
     unique_ptr &operator=(unique_ptr &&) noexcept { return *this; }

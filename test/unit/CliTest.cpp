@@ -355,8 +355,8 @@ const char *RoundingReason = "warp_active_sum combines the floating-point values
 
 TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
   std::string File = copyFixture(UnsafeCase);
-  // On CUDA the warp is 32 lanes: rounding is the only reason.
-  ProcessResult R = runKernelTidy({"check", "--target=cuda", File});
+  // With the width stated, rounding is the only reason.
+  ProcessResult R = runKernelTidy({"check", "--warp-size=32", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   EXPECT_NE(std::string::npos,
             R.Out.find("      |         ^" + std::string(37, '~') + "\n"
@@ -364,7 +364,7 @@ TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
                        File + ":12:9: note: unsafe fix (applied only with --unsafe-fixes): " +
                        RoundingReason + "\n"))
       << R.Out;
-  R = runKernelTidy({"check", "--target=cuda", "--format", "json", File});
+  R = runKernelTidy({"check", "--warp-size=32", "--format", "json", File});
   auto D = nlohmann::json::parse(R.Out)["diagnostics"][0];
   EXPECT_EQ("unsafe", D["fix"]["applicability"]);
   EXPECT_EQ(RoundingReason, D["fix"]["reason"]);

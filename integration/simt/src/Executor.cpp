@@ -177,6 +177,7 @@ private:
   std::vector<Warp> Warps;
   std::vector<std::unique_ptr<char[]>> Stacks;
   Warp *Current = nullptr;
+  std::unordered_map<const Statement *, bool> ReachesBarrier;
   ucontext_t Scheduler{};
 
   // --- set-up -----------------------------------------------------------------------
@@ -337,12 +338,7 @@ private:
   void exec(const Statement *S, Mask &Active, Invocation &I) {
     if (Active.none()) return;
     switch (S->tag()) {
-    case Statement::Tag::SCOPE:
-      for (const Statement *Child : static_cast<const ScopeStmt *>(S)->statements()) {
-        if (Active.none()) break;
-        exec(Child, Active, I);
-      }
-      return;
+    case Statement::Tag::SCOPE: execStatements(static_cast<const ScopeStmt *>(S)->statements(), Active, I); return;
     case Statement::Tag::ASSIGN: {
       auto *A = static_cast<const AssignStmt *>(S);
       LaneValues V = eval(A->rhs(), Active, I);
@@ -352,11 +348,8 @@ private:
     }
     case Statement::Tag::EXPR: eval(static_cast<const ExprStmt *>(S)->expression(), Active, I); return;
     case Statement::Tag::IF: {
-      auto *If = static_cast<const IfStmt *>(S);
-      Mask Taken = conditionMask(If->condition(), Active, I);
-      Mask Then = Active & Taken, Else = Active & ~Taken;
-      exec(If->true_branch(), Then, I);
-      exec(If->false_branch(), Else, I);
+      Mask Then, Else;
+      execIf(static_cast<const IfStmt *>(S), Active, I, Then, Else);
       Active = Then | Else;
       return;
     }
@@ -465,6 +458,68 @@ private:
     case Statement::Tag::COMMENT: return;
     default: throw Unsupported("statement " + std::string(luisa::to_string(S->tag())));
     }
+  }
+
+  /// Runs the statements of a scope. With independent thread scheduling, the two sides
+  /// of a divergent `if` may stay apart for the rest of the scope, each running it alone
+  /// (in a seeded order), and reconverge only at its end; not across a sync_block(),
+  /// which this model cannot let a split warp reach twice.
+  void execStatements(luisa::span<const Statement *const> Statements, Mask &Active, Invocation &I) {
+    for (size_t K = 0; K < Statements.size(); ++K) {
+      if (Active.none()) return;
+      if (Options.Scheduling != Schedule::Independent || Statements[K]->tag() != Statement::Tag::IF) {
+        exec(Statements[K], Active, I);
+        continue;
+      }
+      Mask Then, Else;
+      execIf(static_cast<const IfStmt *>(Statements[K]), Active, I, Then, Else);
+      auto Rest = Statements.subspan(K + 1);
+      if (Then.any() && Else.any() && !Rest.empty() && Rng.next() % 2 == 0 && !reachesBarrier(Rest)) {
+        bool ElseFirst = Rng.next() % 2 == 0;
+        Mask &First = ElseFirst ? Else : Then, &Second = ElseFirst ? Then : Else;
+        execStatements(Rest, First, I);
+        execStatements(Rest, Second, I);
+        Active = Then | Else;
+        return;
+      }
+      Active = Then | Else;
+    }
+  }
+
+  /// Runs the two sides of an `if`; `Then` and `Else` end as the lanes that leave each
+  /// side normally. Lockstep runs the true side first; independent scheduling either.
+  void execIf(const IfStmt *If, const Mask &Active, Invocation &I, Mask &Then, Mask &Else) {
+    Mask Taken = conditionMask(If->condition(), Active, I);
+    Then = Active & Taken;
+    Else = Active & ~Taken;
+    if (Options.Scheduling == Schedule::Independent && Then.any() && Else.any() && Rng.next() % 2 == 0) {
+      exec(If->false_branch(), Else, I);
+      exec(If->true_branch(), Then, I);
+    } else {
+      exec(If->true_branch(), Then, I);
+      exec(If->false_branch(), Else, I);
+    }
+  }
+
+  bool reachesBarrier(luisa::span<const Statement *const> Statements) {
+    for (const Statement *S : Statements) {
+      auto [It, New] = ReachesBarrier.try_emplace(S, false);
+      if (New) {
+        bool Found = false;
+        traverse_expressions<true>(
+            S,
+            [&](const Expression *E) {
+              if (E->tag() != Expression::Tag::CALL) return;
+              auto *C = static_cast<const CallExpr *>(E);
+              Found = Found || C->op() == CallOp::SYNCHRONIZE_BLOCK ||
+                      (C->is_custom() && C->custom().propagated_builtin_callables().test(CallOp::SYNCHRONIZE_BLOCK));
+            },
+            [](const Statement *) {}, [](const Statement *) {});
+        It->second = Found;
+      }
+      if (It->second) return true;
+    }
+    return false;
   }
 
   static void checkIterations(uint64_t N) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 using namespace luisa;
 using namespace luisa::compute;
@@ -558,6 +559,72 @@ TEST(Simt, UniformArgumentsReachEveryThread) {
   kernel_tidy::simt::run(functionOf(Scale), Args, launch(32));
   auto V = Out.read<uint32_t>();
   for (uint32_t I = 0; I < 32; ++I) EXPECT_EQ(V[I], I * 7);
+}
+
+TEST(Simt, IndependentSchedulingMayKeepTheSidesOfAnIfApart) {
+  Kernel1D AfterIf = [](BufferUInt Out) {
+    set_block_size(32u);
+    UInt Lane = warp_lane_id();
+    UInt Side = 0u;
+    $if (Lane < 12u) { Side = 1u; } $else { Side = 2u; };
+    Out.write(Lane, warp_active_count_bits(true));
+  };
+  std::set<std::vector<uint32_t>> Lockstep, Independent;
+  for (uint64_t Seed = 1; Seed <= 16; ++Seed) {
+    HostBuffer A = filled(32), B = filled(32);
+    LaunchOptions O = launch(32, 32, Seed);
+    runOn(AfterIf, A, O);
+    O.Scheduling = kernel_tidy::simt::Schedule::Independent;
+    runOn(AfterIf, B, O);
+    Lockstep.insert(A.read<uint32_t>());
+    Independent.insert(B.read<uint32_t>());
+  }
+  std::vector<uint32_t> Converged(32, 32), Split(32);
+  for (uint32_t L = 0; L < 32; ++L) Split[L] = L < 12 ? 12 : 20;
+  EXPECT_EQ(Lockstep, (std::set<std::vector<uint32_t>>{Converged}));
+  EXPECT_EQ(Independent, (std::set<std::vector<uint32_t>>{Converged, Split}));
+}
+
+TEST(Simt, IndependentSchedulingDoesNotSplitAcrossABarrier) {
+  Kernel1D BeforeBarrier = [](BufferUInt Out) {
+    set_block_size(32u);
+    UInt Lane = warp_lane_id();
+    UInt Side = 0u;
+    $if (Lane < 12u) { Side = 1u; } $else { Side = 2u; };
+    sync_block();
+    Out.write(Lane, warp_active_count_bits(true));
+  };
+  for (uint64_t Seed = 1; Seed <= 8; ++Seed) {
+    HostBuffer Out = filled(32);
+    LaunchOptions O = launch(32, 32, Seed);
+    O.Scheduling = kernel_tidy::simt::Schedule::Independent;
+    EXPECT_EQ(runOn(BeforeBarrier, Out, O).count(EventKind::DivergentBarrier), 0u);
+    for (uint32_t X : Out.read<uint32_t>()) EXPECT_EQ(X, 32u);
+  }
+}
+
+TEST(Simt, HalfValuesRoundAfterEachOperation) {
+  Kernel1D Halves = [](BufferVar<half> In, BufferVar<half> Out) {
+    set_block_size(32u);
+    UInt Lane = warp_lane_id();
+    Var<half> X = In.read(Lane);
+    Out.write(Lane, X * X + X);
+    Out.write(32u + Lane, warp_active_sum(X));
+  };
+  std::vector<half> In(32);
+  for (int L = 0; L < 32; ++L) In[L] = half(1.0f + float(L) / 1024.0f);
+  HostBuffer InB = HostBuffer::of(In), OutB = HostBuffer::of(std::vector<half>(64));
+  std::vector<kernel_tidy::simt::Argument> Args{&InB, &OutB};
+  kernel_tidy::simt::run(functionOf(Halves), Args, launch(32));
+  auto O = OutB.read<half>();
+  _Float16 Sum = 0;
+  for (int L = 0; L < 32; ++L) {
+    _Float16 X = _Float16(float(In[L]));
+    _Float16 Square = X * X;
+    EXPECT_EQ(float(O[L]), float(_Float16(Square + X))) << L;
+    Sum = _Float16(Sum + X);
+  }
+  for (int L = 0; L < 32; ++L) EXPECT_EQ(float(O[32 + L]), float(Sum)) << L;
 }
 
 TEST(Simt, WhatIsNotImplementedStopsWithUnsupported) {

@@ -69,6 +69,15 @@ struct Uniform {
 /// One kernel argument, in the order of the kernel's parameters.
 using Argument = std::variant<Buffer *, Uniform>;
 
+/// How the lanes of a warp are scheduled.
+enum class Schedule {
+  /// The warp runs in lockstep: after an `if`, a `switch` or a loop its lanes reconverge.
+  Lockstep,
+  /// As Volta and later may: after a divergent `if` the two sides may stay apart (seeded)
+  /// for the rest of the enclosing scope, so warp collectives there see only one side.
+  Independent,
+};
+
 /// How a launch runs.
 struct LaunchOptions {
   /// Threads in x, y, z; threads past it never run.
@@ -78,6 +87,7 @@ struct LaunchOptions {
   /// Orders the blocks, the warps of a block between barriers, and the lanes of
   /// an atomic instruction; the same seed gives the same run.
   uint64_t Seed = 0;
+  Schedule Scheduling = Schedule::Lockstep;
 };
 
 /// What a kernel did that a GPU leaves undefined.

@@ -28,6 +28,7 @@ const char *eventKindName(EventKind Kind) {
   case EventKind::UndefinedRead: return "undefined read";
   case EventKind::DivergentBarrier: return "divergent barrier";
   case EventKind::OutOfBounds: return "out of bounds";
+  case EventKind::UndefinedUse: return "undefined use";
   }
   return "?";
 }
@@ -42,11 +43,13 @@ constexpr size_t FiberStackBytes = 256 * 1024;
 // A loop that runs this often in one warp is taken for one that never ends.
 constexpr uint64_t MaxLoopIterations = uint64_t(1) << 24;
 
-/// One value per lane of a warp (only the active lanes' are meaningful).
+/// One value per lane of a warp (only the active lanes' are meaningful), and which of
+/// them depend on an undefined read.
 struct LaneValues {
   const Type *T = nullptr;
   size_t Stride = 0;
   std::vector<std::byte> Bytes;
+  Mask Undefined;
 
   LaneValues() = default;
   LaneValues(const Type *T, unsigned Width) : T(T), Stride(T ? T->size() : 0), Bytes(Stride * Width) {}
@@ -54,10 +57,30 @@ struct LaneValues {
   const std::byte *lane(unsigned L) const { return Bytes.data() + L * Stride; }
 };
 
-/// The address each lane's expression designates; null where its index was out of bounds.
+/// Storage: its bytes and their shadow (nonzero where the value stored there is
+/// undefined; null for constants, which always are defined).
+struct Place {
+  std::byte *Data = nullptr;
+  uint8_t *Shadow = nullptr;
+
+  explicit operator bool() const { return Data != nullptr; }
+  Place at(size_t Offset) const { return {Data + Offset, Shadow ? Shadow + Offset : nullptr}; }
+  bool undefined(size_t Size) const {
+    if (Shadow)
+      for (size_t B = 0; B < Size; ++B)
+        if (Shadow[B]) return true;
+    return false;
+  }
+  void store(const std::byte *Bytes, size_t Size, bool Undefined) const {
+    std::memcpy(Data, Bytes, Size);
+    if (Shadow) std::memset(Shadow, Undefined ? 1 : 0, Size);
+  }
+};
+
+/// The storage each lane's expression designates; empty where its index was out of bounds.
 struct LaneRefs {
   const Type *T = nullptr;
-  std::vector<std::byte *> Address;
+  std::vector<Place> Address;
 };
 
 /// splitmix64: small, seedable, the same on every platform.
@@ -89,15 +112,17 @@ struct Frame {
   const FrameLayout *Layout;
   unsigned Width;
   std::vector<std::byte> Data;
-  std::unordered_map<uint32_t, std::vector<std::byte *>> References;
+  std::vector<uint8_t> Shadow;
+  std::unordered_map<uint32_t, std::vector<Place>> References;
   std::unordered_map<uint32_t, Buffer *> Buffers;
 
   Frame(const FrameLayout *Layout, unsigned Width)
-      : Layout(Layout), Width(Width), Data(Layout->Size * Width) {}
-  std::byte *local(uint32_t Uid, unsigned Lane) {
+      : Layout(Layout), Width(Width), Data(Layout->Size * Width), Shadow(Data.size()) {}
+  Place local(uint32_t Uid, unsigned Lane) {
     auto It = Layout->Offsets.find(Uid);
     if (It == Layout->Offsets.end()) throw Unsupported("variable #" + std::to_string(Uid) + " without storage");
-    return Data.data() + Lane * Layout->Size + It->second;
+    size_t At = Lane * Layout->Size + It->second;
+    return {Data.data() + At, Shadow.data() + At};
   }
 };
 
@@ -174,6 +199,7 @@ private:
   std::unordered_map<uint32_t, size_t> SharedOffsets;
   size_t SharedSize = 0;
   std::vector<std::byte> SharedMemory;
+  std::vector<uint8_t> SharedShadow;
   std::vector<Warp> Warps;
   std::vector<std::unique_ptr<char[]>> Stacks;
   Warp *Current = nullptr;
@@ -248,6 +274,7 @@ private:
 
   void runBlock() {
     SharedMemory.assign(SharedSize, std::byte{0});
+    SharedShadow.assign(SharedSize, 0);
     unsigned Count = (threadsPerBlock() + Width - 1) / Width;
     Warps.assign(Count, Warp{});
     while (Stacks.size() < Count) Stacks.push_back(std::make_unique<char[]>(FiberStackBytes));
@@ -405,7 +432,7 @@ private:
         auto *Case = static_cast<const SwitchCaseStmt *>(Cases[C]);
         LaneValues Label = eval(Case->expression(), Active, I);
         forLanes(Active, [&](unsigned L) {
-          if (loadIndex(Value.T, Value.lane(L)) == loadIndex(Label.T, Label.lane(L))) Selected[C].set(L);
+          if (indexOf(Value, L, "switch") == loadIndex(Label.T, Label.lane(L))) Selected[C].set(L);
         });
         Selected[C] &= ~Matched;
         Matched |= Selected[C];
@@ -448,7 +475,10 @@ private:
       if (Return->expression()) {
         if (!I.Result) throw Unsupported("a kernel returning a value");
         LaneValues V = converted(eval(Return->expression(), Active, I), I.Result->T, Active);
-        forLanes(Active, [&](unsigned L) { std::memcpy(I.Result->lane(L), V.lane(L), V.Stride); });
+        forLanes(Active, [&](unsigned L) {
+          std::memcpy(I.Result->lane(L), V.lane(L), V.Stride);
+          I.Result->Undefined.set(L, V.Undefined.test(L));
+        });
       }
       // A thread that returns from the kernel has exited: barriers no longer wait for it.
       if (I.IsKernel) Current->Live &= ~Active;
@@ -534,8 +564,24 @@ private:
   Mask conditionMask(const Expression *E, const Mask &Active, Invocation &I) {
     LaneValues V = eval(E, Active, I);
     Mask M;
-    forLanes(Active, [&](unsigned L) { M.set(L, loadCondition(V.T, V.lane(L))); });
+    forLanes(Active, [&](unsigned L) {
+      if (V.Undefined.test(L)) event(EventKind::UndefinedUse, L, "a branch on an undefined value");
+      M.set(L, loadCondition(V.T, V.lane(L)));
+    });
     return M;
+  }
+
+  /// The index a lane's value designates; an event when the value is undefined.
+  uint64_t indexOf(const LaneValues &Index, unsigned Lane, const char *What) {
+    if (Index.Undefined.test(Lane)) event(EventKind::UndefinedUse, Lane, std::string(What) + " with an undefined value");
+    return loadIndex(Index.T, Index.lane(Lane));
+  }
+
+  /// The union of the operands' undefined lanes, within `Active`.
+  static Mask undefinedOf(std::initializer_list<const LaneValues *> Operands, const Mask &Active) {
+    Mask M;
+    for (const LaneValues *V : Operands) M |= V->Undefined;
+    return M & Active;
   }
 
   /// Stores `V` through `R`, converting as C++ assignment does: the DSL records
@@ -543,7 +589,7 @@ private:
   void storeLanes(const LaneRefs &R, const LaneValues &V, const Mask &Active) {
     const LaneValues &Stored = V.T == R.T ? V : converted(V, R.T, Active);
     forLanes(Active, [&](unsigned L) {
-      if (R.Address[L]) std::memcpy(R.Address[L], Stored.lane(L), Stored.Stride);
+      if (R.Address[L]) R.Address[L].store(Stored.lane(L), Stored.Stride, Stored.Undefined.test(L));
     });
   }
 
@@ -553,6 +599,7 @@ private:
       throw Unsupported("conversion of " + typeName(V.T) + " to " + typeName(To));
     LaneValues Out(To, Width);
     forLanes(Active, [&](unsigned L) { castOp(CastOp::STATIC, To, V.T, V.lane(L), Out.lane(L)); });
+    Out.Undefined = V.Undefined & Active;
     return Out;
   }
 
@@ -575,7 +622,7 @@ private:
   }
 
   LaneRefs ref(const Expression *E, const Mask &Active, Invocation &I) {
-    LaneRefs R{E->type(), std::vector<std::byte *>(Width, nullptr)};
+    LaneRefs R{E->type(), std::vector<Place>(Width)};
     switch (E->tag()) {
     case Expression::Tag::REF: {
       Variable V = static_cast<const RefExpr *>(E)->variable();
@@ -584,7 +631,9 @@ private:
       case Variable::Tag::SHARED: {
         auto It = SharedOffsets.find(V.uid());
         if (It == SharedOffsets.end()) throw Unsupported("shared variable outside the kernel's list");
-        forLanes(Active, [&](unsigned L) { R.Address[L] = SharedMemory.data() + It->second; });
+        forLanes(Active, [&](unsigned L) {
+          R.Address[L] = {SharedMemory.data() + It->second, SharedShadow.data() + It->second};
+        });
         return R;
       }
       case Variable::Tag::REFERENCE: {
@@ -598,7 +647,7 @@ private:
     case Expression::Tag::CONSTANT: {
       // Constants are never assigned: the DSL has no way to.
       auto *Data = const_cast<std::byte *>(static_cast<const ConstantExpr *>(E)->data().raw());
-      forLanes(Active, [&](unsigned L) { R.Address[L] = Data; });
+      forLanes(Active, [&](unsigned L) { R.Address[L] = {Data, nullptr}; });
       return R;
     }
     case Expression::Tag::MEMBER: {
@@ -614,7 +663,7 @@ private:
       } else {
         throw Unsupported("member of " + typeName(BT));
       }
-      forLanes(Active, [&](unsigned L) { R.Address[L] = Base.Address[L] ? Base.Address[L] + Offset : nullptr; });
+      forLanes(Active, [&](unsigned L) { R.Address[L] = Base.Address[L] ? Base.Address[L].at(Offset) : Place{}; });
       return R;
     }
     case Expression::Tag::ACCESS: {
@@ -622,8 +671,7 @@ private:
       LaneRefs Base = ref(A->range(), Active, I);
       LaneValues Index = eval(A->index(), Active, I);
       forLanes(Active, [&](unsigned L) {
-        if (Base.Address[L])
-          R.Address[L] = element(A->range()->type(), Base.Address[L], loadIndex(Index.T, Index.lane(L)), L);
+        if (Base.Address[L]) R.Address[L] = element(A->range()->type(), Base.Address[L], indexOf(Index, L, "an index"), L);
       });
       return R;
     }
@@ -633,7 +681,7 @@ private:
 
   /// The address of element `Index` of an array, vector or matrix at `Base`; null and an
   /// event when the index is past the end.
-  std::byte *element(const Type *Range, std::byte *Base, uint64_t Index, unsigned Lane) {
+  Place element(const Type *Range, Place Base, uint64_t Index, unsigned Lane) {
     uint64_t Count;
     size_t Stride;
     if (Range->is_array() || Range->is_vector()) {
@@ -644,22 +692,24 @@ private:
       Stride = Range->size() / Range->dimension();
     } else if (Range->is_structure()) {
       if (Index >= Range->members().size()) throw Unsupported("member index past a structure's end");
-      return Base + memberOffset(Range, unsigned(Index));
+      return Base.at(memberOffset(Range, unsigned(Index)));
     } else {
       throw Unsupported("indexing " + typeName(Range));
     }
     if (Index >= Count) {
       event(EventKind::OutOfBounds, Lane,
             "index " + std::to_string(Index) + " of " + typeName(Range) + " (" + std::to_string(Count) + " elements)");
-      return nullptr;
+      return {};
     }
-    return Base + Index * Stride;
+    return Base.at(Index * Stride);
   }
 
   LaneValues load(const LaneRefs &R, const Mask &Active) {
     LaneValues V(R.T, Width);
     forLanes(Active, [&](unsigned L) {
-      if (R.Address[L]) std::memcpy(V.lane(L), R.Address[L], V.Stride);
+      if (!R.Address[L]) return;
+      std::memcpy(V.lane(L), R.Address[L].Data, V.Stride);
+      V.Undefined.set(L, R.Address[L].undefined(V.Stride));
     });
     return V;
   }
@@ -687,6 +737,7 @@ private:
       LaneValues X = eval(U->operand(), Active, I);
       LaneValues V(E->type(), Width);
       forLanes(Active, [&](unsigned L) { unaryOp(U->op(), V.T, X.T, X.lane(L), V.lane(L)); });
+      V.Undefined = undefinedOf({&X}, Active);
       return V;
     }
     case Expression::Tag::BINARY: {
@@ -695,6 +746,7 @@ private:
       LaneValues Y = eval(B->rhs(), Active, I);
       LaneValues V(E->type(), Width);
       forLanes(Active, [&](unsigned L) { binaryOp(B->op(), V.T, X.T, X.lane(L), Y.T, Y.lane(L), V.lane(L)); });
+      V.Undefined = undefinedOf({&X, &Y}, Active);
       return V;
     }
     case Expression::Tag::CAST: {
@@ -702,6 +754,7 @@ private:
       LaneValues X = eval(C->expression(), Active, I);
       LaneValues V(E->type(), Width);
       forLanes(Active, [&](unsigned L) { castOp(C->op(), V.T, X.T, X.lane(L), V.lane(L)); });
+      V.Undefined = undefinedOf({&X}, Active);
       return V;
     }
     case Expression::Tag::MEMBER: {
@@ -721,6 +774,7 @@ private:
       } else {
         throw Unsupported("member of " + typeName(Self.T));
       }
+      V.Undefined = undefinedOf({&Self}, Active);
       return V;
     }
     case Expression::Tag::ACCESS: {
@@ -730,9 +784,10 @@ private:
       LaneValues Index = eval(A->index(), Active, I);
       LaneValues V(E->type(), Width);
       forLanes(Active, [&](unsigned L) {
-        if (auto *P = element(Range.T, Range.lane(L), loadIndex(Index.T, Index.lane(L)), L))
-          std::memcpy(V.lane(L), P, V.Stride);
+        if (Place P = element(Range.T, {Range.lane(L), nullptr}, indexOf(Index, L, "an index"), L))
+          std::memcpy(V.lane(L), P.Data, V.Stride);
       });
+      V.Undefined = undefinedOf({&Range, &Index}, Active);
       return V;
     }
     case Expression::Tag::CALL: return call(static_cast<const CallExpr *>(E), Active, I);
@@ -772,13 +827,14 @@ private:
     return It->second;
   }
 
-  std::byte *bufferElement(Buffer *B, uint64_t Index, unsigned Lane) {
+  Place bufferElement(Buffer *B, uint64_t Index, unsigned Lane) {
     if (Index >= B->count()) {
       event(EventKind::OutOfBounds, Lane,
             "buffer index " + std::to_string(Index) + " of " + std::to_string(B->count()) + " elements");
-      return nullptr;
+      return {};
     }
-    return B->data() + Index * B->element()->size();
+    size_t At = Index * B->element()->size();
+    return {B->data() + At, B->shadow() + At};
   }
 
   LaneValues call(const CallExpr *C, const Mask &Active, Invocation &I) {
@@ -791,7 +847,10 @@ private:
       LaneValues Index = eval(Args[1], Active, I);
       LaneValues V(C->type(), Width);
       forLanes(Active, [&](unsigned L) {
-        if (auto *P = bufferElement(B, loadIndex(Index.T, Index.lane(L)), L)) std::memcpy(V.lane(L), P, V.Stride);
+        if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L)) {
+          std::memcpy(V.lane(L), P.Data, V.Stride);
+          V.Undefined.set(L, P.undefined(V.Stride));
+        }
       });
       return V;
     }
@@ -800,8 +859,10 @@ private:
       Buffer *B = bufferOf(Args[0], I);
       LaneValues Index = eval(Args[1], Active, I);
       LaneValues Value = eval(Args[2], Active, I);
+      LaneValues Stored = converted(Value, B->element(), Active);
       forLanes(Active, [&](unsigned L) {
-        if (auto *P = bufferElement(B, loadIndex(Index.T, Index.lane(L)), L)) std::memcpy(P, Value.lane(L), Value.Stride);
+        if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L))
+          P.store(Stored.lane(L), Stored.Stride, Stored.Undefined.test(L));
       });
       return {};
     }
@@ -836,6 +897,15 @@ private:
       Known = Known && builtinOp(C->op(), C->type(), Types, Lane, V.lane(L));
     });
     if (!Known) throw Unsupported("call " + std::string(luisa::to_string(C->op())));
+    if (C->op() == CallOp::SELECT) {
+      // select(false_value, true_value, predicate) depends on the side it takes only.
+      forLanes(Active, [&](unsigned L) {
+        bool Pick = Values[2].Undefined.test(L) || loadCondition(Values[2].T, Values[2].lane(L));
+        V.Undefined.set(L, Values[2].Undefined.test(L) || Values[Pick ? 1 : 0].Undefined.test(L));
+      });
+      if (!Values[2].T->is_vector()) return V;
+    }
+    for (auto &A : Values) V.Undefined |= A.Undefined & Active;
     return V;
   }
 
@@ -851,7 +921,7 @@ private:
       case Variable::Tag::BUFFER: Vars.Buffers[V.uid()] = bufferOf(Args[P], I); break;
       case Variable::Tag::LOCAL: {
         LaneValues Value = converted(eval(Args[P], Active, I), V.type(), Active);
-        forLanes(Active, [&](unsigned L) { std::memcpy(Vars.local(V.uid(), L), Value.lane(L), Value.Stride); });
+        forLanes(Active, [&](unsigned L) { Vars.local(V.uid(), L).store(Value.lane(L), Value.Stride, Value.Undefined.test(L)); });
         break;
       }
       default: throw Unsupported("callable parameter of type " + typeName(V.type()));
@@ -877,13 +947,13 @@ private:
     size_t ValueCount = C->op() == CallOp::ATOMIC_COMPARE_EXCHANGE ? 2 : 1;
     if (Args.size() < 2 + ValueCount) throw Unsupported("atomic without an index");
     // The access chain: a buffer or shared array, then its indices.
-    std::vector<std::byte *> Address(Width, nullptr);
+    std::vector<Place> Address(Width);
     const Type *T = Args[0]->type();
     size_t First = 1;
     if (T->is_buffer()) {
       Buffer *B = bufferOf(Args[0], I);
       LaneValues Index = eval(Args[1], Active, I);
-      forLanes(Active, [&](unsigned L) { Address[L] = bufferElement(B, loadIndex(Index.T, Index.lane(L)), L); });
+      forLanes(Active, [&](unsigned L) { Address[L] = bufferElement(B, indexOf(Index, L, "an atomic's index"), L); });
       T = T->element();
       First = 2;
     } else {
@@ -892,7 +962,7 @@ private:
     for (size_t A = First; A + ValueCount < Args.size(); ++A) {
       LaneValues Index = eval(Args[A], Active, I);
       forLanes(Active, [&](unsigned L) {
-        if (Address[L]) Address[L] = element(T, Address[L], loadIndex(Index.T, Index.lane(L)), L);
+        if (Address[L]) Address[L] = element(T, Address[L], indexOf(Index, L, "an atomic's index"), L);
       });
       T = T->is_structure() ? nullptr : T->element();
       if (!T) throw Unsupported("atomics on structure members");
@@ -905,8 +975,14 @@ private:
     std::vector<std::byte> New(Size);
     for (unsigned L : seededLanes(Active)) {
       if (!Address[L]) continue;
-      std::byte *P = Address[L];
+      std::byte *P = Address[L].Data;
       std::memcpy(Old.lane(L), P, Size);
+      // What the memory holds afterwards depends on what it held and on the operands.
+      bool WasUndefined = Address[L].undefined(Size);
+      Old.Undefined.set(L, WasUndefined);
+      if (Address[L].Shadow)
+        std::memset(Address[L].Shadow,
+                    WasUndefined || Operand.Undefined.test(L) || (ValueCount == 2 && Desired.Undefined.test(L)), Size);
       switch (C->op()) {
       case CallOp::ATOMIC_EXCHANGE: std::memcpy(P, Operand.lane(L), Size); break;
       case CallOp::ATOMIC_COMPARE_EXCHANGE:
@@ -939,11 +1015,18 @@ private:
     auto Broadcast = [&](const std::byte *Bytes) {
       forLanes(Active, [&](unsigned L) { std::memcpy(V.lane(L), Bytes, V.Stride); });
     };
+    // A result over the lanes is undefined for all of them when one lane's operand is.
     auto Predicates = [&] {
       LaneValues P = eval(Args[0], Active, I);
       Mask M;
       forLanes(Active, [&](unsigned L) { M.set(L, loadCondition(P.T, P.lane(L))); });
+      if ((P.Undefined & Active).any()) V.Undefined = Active;
       return M;
+    };
+    auto Operand = [&] {
+      LaneValues X = eval(Args[0], Active, I);
+      if ((X.Undefined & Active).any()) V.Undefined = Active;
+      return X;
     };
     auto StoreUint = [&](unsigned L, uint32_t X) { std::memcpy(V.lane(L), &X, sizeof X); };
     switch (C->op()) {
@@ -953,7 +1036,7 @@ private:
     case CallOp::WARP_FIRST_ACTIVE_LANE: forLanes(Active, [&](unsigned L) { StoreUint(L, FirstLane); }); return V;
     case CallOp::WARP_ACTIVE_ALL_EQUAL: {
       // Component by component, bit for bit (__match_all_sync).
-      LaneValues X = eval(Args[0], Active, I);
+      LaneValues X = Operand();
       Shape S = shapeOf(X.T);
       std::vector<std::byte> Result(V.Stride);
       for (unsigned Cmp = 0; Cmp < S.Components; ++Cmp) {
@@ -975,7 +1058,7 @@ private:
     case CallOp::WARP_ACTIVE_BIT_OR:
     case CallOp::WARP_ACTIVE_BIT_XOR: {
       // Folded in lane order; a GPU's tree order can round float sums differently.
-      LaneValues X = eval(Args[0], Active, I);
+      LaneValues X = Operand();
       std::vector<std::byte> Acc(X.lane(FirstLane), X.lane(FirstLane) + X.Stride), Next(X.Stride);
       forLanes(Active, [&](unsigned L) {
         if (L == FirstLane) return;
@@ -1021,10 +1104,13 @@ private:
       std::vector<std::byte> Acc(X.Stride), Next(X.Stride);
       if (C->op() == CallOp::WARP_PREFIX_PRODUCT) storeOne(X.T, Acc.data());
       BinaryOp Op = C->op() == CallOp::WARP_PREFIX_SUM ? BinaryOp::ADD : BinaryOp::MUL;
+      bool Undefined = false;
       forLanes(Active, [&](unsigned L) {
         std::memcpy(V.lane(L), Acc.data(), V.Stride);
+        V.Undefined.set(L, Undefined);
         binaryOp(Op, X.T, X.T, Acc.data(), X.T, X.lane(L), Next.data());
         Acc.swap(Next);
+        Undefined = Undefined || X.Undefined.test(L);
       });
       return V;
     }
@@ -1032,14 +1118,16 @@ private:
       LaneValues X = eval(Args[0], Active, I);
       LaneValues Index = eval(Args[1], Active, I);
       forLanes(Active, [&](unsigned L) {
-        uint64_t From = loadIndex(Index.T, Index.lane(L));
+        uint64_t From = indexOf(Index, L, "warp_read_lane");
         if (From < Width && Active.test(From)) {
           std::memcpy(V.lane(L), X.lane(unsigned(From)), V.Stride);
+          V.Undefined.set(L, Index.Undefined.test(L) || X.Undefined.test(From));
         } else {
+          V.Undefined.set(L);
           event(EventKind::UndefinedRead, L,
                 "warp_read_lane of lane " + std::to_string(From) +
                     (From < Width ? ", which is inactive" : ", past the warp of " + std::to_string(Width)));
-          // The value is whatever was left there: the event, not the value, is the result.
+          // Meaningless bytes, tracked as undefined wherever they flow.
           std::memset(V.lane(L), 0xA5, V.Stride);
         }
       });
@@ -1048,6 +1136,7 @@ private:
     case CallOp::WARP_READ_FIRST_ACTIVE_LANE: {
       LaneValues X = eval(Args[0], Active, I);
       Broadcast(X.lane(FirstLane));
+      if (X.Undefined.test(FirstLane)) V.Undefined = Active;
       return V;
     }
     default: return std::nullopt;
@@ -1074,7 +1163,7 @@ void Machine::runCurrentWarp() {
     Frame Vars(layoutOf(Kernel), Width);
     Vars.Buffers = KernelBuffers;
     for (auto &[Uid, Bytes] : KernelUniforms)
-      for (unsigned L = 0; L < Width; ++L) std::memcpy(Vars.local(Uid, L), Bytes.data(), Bytes.size());
+      for (unsigned L = 0; L < Width; ++L) Vars.local(Uid, L).store(Bytes.data(), Bytes.size(), false);
     Invocation Body{&Vars, true, {}, nullptr};
     Mask Active = W->Live;
     exec(Kernel.body(), Active, Body);

@@ -287,11 +287,56 @@ TEST(Simt, ReadLaneOfAnInactiveLaneIsAnUndefinedRead) {
   HostBuffer Out = filled(64);
   RunResult R = runOn(Read, Out, launch(32));
   auto V = Out.read<uint32_t>();
-  for (uint32_t L = 0; L < 16; ++L) EXPECT_EQ(V[L], (L ^ 1) * 10) << L;
+  for (uint32_t L = 0; L < 16; ++L) {
+    EXPECT_EQ(V[L], (L ^ 1) * 10) << L;
+    EXPECT_FALSE(Out.undefined(L)) << L;
+    EXPECT_TRUE(Out.undefined(32 + L)) << "the value of an inactive lane was stored as defined: " << L;
+  }
   EXPECT_EQ(R.count(EventKind::UndefinedRead), 16u);
   EXPECT_EQ(R.count(EventKind::DivergentBarrier), 0u);
   ASSERT_FALSE(R.Events.empty());
   EXPECT_NE(R.Events[0].Detail.find("inactive"), std::string::npos) << R.Events[0].Detail;
+}
+
+TEST(Simt, UndefinedValuesAreTrackedThroughArithmeticMemoryAndCollectives) {
+  Kernel1D Flow = [](BufferUInt Out) {
+    set_block_size(32u);
+    Shared<uint> Tile{32u};
+    UInt Lane = warp_lane_id();
+    UInt Got = 0u;
+    $if (Lane < 16u) { Got = warp_read_lane(Lane, Lane + 16u); };
+    // Discarded: lanes 16..31 never read an undefined value, and ite keeps only its side.
+    Out.write(Lane, ite(Lane >= 16u, Got * 2u + 1u, 7u));
+    // Through shared memory to another lane, and through a reduction to every lane.
+    Tile[Lane] = Got + 1u;
+    sync_block();
+    Out.write(32u + Lane, Tile[31u - Lane]);
+    Out.write(64u + Lane, warp_active_sum(Got));
+    // A prefix is undefined from the first lane after an undefined one.
+    Out.write(96u + Lane, warp_prefix_sum(ite(Lane == 20u, Got, ite(Lane == 3u, Got, 1u))));
+  };
+  HostBuffer Out = filled(128);
+  RunResult R = runOn(Flow, Out, launch(32));
+  for (uint32_t L = 0; L < 32; ++L) {
+    EXPECT_FALSE(Out.undefined(L)) << L;
+    EXPECT_EQ(Out.undefined(32 + L), 31 - L < 16) << L;
+    EXPECT_TRUE(Out.undefined(64 + L)) << L;
+    EXPECT_EQ(Out.undefined(96 + L), L > 3) << L;
+  }
+  EXPECT_EQ(R.count(EventKind::UndefinedUse), 0u);
+}
+
+TEST(Simt, BranchingOnAnUndefinedValueIsAnEvent) {
+  Kernel1D Branch = [](BufferUInt Out) {
+    set_block_size(32u);
+    UInt Lane = warp_lane_id();
+    UInt Got = 0u;
+    $if (Lane < 16u) { Got = warp_read_lane(Lane, Lane + 16u); };
+    $if (Got == 3u) { Out.write(Lane, 1u); };
+  };
+  HostBuffer Out = filled(32);
+  RunResult R = runOn(Branch, Out, launch(32));
+  EXPECT_EQ(R.count(EventKind::UndefinedUse), 16u);
 }
 
 TEST(Simt, ReadLanePastTheWarpIsAnUndefinedRead) {

@@ -31,7 +31,7 @@ public:
 class Buffer {
 public:
   Buffer(const luisa::compute::Type *Element, size_t Count)
-      : Element(Element), Count(Count), Bytes(Element->size() * Count) {}
+      : Element(Element), Count(Count), Bytes(Element->size() * Count), Shadow(Bytes.size()) {}
 
   template <typename T> static Buffer of(const std::vector<T> &Values) {
     Buffer B(luisa::compute::Type::of<T>(), Values.size());
@@ -49,10 +49,22 @@ public:
   std::byte *data() { return Bytes.data(); }
   const std::byte *data() const { return Bytes.data(); }
 
+  /// Whether element `Index` holds a value that depends on an undefined read (its
+  /// bytes are then meaningless, whatever they are).
+  bool undefined(size_t Index) const {
+    size_t Size = Element->size();
+    for (size_t B = Index * Size; B < (Index + 1) * Size; ++B)
+      if (Shadow[B]) return true;
+    return false;
+  }
+  /// One byte per data byte, nonzero where the stored value is undefined.
+  std::uint8_t *shadow() { return Shadow.data(); }
+
 private:
   const luisa::compute::Type *Element;
   size_t Count;
   std::vector<std::byte> Bytes;
+  std::vector<std::uint8_t> Shadow;
 };
 
 /// A kernel argument passed by value (`uint n`, `float scale`): its bytes.
@@ -92,12 +104,15 @@ struct LaunchOptions {
 
 /// What a kernel did that a GPU leaves undefined.
 enum class EventKind {
-  /// warp_read_lane (or a prefix read) of a lane that is inactive or outside the warp.
+  /// warp_read_lane of a lane that is inactive or outside the warp. Its result, and
+  /// whatever is computed and stored from it, is tracked as undefined (Buffer::undefined).
   UndefinedRead,
   /// sync_block() not reached by every live thread of the block (or not the same one).
   DivergentBarrier,
   /// A buffer or shared-memory index past its end (the read gives zero, the write is dropped).
   OutOfBounds,
+  /// A value that depends on an undefined read decided a branch, an index or a loop.
+  UndefinedUse,
 };
 
 const char *eventKindName(EventKind Kind);
@@ -116,7 +131,7 @@ struct RunResult {
   /// The first events (at most MaxKeptEvents), in the order they happened.
   std::vector<Event> Events;
   /// How many of each kind happened, kept or not.
-  size_t Counts[3] = {0, 0, 0};
+  size_t Counts[4] = {0, 0, 0, 0};
   static constexpr size_t MaxKeptEvents = 256;
 
   size_t count(EventKind Kind) const { return Counts[static_cast<int>(Kind)]; }

@@ -526,6 +526,21 @@ TEST(Simt, OutOfBoundsBufferIndexIsAnEvent) {
   EXPECT_EQ(R.count(EventKind::OutOfBounds), 30u);
 }
 
+TEST(Simt, SharedIndexPastTheEndIsAnEvent) {
+  Kernel1D Past = [](BufferUInt Out) {
+    set_block_size(32u);
+    Shared<uint> Tile{16u};
+    UInt T = thread_x();
+    Tile[T] = T;
+    Out.write(T, Tile[T % 16u]);
+  };
+  HostBuffer Out = filled(32);
+  RunResult R = runOn(Past, Out, launch(32));
+  EXPECT_EQ(R.count(EventKind::OutOfBounds), 16u);
+  auto V = Out.read<uint32_t>();
+  for (uint32_t T = 0; T < 32; ++T) EXPECT_EQ(V[T], T % 16) << T;
+}
+
 TEST(Simt, TwoDimensionalBlocksNumberLanesXFirst) {
   Kernel2D Grid = [](BufferUInt Out) {
     set_block_size(16u, 16u);
@@ -549,16 +564,27 @@ TEST(Simt, CallablesTakeValuesAndReferences) {
     Target += Amount;
     return Target * 2u;
   };
+  Callable Store = [](BufferUInt Out, UInt Index, UInt Value) {
+    $if (Index % 2u == 0u) { $return(); };
+    Out.write(Index, Value + warp_active_count_bits(true));
+  };
   Kernel1D UseIt = [&](BufferUInt Out) {
     set_block_size(32u);
     UInt X = warp_lane_id();
     UInt Twice = AddTo(X, 3u);
     Out.write(warp_lane_id(), X * 1000u + Twice);
+    // A return in a callable ends the call, not the thread.
+    Store(Out, 32u + warp_lane_id(), 100u);
+    Out.write(64u + warp_lane_id(), warp_active_count_bits(true));
   };
-  HostBuffer Out = filled(32);
+  HostBuffer Out = filled(96);
   runOn(UseIt, Out, launch(32));
   auto V = Out.read<uint32_t>();
-  for (uint32_t L = 0; L < 32; ++L) EXPECT_EQ(V[L], (L + 3) * 1000 + (L + 3) * 2) << L;
+  for (uint32_t L = 0; L < 32; ++L) {
+    EXPECT_EQ(V[L], (L + 3) * 1000 + (L + 3) * 2) << L;
+    EXPECT_EQ(V[32 + L], L % 2 ? 116u : Untouched) << L;
+    EXPECT_EQ(V[64 + L], 32u) << L;
+  }
 }
 
 TEST(Simt, ScalarAndVectorArithmetic) {

@@ -114,7 +114,7 @@ struct Frame {
   std::vector<std::byte> Data;
   std::vector<uint8_t> Shadow;
   std::unordered_map<uint32_t, std::vector<Place>> References;
-  std::unordered_map<uint32_t, Buffer *> Buffers;
+  std::unordered_map<uint32_t, BufferView> Buffers;
 
   Frame(const FrameLayout *Layout, unsigned Width)
       : Layout(Layout), Width(Width), Data(Layout->Size * Width), Shadow(Data.size()) {}
@@ -193,7 +193,7 @@ private:
   unsigned Width = 32;
   uint32_t BlockSize[3];
   uint32_t BlockId[3] = {0, 0, 0};
-  std::unordered_map<uint32_t, Buffer *> KernelBuffers;
+  std::unordered_map<uint32_t, BufferView> KernelBuffers;
   std::unordered_map<uint32_t, std::vector<std::byte>> KernelUniforms;
   std::unordered_map<const void *, std::unique_ptr<FrameLayout>> Layouts;
   std::unordered_map<uint32_t, size_t> SharedOffsets;
@@ -218,11 +218,13 @@ private:
     for (size_t I = 0; I < Parameters.size(); ++I) {
       Variable P = Parameters[I];
       if (P.tag() == Variable::Tag::BUFFER) {
-        auto *B = std::get_if<Buffer *>(&Arguments[I]);
-        if (!B || !*B || (*B)->element() != P.type()->element())
+        BufferView View;
+        if (auto *B = std::get_if<Buffer *>(&Arguments[I]); B && *B) View = (*B)->view();
+        else if (auto *V = std::get_if<BufferView>(&Arguments[I])) View = *V;
+        if (!View.Element || View.Element != P.type()->element())
           throw std::invalid_argument("argument " + std::to_string(I) + " must be a buffer of " +
                                       typeName(P.type()->element()));
-        KernelBuffers[P.uid()] = *B;
+        KernelBuffers[P.uid()] = View;
       } else if (P.tag() == Variable::Tag::LOCAL) {
         auto *U = std::get_if<Uniform>(&Arguments[I]);
         if (!U || U->Bytes.size() != P.type()->size())
@@ -819,7 +821,7 @@ private:
 
   // --- calls ------------------------------------------------------------------------
 
-  Buffer *bufferOf(const Expression *E, Invocation &I) {
+  const BufferView &bufferOf(const Expression *E, Invocation &I) {
     if (E->tag() != Expression::Tag::REF) throw Unsupported("a buffer that is not a variable");
     Variable V = static_cast<const RefExpr *>(E)->variable();
     auto It = I.Vars->Buffers.find(V.uid());
@@ -827,14 +829,14 @@ private:
     return It->second;
   }
 
-  Place bufferElement(Buffer *B, uint64_t Index, unsigned Lane) {
-    if (Index >= B->count()) {
+  Place bufferElement(const BufferView &B, uint64_t Index, unsigned Lane) {
+    if (Index >= B.Count) {
       event(EventKind::OutOfBounds, Lane,
-            "buffer index " + std::to_string(Index) + " of " + std::to_string(B->count()) + " elements");
+            "buffer index " + std::to_string(Index) + " of " + std::to_string(B.Count) + " elements");
       return {};
     }
-    size_t At = Index * B->element()->size();
-    return {B->data() + At, B->shadow() + At};
+    size_t At = Index * B.Element->size();
+    return {B.Data + At, B.Shadow + At};
   }
 
   LaneValues call(const CallExpr *C, const Mask &Active, Invocation &I) {
@@ -843,7 +845,7 @@ private:
     case CallOp::CUSTOM: return callCallable(C, Active, I);
     case CallOp::BUFFER_READ:
     case CallOp::BUFFER_VOLATILE_READ: {
-      Buffer *B = bufferOf(Args[0], I);
+      const BufferView &B = bufferOf(Args[0], I);
       LaneValues Index = eval(Args[1], Active, I);
       LaneValues V(C->type(), Width);
       forLanes(Active, [&](unsigned L) {
@@ -856,10 +858,10 @@ private:
     }
     case CallOp::BUFFER_WRITE:
     case CallOp::BUFFER_VOLATILE_WRITE: {
-      Buffer *B = bufferOf(Args[0], I);
+      const BufferView &B = bufferOf(Args[0], I);
       LaneValues Index = eval(Args[1], Active, I);
       LaneValues Value = eval(Args[2], Active, I);
-      LaneValues Stored = converted(Value, B->element(), Active);
+      LaneValues Stored = converted(Value, B.Element, Active);
       forLanes(Active, [&](unsigned L) {
         if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L))
           P.store(Stored.lane(L), Stored.Stride, Stored.Undefined.test(L));
@@ -867,10 +869,10 @@ private:
       return {};
     }
     case CallOp::BUFFER_SIZE: {
-      Buffer *B = bufferOf(Args[0], I);
+      const BufferView &B = bufferOf(Args[0], I);
       LaneValues V(C->type(), Width);
       forLanes(Active, [&](unsigned L) {
-        uint64_t N = B->count();
+        uint64_t N = B.Count;
         std::memcpy(V.lane(L), &N, V.Stride);
       });
       return V;
@@ -951,7 +953,7 @@ private:
     const Type *T = Args[0]->type();
     size_t First = 1;
     if (T->is_buffer()) {
-      Buffer *B = bufferOf(Args[0], I);
+      const BufferView &B = bufferOf(Args[0], I);
       LaneValues Index = eval(Args[1], Active, I);
       forLanes(Active, [&](unsigned L) { Address[L] = bufferElement(B, indexOf(Index, L, "an atomic's index"), L); });
       T = T->element();

@@ -27,6 +27,15 @@ public:
       : std::runtime_error("unsupported by the simt backend: " + What) {}
 };
 
+/// The memory of a buffer as a kernel sees it: `Count` elements of `Element` at `Data`,
+/// and `Shadow`, one byte per data byte, nonzero where the value stored is undefined.
+struct BufferView {
+  const luisa::compute::Type *Element = nullptr;
+  std::byte *Data = nullptr;
+  std::uint8_t *Shadow = nullptr;
+  size_t Count = 0;
+};
+
 /// Host memory standing in for a device buffer of `Count` elements of `Element`.
 class Buffer {
 public:
@@ -57,8 +66,7 @@ public:
       if (Shadow[B]) return true;
     return false;
   }
-  /// One byte per data byte, nonzero where the stored value is undefined.
-  std::uint8_t *shadow() { return Shadow.data(); }
+  BufferView view() { return {Element, Bytes.data(), Shadow.data(), Count}; }
 
 private:
   const luisa::compute::Type *Element;
@@ -79,7 +87,7 @@ struct Uniform {
 };
 
 /// One kernel argument, in the order of the kernel's parameters.
-using Argument = std::variant<Buffer *, Uniform>;
+using Argument = std::variant<Buffer *, Uniform, BufferView>;
 
 /// How the lanes of a warp are scheduled.
 enum class Schedule {

@@ -110,14 +110,13 @@ struct FrameLayout {
 /// The variables of one function invocation, for every lane of a warp.
 struct Frame {
   const FrameLayout *Layout;
-  unsigned Width;
   std::vector<std::byte> Data;
   std::vector<uint8_t> Shadow;
   std::unordered_map<uint32_t, std::vector<Place>> References;
   std::unordered_map<uint32_t, BufferView> Buffers;
 
   Frame(const FrameLayout *Layout, unsigned Width)
-      : Layout(Layout), Width(Width), Data(Layout->Size * Width), Shadow(Data.size()) {}
+      : Layout(Layout), Data(Layout->Size * Width), Shadow(Data.size()) {}
   Place local(uint32_t Uid, unsigned Lane) {
     auto It = Layout->Offsets.find(Uid);
     if (It == Layout->Offsets.end()) throw Unsupported("variable #" + std::to_string(Uid) + " without storage");
@@ -589,13 +588,13 @@ private:
   /// Stores `V` through `R`, converting as C++ assignment does: the DSL records
   /// `Float f = uint_value;` as an assignment between different types.
   void storeLanes(const LaneRefs &R, const LaneValues &V, const Mask &Active) {
-    const LaneValues &Stored = V.T == R.T ? V : converted(V, R.T, Active);
+    if (V.T != R.T) return storeLanes(R, converted(V, R.T, Active), Active);
     forLanes(Active, [&](unsigned L) {
-      if (R.Address[L]) R.Address[L].store(Stored.lane(L), Stored.Stride, Stored.Undefined.test(L));
+      if (R.Address[L]) R.Address[L].store(V.lane(L), V.Stride, V.Undefined.test(L));
     });
   }
 
-  LaneValues converted(const LaneValues &V, const Type *To, const Mask &Active) {
+  LaneValues converted(LaneValues V, const Type *To, const Mask &Active) {
     if (V.T == To) return V;
     if (!hasShape(V.T) || !hasShape(To))
       throw Unsupported("conversion of " + typeName(V.T) + " to " + typeName(To));
@@ -861,7 +860,7 @@ private:
       const BufferView &B = bufferOf(Args[0], I);
       LaneValues Index = eval(Args[1], Active, I);
       LaneValues Value = eval(Args[2], Active, I);
-      LaneValues Stored = converted(Value, B.Element, Active);
+      LaneValues Stored = converted(std::move(Value), B.Element, Active);
       forLanes(Active, [&](unsigned L) {
         if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L))
           P.store(Stored.lane(L), Stored.Stride, Stored.Undefined.test(L));

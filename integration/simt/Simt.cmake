@@ -48,6 +48,16 @@ if(_simt_why)
 endif()
 
 message(STATUS "SIMT executor: ${KERNEL_TIDY_SIMT_CXX}, LuisaCompute at ${_simt_lc_dir}")
+# The whole GPU harness on the executor: every case before and after (kernel-tidy's own
+# rewrite), compiled with clang++-19 into the harness program, run by ctest
+# simt_gpu_harness. Off by default: the cases cost about 16 minutes of CPU to build.
+option(KERNEL_TIDY_SIMT_HARNESS "Also build the GPU harness for the SIMT executor and run it (ctest simt_gpu_harness)" OFF)
+set(_simt_harness_args "")
+set(_simt_depends "")
+if(KERNEL_TIDY_SIMT_HARNESS)
+  set(_simt_harness_args -DKERNEL_TIDY_EXECUTABLE=$<TARGET_FILE:kernel-tidy>)
+  set(_simt_depends DEPENDS kernel-tidy)
+endif()
 include(ExternalProject)
 set(_simt_binary_dir ${CMAKE_BINARY_DIR}/simt)
 ExternalProject_Add(kernel_tidy_simt
@@ -57,8 +67,18 @@ ExternalProject_Add(kernel_tidy_simt
     -DCMAKE_CXX_COMPILER=${KERNEL_TIDY_SIMT_CXX}
     -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
     -DLuisaCompute_DIR=${_simt_lc_dir}
+    ${_simt_harness_args}
+  ${_simt_depends}
   INSTALL_COMMAND ""
   # The subproject's own build decides what is out of date.
   BUILD_ALWAYS ON)
 add_test(NAME simt_executor_tests COMMAND ${_simt_binary_dir}/kernel_tidy_simt_tests)
 set_tests_properties(simt_executor_tests PROPERTIES LABELS simt)
+if(KERNEL_TIDY_SIMT_HARNESS)
+  # results.json and results.md stay in build/simt/harness; a rewrite that breaks a
+  # correct original fails the test (the program's exit code 1).
+  file(MAKE_DIRECTORY ${_simt_binary_dir}/harness)
+  add_test(NAME simt_gpu_harness
+           COMMAND ${_simt_binary_dir}/kernel-tidy-gpu-harness-simt --backend simt --out ${_simt_binary_dir}/harness)
+  set_tests_properties(simt_gpu_harness PROPERTIES LABELS simt TIMEOUT 1200)
+endif()

@@ -50,7 +50,7 @@ endif()
 message(STATUS "SIMT executor: ${KERNEL_TIDY_SIMT_CXX}, LuisaCompute at ${_simt_lc_dir}")
 # The whole GPU harness on the executor: every case before and after (kernel-tidy's own
 # rewrite), compiled with clang++-19 into the harness program, run by ctest
-# simt_gpu_harness. Off by default: the cases cost about 16 minutes of CPU to build.
+# simt_gpu_harness. Off by default: the cases cost about 23 minutes of CPU to build.
 option(KERNEL_TIDY_SIMT_HARNESS "Also build the GPU harness for the SIMT executor and run it (ctest simt_gpu_harness)" OFF)
 set(_simt_harness_args "")
 set(_simt_depends "")

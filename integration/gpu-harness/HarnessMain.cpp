@@ -8,7 +8,10 @@
 //
 // Needs a GPU and a LuisaCompute build: built only with
 // -DKERNEL_TIDY_GPU_HARNESS=ON. Everything it computes on the host lives in
-// core/ and is unit-tested without a GPU.
+// core/ and is unit-tested without a GPU. Built in integration/simt (with
+// KERNEL_TIDY_HARNESS_SIMT), it also runs on the SIMT executor on the CPU:
+// --backend simt, untimed, results that depend on an undefined read (of an
+// inactive lane) counted as mismatches (docs/simt.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +26,10 @@
 #include "Stats.h"
 
 #include <luisa/luisa-compute.h>
+
+#ifdef KERNEL_TIDY_HARNESS_SIMT
+#include <simt/Device.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -65,6 +72,40 @@ namespace kernel_tidy::harness {
 namespace {
 
 constexpr std::uint32_t WarpSize = 32;
+
+#ifdef KERNEL_TIDY_HARNESS_SIMT
+/// The SIMT executor behind the device when --backend simt, else null.
+kernel_tidy::simt::SimtDevice *SimtBackend = nullptr;
+#endif
+
+/// Counts the elements of \p Out that hold undefined values on the SIMT executor
+/// (they depend on a read of an inactive lane) as mismatches: a made-up value must
+/// never pass for a result. Nothing on a GPU backend.
+template <typename T>
+void markUndefined(const Buffer<T> &Out, Comparison &Result) {
+#ifdef KERNEL_TIDY_HARNESS_SIMT
+  if (!SimtBackend)
+    return;
+  kernel_tidy::simt::BufferView View = SimtBackend->view(Out.handle());
+  std::size_t Undefined = 0, First = 0;
+  for (std::size_t I = 0; I < View.Count; ++I) {
+    bool Bad = false;
+    for (std::size_t B = 0; B < sizeof(T); ++B)
+      Bad = Bad || View.Shadow[I * sizeof(T) + B];
+    if (Bad && Undefined++ == 0)
+      First = I;
+  }
+  if (Undefined == 0)
+    return;
+  if (Result.Mismatches == 0) {
+    Result.FirstMismatch = First;
+    Result.Detail = "element " + std::to_string(First) +
+                    ": undefined (computed from a read of an inactive lane), " +
+                    std::to_string(Undefined) + " such elements";
+  }
+  Result.Mismatches += Undefined;
+#endif
+}
 
 struct Options {
   std::string Backend = "cuda";
@@ -110,7 +151,7 @@ bool parseOptions(int Argc, char **Argv, Options &Opts) {
       Opts.Rule.MaxSeconds = std::strtod(Value().c_str(), nullptr);
     else {
       std::fprintf(stderr,
-                   "usage: %s [--backend cuda|dx|vulkan|metal] [--out DIR] [--cases a,b] "
+                   "usage: %s [--backend cuda|dx|vulkan|metal|simt] [--out DIR] [--cases a,b] "
                    "[--types u32,f32] [--seed N] [--no-timing] [--repeats N] "
                    "[--max-seconds S]\n",
                    Argv[0]);
@@ -125,13 +166,17 @@ double secondsSince(std::chrono::steady_clock::time_point Start) {
 }
 
 /// Evicts the L2 cache before a cold sample by writing a buffer several times
-/// its size (the largest current L2 is 60 MiB; 256 MiB clears it).
+/// its size (the largest current L2 is 60 MiB; 256 MiB clears it). Made on
+/// first use: an untimed run needs no such buffer.
 class CacheFlush {
 public:
-  explicit CacheFlush(Device &Dev)
-      : Scratch(Dev.create_buffer<uint>(64u << 20)), Shader(Dev.compile(fillKernel())) {}
+  explicit CacheFlush(Device &Dev) : Dev(Dev) {}
   void operator()(Stream &S) {
-    S << Shader(Scratch).dispatch(static_cast<uint>(Scratch.size())) << synchronize();
+    if (!Scratch) {
+      Scratch.emplace(Dev.create_buffer<uint>(64u << 20));
+      Shader.emplace(Dev.compile(fillKernel()));
+    }
+    S << (*Shader)(*Scratch).dispatch(static_cast<uint>(Scratch->size())) << synchronize();
   }
 
 private:
@@ -139,8 +184,9 @@ private:
     return [](BufferUInt Target) noexcept { Target.write(dispatch_x(), dispatch_x()); };
   }
 
-  Buffer<uint> Scratch;
-  decltype(std::declval<Device &>().compile(fillKernel())) Shader;
+  Device &Dev;
+  std::optional<Buffer<uint>> Scratch;
+  std::optional<decltype(std::declval<Device &>().compile(fillKernel()))> Shader;
 };
 
 /// One case and value type: its two kernel versions, compiled per block size.
@@ -247,10 +293,10 @@ private:
     return Out;
   }
 
-  /// Runs version \p Version once on \p In; returns what it wrote.
-  std::vector<double> execute(Device &Dev, Stream &S, int Version, const LaunchShape &Shape,
-                              const std::vector<double> &In,
-                              const std::vector<std::uint32_t> &Flags) {
+  /// Runs version \p Version once on \p In and checks what it wrote against \p Want.
+  Comparison check(Device &Dev, Stream &S, int Version, const LaunchShape &Shape,
+                   const std::vector<double> &In, const std::vector<std::uint32_t> &Flags,
+                   const Expected &Want) {
     std::size_t Outputs = outputCount(Shape);
     auto InBuffer = Dev.create_buffer<T>(In.size());
     auto OutBuffer = Dev.create_buffer<T>(Outputs);
@@ -263,7 +309,10 @@ private:
       << shader(Dev, Version, Shape)(InBuffer, OutBuffer, ActiveBuffer, 1u)
              .dispatch(Shape.Width, Shape.Height)
       << OutBuffer.copy_to(OutBytes.data()) << synchronize();
-    return fromDeviceBytes(Type, OutBytes.data(), Outputs);
+    Comparison Result =
+        compare(Type, Want, canonical(Shape, fromDeviceBytes(Type, OutBytes.data(), Outputs)));
+    markUndefined(OutBuffer, Result);
+    return Result;
   }
 
   /// Times both versions on a scaled-up \p Shape, interleaving their samples
@@ -300,8 +349,8 @@ std::vector<CaseResult> TypedCase<T>::run(Device &Dev, Stream &S, CacheFlush &Fl
       Result.Shape = Shape.Name;
       Result.Inputs = std::string(inputSetName(Inputs));
       Result.Operation = std::string(profitabilityOp(Spec.Operation));
-      Result.Before = compare(Type, Want, canonical(Shape, execute(Dev, S, 0, Shape, In, Flags)));
-      Result.After = compare(Type, Want, canonical(Shape, execute(Dev, S, 1, Shape, In, Flags)));
+      Result.Before = check(Dev, S, 0, Shape, In, Flags, Want);
+      Result.After = check(Dev, S, 1, Shape, In, Flags, Want);
       if (Opts.Timing && timed(Shape, Inputs))
         time(Dev, S, Flush, Gpu, Opts, Shape, Result);
       std::printf("%-28s %-20s %-4s %-24s %-10s %s\n", Result.Rule.c_str(), Result.Case.c_str(),
@@ -408,10 +457,18 @@ public:
                                   std::pair{1024u, 4096u}}) {
       std::vector<double> Init = makeInputs(ValueType::U32, InputSet::Uniform, Threads, Opts.Seed);
       Buffer<uint> Out = Dev.create_buffer<uint>(Threads);
+      std::size_t Submissions[2] = {0, 0};
       auto Execute = [&](int Version) {
         std::vector<std::byte> Bytes = toDeviceBytes(ValueType::U32, Init);
         S << Out.copy_from(Bytes.data()) << synchronize();
+#ifdef KERNEL_TIDY_HARNESS_SIMT
+        std::size_t Before = SimtBackend ? SimtBackend->submissions() : 0;
+#endif
         Versions[Version](S, Step, Out, Steps, Threads);
+#ifdef KERNEL_TIDY_HARNESS_SIMT
+        if (SimtBackend)
+          Submissions[Version] = SimtBackend->submissions() - Before;
+#endif
         S << Out.copy_to(Bytes.data()) << synchronize();
         return fromDeviceBytes(ValueType::U32, Bytes.data(), Threads);
       };
@@ -427,9 +484,13 @@ public:
       Result.After = compare(ValueType::U32, Want, Execute(1));
       if (Opts.Timing)
         time(S, Step, Out, Steps, Threads, Gpu, Opts, Result);
-      std::printf("%-28s %-20s %-4s %-24s %-10s %s\n", Result.Rule.c_str(), Result.Case.c_str(),
+      std::printf("%-28s %-20s %-4s %-24s %-10s %s", Result.Rule.c_str(), Result.Case.c_str(),
                   Result.Type.c_str(), Result.Shape.c_str(), Result.Inputs.c_str(),
                   verdictName(verdictOf(Result.Before, Result.After)));
+      // The command lists each version submitted (counted by the simt backend only).
+      if (Submissions[0] || Submissions[1])
+        std::printf(" (submissions: %zu before, %zu after)", Submissions[0], Submissions[1]);
+      std::printf("\n");
       std::fflush(stdout);
       Results.push_back(std::move(Result));
     }
@@ -545,12 +606,31 @@ int main(int Argc, char **Argv) {
   if (!parseOptions(Argc, Argv, Opts))
     return 2;
   Context Ctx{Argv[0]};
-  Device Dev = Ctx.create_device(Opts.Backend);
+  auto makeDevice = [&]() -> Device {
+    if (Opts.Backend != "simt")
+      return Ctx.create_device(Opts.Backend);
+#ifdef KERNEL_TIDY_HARNESS_SIMT
+    // No timing on the CPU: its times say nothing about a GPU's.
+    Opts.Timing = false;
+    kernel_tidy::simt::LaunchOptions Launch;
+    Launch.WarpSize = WarpSize;
+    Launch.Seed = Opts.Seed;
+    auto Simt = luisa::make_shared<kernel_tidy::simt::SimtDevice>(Context{Ctx}, Launch);
+    SimtBackend = Simt.get();
+    return Device{std::move(Simt)};
+#else
+    std::fprintf(stderr, "--backend simt: this program was built without the SIMT executor "
+                         "(integration/simt builds it)\n");
+    std::exit(2);
+#endif
+  };
+  Device Dev = makeDevice();
   Stream S = Dev.create_stream();
   CacheFlush Flush(Dev);
   Nvml Gpu;
-  RunInfo Run{Gpu.gpuName(), Gpu.driverVersion(), Opts.Backend, today(),
-              KERNEL_TIDY_HARNESS_COMMIT};
+  bool OnCpu = Opts.Backend == "simt";
+  RunInfo Run{OnCpu ? "SIMT executor on the CPU (not timed)" : Gpu.gpuName(),
+              OnCpu ? "-" : Gpu.driverVersion(), Opts.Backend, today(), KERNEL_TIDY_HARNESS_COMMIT};
 
   std::vector<CaseResult> Results;
   for (CaseEntry &Entry : allCases()) {

@@ -1,0 +1,53 @@
+# kernel_tidy_simt_find_luisacompute(<dir-var> <why-var>): where LuisaComputeConfig.cmake
+# is, or an empty <dir-var> and in <why-var> why not. In order:
+#   - LuisaCompute_DIR, when given;
+#   - the prebuilt CPU-only install in KERNEL_TIDY_LUISACOMPUTE_SHARED (default: the
+#     checkout's sibling ../shared/luisacompute, where CI and the developer machines
+#     keep it), checked against its SHA256SUMS and extracted into the build tree
+#     (never into the source tree: it is third-party code, used as test data).
+function(kernel_tidy_simt_find_luisacompute dir_var why_var)
+  if(LuisaCompute_DIR AND EXISTS "${LuisaCompute_DIR}/LuisaComputeConfig.cmake")
+    set(${dir_var} "${LuisaCompute_DIR}" PARENT_SCOPE)
+    return()
+  endif()
+  if(LuisaCompute_DIR)
+    set(${why_var} "LuisaCompute_DIR=${LuisaCompute_DIR} has no LuisaComputeConfig.cmake" PARENT_SCOPE)
+    set(${dir_var} "" PARENT_SCOPE)
+    return()
+  endif()
+  if(NOT KERNEL_TIDY_LUISACOMPUTE_SHARED)
+    get_filename_component(KERNEL_TIDY_LUISACOMPUTE_SHARED
+                           "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../../../shared/luisacompute" ABSOLUTE)
+  endif()
+  set(shared "${KERNEL_TIDY_LUISACOMPUTE_SHARED}")
+  set(tarball "${shared}/prebuilt-bookworm-x86_64.tar.xz")
+  if(NOT EXISTS "${tarball}" OR NOT EXISTS "${shared}/SHA256SUMS")
+    set(${why_var} "no LuisaCompute: neither -DLuisaCompute_DIR nor ${tarball} with its SHA256SUMS" PARENT_SCOPE)
+    set(${dir_var} "" PARENT_SCOPE)
+    return()
+  endif()
+  file(STRINGS "${shared}/SHA256SUMS" sums REGEX "prebuilt-bookworm-x86_64\\.tar\\.xz")
+  string(REGEX MATCH "^[0-9a-f]+" expected "${sums}")
+  file(SHA256 "${tarball}" actual)
+  if(NOT expected OR NOT actual STREQUAL expected)
+    set(${why_var} "${tarball} does not match its SHA256SUMS (${actual} != ${expected})" PARENT_SCOPE)
+    set(${dir_var} "" PARENT_SCOPE)
+    return()
+  endif()
+  # Extracted once per checksum, so a new tarball replaces the old install.
+  set(root "${CMAKE_BINARY_DIR}/luisacompute-prebuilt")
+  set(stamp "${root}/${expected}.extracted")
+  if(NOT EXISTS "${stamp}")
+    file(REMOVE_RECURSE "${root}")
+    file(MAKE_DIRECTORY "${root}")
+    file(ARCHIVE_EXTRACT INPUT "${tarball}" DESTINATION "${root}")
+    file(TOUCH "${stamp}")
+  endif()
+  set(config_dir "${root}/luisacompute/lib/cmake/LuisaCompute")
+  if(NOT EXISTS "${config_dir}/LuisaComputeConfig.cmake")
+    set(${why_var} "${tarball} has no luisacompute/lib/cmake/LuisaCompute/LuisaComputeConfig.cmake" PARENT_SCOPE)
+    set(${dir_var} "" PARENT_SCOPE)
+    return()
+  endif()
+  set(${dir_var} "${config_dir}" PARENT_SCOPE)
+endfunction()

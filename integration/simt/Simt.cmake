@@ -1,0 +1,84 @@
+# The SIMT executor (integration/simt), built from the main build as a separate CMake
+# project: it links LuisaCompute, whose prebuilt libraries only work with objects
+# compiled by clang++-19, while kernel-tidy builds with the default c++. Its tests run
+# from this build's ctest with the label `simt`.
+#
+# LuisaCompute: -DLuisaCompute_DIR, else the prebuilt install in
+# KERNEL_TIDY_LUISACOMPUTE_SHARED (default: ../shared/luisacompute beside the checkout,
+# as on CI and the developer machines), checked against its SHA256SUMS and extracted
+# into this build tree. Without it (an outside user's machine) the simt tests are
+# reported as skipped, with the reason; with CI=true in the environment they fail.
+#
+# The sanitized build leaves the executor out by default: the subproject is not built
+# with the sanitizers, so it would only build and run the same tests a second time.
+if(KERNEL_TIDY_SANITIZE)
+  set(_simt_default OFF)
+else()
+  set(_simt_default ON)
+endif()
+option(KERNEL_TIDY_SIMT "Build and test the SIMT executor of LuisaCompute kernels (needs clang++-19 and LuisaCompute)" ${_simt_default})
+if(NOT KERNEL_TIDY_SIMT)
+  message(STATUS "SIMT executor: off (KERNEL_TIDY_SIMT=OFF)")
+  return()
+endif()
+
+set(KERNEL_TIDY_LUISACOMPUTE_SHARED "${CMAKE_SOURCE_DIR}/../shared/luisacompute"
+    CACHE PATH "Folder with LuisaCompute's prebuilt-bookworm-x86_64.tar.xz and SHA256SUMS")
+find_program(KERNEL_TIDY_SIMT_CXX NAMES clang++-19 DOC "clang++-19, which the SIMT executor is compiled with")
+
+set(_simt_why "")
+if(NOT KERNEL_TIDY_SIMT_CXX)
+  set(_simt_why "clang++-19 not found (LuisaCompute's prebuilt libraries need consumers compiled with it; apt-get install clang-19)")
+else()
+  include(${CMAKE_CURRENT_LIST_DIR}/FindLuisaComputeForSimt.cmake)
+  kernel_tidy_simt_find_luisacompute(_simt_lc_dir _simt_why)
+endif()
+
+if(_simt_why)
+  message(STATUS "SIMT executor: tests skipped: ${_simt_why}")
+  if("$ENV{CI}" STREQUAL "true")
+    message(WARNING "CI=true: the simt tests will fail: ${_simt_why}")
+  endif()
+  # A test that says why, skipped (exit 77) outside CI and failing under CI=true.
+  add_test(NAME simt_executor_tests
+           COMMAND sh -c "echo \"simt tests skipped: $1\"; if [ \"$CI\" = true ]; then echo 'CI=true: the simt tests must run'; exit 1; fi; exit 77"
+                   sh "${_simt_why}")
+  set_tests_properties(simt_executor_tests PROPERTIES LABELS simt SKIP_RETURN_CODE 77)
+  return()
+endif()
+
+message(STATUS "SIMT executor: ${KERNEL_TIDY_SIMT_CXX}, LuisaCompute at ${_simt_lc_dir}")
+# The whole GPU harness on the executor: every case before and after (kernel-tidy's own
+# rewrite), compiled with clang++-19 into the harness program, run by ctest
+# simt_gpu_harness. Off by default: the cases cost about 23 minutes of CPU to build.
+option(KERNEL_TIDY_SIMT_HARNESS "Also build the GPU harness for the SIMT executor and run it (ctest simt_gpu_harness)" OFF)
+set(_simt_harness_args "")
+set(_simt_depends "")
+if(KERNEL_TIDY_SIMT_HARNESS)
+  set(_simt_harness_args -DKERNEL_TIDY_EXECUTABLE=$<TARGET_FILE:kernel-tidy>)
+  set(_simt_depends DEPENDS kernel-tidy)
+endif()
+include(ExternalProject)
+set(_simt_binary_dir ${CMAKE_BINARY_DIR}/simt)
+ExternalProject_Add(kernel_tidy_simt
+  SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR}
+  BINARY_DIR ${_simt_binary_dir}
+  CMAKE_ARGS
+    -DCMAKE_CXX_COMPILER=${KERNEL_TIDY_SIMT_CXX}
+    -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
+    -DLuisaCompute_DIR=${_simt_lc_dir}
+    ${_simt_harness_args}
+  ${_simt_depends}
+  INSTALL_COMMAND ""
+  # The subproject's own build decides what is out of date.
+  BUILD_ALWAYS ON)
+add_test(NAME simt_executor_tests COMMAND ${_simt_binary_dir}/kernel_tidy_simt_tests)
+set_tests_properties(simt_executor_tests PROPERTIES LABELS simt)
+if(KERNEL_TIDY_SIMT_HARNESS)
+  # results.json and results.md stay in build/simt/harness; a rewrite that breaks a
+  # correct original fails the test (the program's exit code 1).
+  file(MAKE_DIRECTORY ${_simt_binary_dir}/harness)
+  add_test(NAME simt_gpu_harness
+           COMMAND ${_simt_binary_dir}/kernel-tidy-gpu-harness-simt --backend simt --out ${_simt_binary_dir}/harness)
+  set_tests_properties(simt_gpu_harness PROPERTIES LABELS simt TIMEOUT 1200)
+endif()

@@ -316,8 +316,10 @@ TEST_F(Cli, ChecksGlobAndConfigFileSelectRules) {
 }
 
 TEST_F(Cli, WarpSizeOptionAndConfigOption) {
-  std::string File = copyFixture(ButterflyCase);
-  // Five steps cover 32 lanes, not 64.
+  // A kernel without set_warp_size: five steps cover 32 lanes, not 64.
+  std::string File =
+      copyFixture("/test/fixtures/luisa-butterfly-reduction/host-loop-doubling-int-sum");
+  EXPECT_EQ(1, runKernelTidy({"check", File}).ExitCode);
   EXPECT_EQ(0, runKernelTidy({"check", "--warp-size", "64", File}).ExitCode);
   writeFile(Dir + "/.clang-tidy", "CheckOptions:\n  WarpSize: 64\n");
   EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode);

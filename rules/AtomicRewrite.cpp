@@ -3,6 +3,7 @@
 #include "rules/AtomicRewrite.h"
 
 #include "rules/FixEdits.h"
+#include "src/dsl/HostEval.h"
 #include "src/dsl/Naming.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Lex/Lexer.h"
@@ -150,45 +151,30 @@ bool standsAlone(const DynTypedNode &User) {
   return User.get<CallExpr>() || User.get<CXXConstructExpr>();
 }
 
-/// True if \p E is a thread's own index: thread_x/y/z(), dispatch_x/y/z(),
-/// a component of thread_id() or dispatch_id(), or a local variable
-/// initialised from one and never written again (`auto tid = thread_x();`).
-bool isThreadIndex(const Expr *E, WriteAnalysis &Writes) {
-  E = stripDslWrappers(E);
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-        Var && !isa<ParmVarDecl>(Var) && Var->isLocalVarDecl() && Var->hasInit() &&
-        !Writes.isWritten(Var))
-      return isThreadIndex(Var->getInit(), Writes);
-  if (const auto *Member = dyn_cast<MemberExpr>(E))
-    E = stripDslWrappers(Member->getBase());
-  StringRef Name = dslCallName(E->IgnoreParenImpCasts());
-  return llvm::is_contained({"thread_x", "thread_y", "thread_z", "dispatch_x", "dispatch_y",
-                             "dispatch_z", "thread_id", "dispatch_id"},
-                            Name);
-}
-
-/// True if \p E is a thread's own index (isThreadIndex) or that index
-/// modulo a host constant of at least 32, the narrowest native warp
-/// (`dispatch_x() % 256u % 32u`, also through a local never written again):
-/// equal to one value in at most one thread of 32 consecutive ones.
+/// True if \p E equals one value in at most one thread of 32 consecutive
+/// ones: a thread's own index (thread_x/y/z(), dispatch_x/y/z(), a component
+/// of thread_id() or dispatch_id()), that index modulo a host constant of at
+/// least 32, the narrowest native warp (`dispatch_x() % 256u % 32u`), or a
+/// local variable initialised from one and never written again
+/// (`auto tid = thread_x();`).
 bool isSparseThreadIndex(const Expr *E, ASTContext &Ctx, WriteAnalysis &Writes) {
-  if (isThreadIndex(E, Writes))
-    return true;
   E = stripDslWrappers(E);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
         Var && !isa<ParmVarDecl>(Var) && Var->isLocalVarDecl() && Var->hasInit() &&
         !Writes.isWritten(Var))
       return isSparseThreadIndex(Var->getInit(), Ctx, Writes);
-  const auto *Op = dyn_cast<CXXOperatorCallExpr>(E->IgnoreParenImpCasts());
-  if (!Op || Op->getOperator() != OO_Percent || Op->getNumArgs() != 2)
-    return false;
-  const Expr *Modulus = stripDslWrappers(Op->getArg(1));
-  Expr::EvalResult Value;
-  return !isDslValueType(Modulus->getType()) && !Modulus->isValueDependent() &&
-         Modulus->EvaluateAsInt(Value, Ctx) && Value.Val.getInt() >= 32 &&
-         isSparseThreadIndex(Op->getArg(0), Ctx, Writes);
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E->IgnoreParenImpCasts());
+      Op && Op->getOperator() == OO_Percent && Op->getNumArgs() == 2) {
+    std::optional<int64_t> Modulus = evaluateHostInt(stripDslWrappers(Op->getArg(1)), Ctx);
+    return Modulus && *Modulus >= 32 && isSparseThreadIndex(Op->getArg(0), Ctx, Writes);
+  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    E = stripDslWrappers(Member->getBase());
+  StringRef Name = dslCallName(E->IgnoreParenImpCasts());
+  return llvm::is_contained({"thread_x", "thread_y", "thread_z", "dispatch_x", "dispatch_y",
+                             "dispatch_z", "thread_id", "dispatch_id"},
+                            Name);
 }
 
 /// True if \p Cond lets at most one thread of a row of the block, or of 32

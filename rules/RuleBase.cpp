@@ -20,9 +20,7 @@ void offerUnsafeFixesByDefault() { UnsafeFixesDefault = true; }
 
 RuleBase::RuleBase(StringRef Name, tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context), Backend(targetOption()), UnsafeFixes(unsafeFixesOption()),
-      WarpSize(warpSizeOption()),
-      DefaultWidths(dsl::defaultWarpWidths(Options.getLocalOrGlobal("WarpSize").has_value(),
-                                           WarpSize, Backend)) {}
+      DefaultWidths(defaultWidthsOption()) {}
 
 // Read as a string: the bool specialisations of OptionsView are mangled
 // differently by GCC and by the Clang that built Debian's libclangTidy.
@@ -48,26 +46,26 @@ dsl::Target RuleBase::targetOption() const {
   return dsl::Target::Any;
 }
 
-std::optional<unsigned> RuleBase::warpSizeOption() const {
+dsl::DefaultWarpWidths RuleBase::defaultWidthsOption() const {
   std::optional<StringRef> Value = Options.getLocalOrGlobal("WarpSize");
   if (!Value)
-    return dsl::DefaultWarpWidth;
-  if (auto Lanes = dsl::parseWarpWidth(*Value))
-    return Lanes;
+    return dsl::defaultWarpWidths(false, dsl::DefaultWarpWidth, Backend);
+  std::optional<unsigned> Lanes = dsl::parseWarpWidth(*Value);
   // A wrong width would make wrong "safe" fixes and wrong ranges: no width,
   // no fixes and no findings that depend on it.
-  configurationDiag("invalid configuration value '%0' for option 'WarpSize'; expected %1",
-                    DiagnosticIDs::Error)
-      << *Value << dsl::warpWidthChoices();
-  return std::nullopt;
+  if (!Lanes)
+    configurationDiag("invalid configuration value '%0' for option 'WarpSize'; expected %1",
+                      DiagnosticIDs::Error)
+        << *Value << dsl::warpWidthChoices();
+  return dsl::defaultWarpWidths(true, Lanes, Backend);
 }
 
 void RuleBase::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "Target", dsl::targetName(Backend));
   Options.store(Opts, "UnsafeFixes", UnsafeFixes ? "true" : "false");
   Options.store(Opts, "WarpSize",
-                WarpSize ? std::to_string(*WarpSize)
-                         : Options.getLocalOrGlobal("WarpSize").value_or("").str());
+                DefaultWidths.Lanes ? std::to_string(*DefaultWidths.Lanes)
+                                    : Options.getLocalOrGlobal("WarpSize").value_or("").str());
 }
 
 dsl::Analyses &RuleBase::analyses(ASTContext &Ctx) {

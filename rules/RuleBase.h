@@ -116,9 +116,10 @@ protected:
 private:
   /// The option Target (global fallback, default any), diagnosed if unknown.
   dsl::Target targetOption() const;
-  /// The option WarpSize (global fallback); std::nullopt (diagnosed) when it
-  /// is not a width.
-  std::optional<unsigned> warpSizeOption() const;
+  /// The widths of kernels without set_warp_size: the option WarpSize
+  /// (global fallback; no width, diagnosed, when it is not one) where it is
+  /// set, else the Target's native range. Reads Backend.
+  dsl::DefaultWarpWidths defaultWidthsOption() const;
   /// The option UnsafeFixes (global fallback), diagnosed if not a bool.
   bool unsafeFixesOption() const;
   /// The fix-its of \p D; none, with \p D.Safety turned to None and the
@@ -129,9 +130,6 @@ private:
 
   const dsl::Target Backend;
   const bool UnsafeFixes;
-  const std::optional<unsigned> WarpSize;
-  /// The widths of kernels without set_warp_size: WarpSize where it is set,
-  /// else the Target's native range.
   const dsl::DefaultWarpWidths DefaultWidths;
   llvm::DenseSet<clang::SourceLocation::UIntTy> Reported;
   std::unique_ptr<dsl::Analyses> TUAnalyses;

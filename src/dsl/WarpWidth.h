@@ -3,11 +3,11 @@
 #ifndef KERNEL_TIDY_SRC_DSL_WARPWIDTH_H
 #define KERNEL_TIDY_SRC_DSL_WARPWIDTH_H
 
+#include "src/dsl/Profitability.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
-#include "src/dsl/Profitability.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>

@@ -14,9 +14,26 @@ namespace kernel_tidy::rules {
 namespace {
 // Set once, before any check is created (kernel-clangd's main).
 bool UnsafeFixesDefault = false;
+// kernel-clangd: clangd turns a note with a fix into a code action titled by
+// the note and drops the note's text from the diagnostic, so the reason an
+// attached unsafe fix is unsafe is said again in a note without a fix.
+bool RepeatUnsafeReason = false;
 } // namespace
 
-void offerUnsafeFixesByDefault() { UnsafeFixesDefault = true; }
+void offerUnsafeFixesByDefault() {
+  UnsafeFixesDefault = true;
+  RepeatUnsafeReason = true;
+}
+
+FixSafety reassociationSafety(dsl::CombineOp Op, QualType Values, StringRef Combiner,
+                              StringRef Order) {
+  if ((Op != dsl::CombineOp::Sum && Op != dsl::CombineOp::Product) ||
+      !dsl::isFloatingValue(Values))
+    return FixSafety::safe();
+  return FixSafety::unsafe((Combiner + " the floating-point values in " + Order +
+                            ", so the result can differ by rounding")
+                               .str());
+}
 
 RuleBase::RuleBase(StringRef Name, tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context), Backend(targetOption()), UnsafeFixes(unsafeFixesOption()),
@@ -96,7 +113,7 @@ std::vector<FixItHint> RuleBase::fixItsOf(const MatchFinder::MatchResult &Result
   if (!D.Edit)
     return {};
   auto Withhold = [&](std::string Why) {
-    if (D.Safety.K != FixSafety::None)
+    if (D.Safety.Kind != Applicability::None)
       D.Safety = FixSafety::none(std::move(Why));
     return std::vector<FixItHint>();
   };
@@ -115,7 +132,7 @@ std::vector<FixItHint> RuleBase::fixItsOf(const MatchFinder::MatchResult &Result
       return Withhold(llvm::toString(Hint.takeError()));
     Hints.push_back(std::move(*Hint));
   }
-  return D.Safety.K == FixSafety::None ? std::vector<FixItHint>() : Hints;
+  return D.Safety.Kind == Applicability::None ? std::vector<FixItHint>() : Hints;
 }
 
 void RuleBase::emit(const MatchFinder::MatchResult &Result, Diagnosis D) {
@@ -128,25 +145,25 @@ void RuleBase::emit(const MatchFinder::MatchResult &Result, Diagnosis D) {
       Warning << Arg;
     if (D.Highlight)
       Warning << *D.Highlight;
-    if (D.Safety.K == FixSafety::Safe)
+    if (D.Safety.Kind == Applicability::Safe)
       for (const FixItHint &Hint : Hints)
         Warning << Hint;
   }
   for (const auto &[Loc, Text] : D.Notes)
     diag(Loc, "%0", DiagnosticIDs::Note) << Text;
-  if (D.Safety.K == FixSafety::Unsafe && !Hints.empty()) {
-    if (!UnsafeFixes) {
-      diag(D.Loc, "unsafe fix: %0 (set the check option UnsafeFixes to true to get it)",
-           DiagnosticIDs::Note)
-          << D.Safety.Reason;
-    } else {
-      auto Note = diag(D.Loc, "unsafe fix: %0", DiagnosticIDs::Note) << D.Safety.Reason;
+  if (D.Safety.Kind == Applicability::Unsafe && !Hints.empty()) {
+    auto Note = diag(D.Loc, "%0", DiagnosticIDs::Note)
+                << (UnsafeFixes ? fix_protocol::unsafeFixNote(D.Safety.Reason)
+                                : fix_protocol::withheldUnsafeFixNote(D.Safety.Reason));
+    if (UnsafeFixes)
       for (const FixItHint &Hint : Hints)
         Note << Hint;
-    }
   }
-  if (D.Safety.K == FixSafety::None && !D.Safety.Reason.empty())
-    diag(D.Loc, "no automatic fix: %0", DiagnosticIDs::Note) << D.Safety.Reason;
+  if (D.Safety.Kind == Applicability::Unsafe && !Hints.empty() && UnsafeFixes &&
+      RepeatUnsafeReason)
+    diag(D.Loc, "%0", DiagnosticIDs::Note) << fix_protocol::unsafeFixNote(D.Safety.Reason);
+  if (D.Safety.Kind == Applicability::None && !D.Safety.Reason.empty())
+    diag(D.Loc, "%0", DiagnosticIDs::Note) << fix_protocol::noFixNote(D.Safety.Reason);
   if (D.Kind)
     noteProfitability(D.Loc, *D.Kind);
 }

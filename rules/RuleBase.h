@@ -3,6 +3,7 @@
 #ifndef KERNEL_TIDY_RULES_RULEBASE_H
 #define KERNEL_TIDY_RULES_RULEBASE_H
 
+#include "rules/FixProtocol.h"
 #include "src/dsl/Analyses.h"
 #include "src/dsl/Naming.h"
 #include "src/dsl/Profitability.h"
@@ -18,26 +19,6 @@ namespace kernel_tidy::rules {
 struct Rewrite {
   dsl::CombineOp Op;
   bool IsFloat; ///< Float-class values (see dsl::isFloatValueClass).
-};
-
-/// Whether a finding's rewrite keeps the program's results, and if not why.
-struct FixSafety {
-  enum Kind { Safe, Unsafe, None };
-  Kind K = Safe;
-  std::string Reason; ///< Why the fix is unsafe, or why there is none.
-
-  static FixSafety safe() { return {Safe, ""}; }
-  static FixSafety unsafe(std::string Why) { return {Unsafe, std::move(Why)}; }
-  static FixSafety none(std::string Why = "") { return {None, std::move(Why)}; }
-
-  /// Makes a fix that is offered unsafe for one more reason \p Why (joined
-  /// to the ones it has); no fix stays no fix.
-  void addHazard(const std::string &Why) {
-    if (K == None)
-      return;
-    Reason = K == Unsafe ? Reason + "; and " + Why : Why;
-    K = Unsafe;
-  }
 };
 
 /// A finding as a rule describes it; RuleBase::emit reports it.
@@ -63,20 +44,29 @@ struct Diagnosis {
   }
 };
 
+/// Whether a rewrite that combines \p Values with \p Op in another order
+/// keeps the results: a floating-point sum or product does not (rounding).
+/// \p Combiner names what combines them in the message ("warp_active_sum
+/// combines"), \p Order the order it differs from.
+FixSafety reassociationSafety(dsl::CombineOp Op, clang::QualType Values,
+                              llvm::StringRef Combiner,
+                              llvm::StringRef Order = "another order");
+
 /// Makes checks attach unsafe fixes to their notes unless the check option
-/// UnsafeFixes says otherwise (kernel-clangd, which offers them as their own
-/// code actions). By default they are attached only when UnsafeFixes is
+/// UnsafeFixes says otherwise, and repeat the reason in a note without a fix
+/// (kernel-clangd, which offers a note's fix as its own code action and
+/// drops that note's text from the diagnostic). By default they are attached only when UnsafeFixes is
 /// true: clang-tidy exports note fixes, and `run-clang-tidy -fix` applies
 /// every exported fix.
 void offerUnsafeFixesByDefault();
 
 /// A kernel-tidy check: C++17 DSL code, one report per source site (a
 /// template instantiated twice is reported once), safe fixes on the warning,
-/// unsafe fixes on a note `unsafe fix: REASON` (attached when the option
-/// UnsafeFixes is true; applied only on request, as clang-tidy's
-/// --fix-notes), a note `no automatic fix: REASON` when a
-/// rewrite was withheld, and a note where the rewrite is not expected to be
-/// faster on the Target backend.
+/// unsafe fixes on a note (attached when the option UnsafeFixes is true;
+/// applied only on request, as clang-tidy's --fix-notes), a note with the
+/// reason when a rewrite was withheld (both written as FixProtocol.h says),
+/// and a note where the rewrite is not expected to be faster on the Target
+/// backend.
 ///
 /// Every check reads the option WarpSize (default 32; the width of kernels
 /// that do not call set_warp_size) once and hands it to its analyses: which

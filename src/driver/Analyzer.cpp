@@ -6,6 +6,7 @@
 #include "src/driver/Nesting.h"
 #include "src/driver/Paths.h"
 #include "src/driver/SharedHeaderParse.h"
+#include "src/driver/TidyFindings.h"
 #include "rules/RuleRegistry.h"
 #include "src/dsl/WarpWidth.h"
 
@@ -610,138 +611,6 @@ std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options,
   return Result;
 }
 
-/// Reads files that findings point into, once each, and turns offsets into
-/// positions with a line index (a big file has hundreds of findings).
-class ContentCache {
-public:
-  /// The 1-based line and byte column of \p Offset in \p Path (an offset
-  /// past the end is placed at the end).
-  Position position(const std::string &Path, unsigned Offset) {
-    const Content &File = get(Path);
-    Position Result;
-    Result.Offset = Offset;
-    unsigned Clamped = std::min<size_t>(Offset, File.Text.size());
-    auto Next = std::upper_bound(File.LineStarts.begin(), File.LineStarts.end(), Clamped);
-    Result.Line = static_cast<unsigned>(Next - File.LineStarts.begin());
-    Result.Column = Clamped - *std::prev(Next) + 1;
-    return Result;
-  }
-  void put(const std::string &Path, std::string Text) { Cache[Path] = index(std::move(Text)); }
-  /// The bytes [Offset, Offset + Length) of \p Path; std::nullopt past its end.
-  std::optional<std::string> text(const std::string &Path, unsigned Offset, unsigned Length) {
-    const Content &File = get(Path);
-    if (Offset > File.Text.size() || Length > File.Text.size() - Offset)
-      return std::nullopt;
-    return File.Text.substr(Offset, Length);
-  }
-
-private:
-  struct Content {
-    std::string Text;
-    std::vector<unsigned> LineStarts; // offset of the first byte of each line
-  };
-
-  static Content index(std::string Text) {
-    Content Result{std::move(Text), {0}};
-    for (size_t I = 0; I < Result.Text.size(); ++I)
-      if (Result.Text[I] == '\n')
-        Result.LineStarts.push_back(static_cast<unsigned>(I + 1));
-    return Result;
-  }
-
-  const Content &get(const std::string &Path) {
-    auto It = Cache.find(Path);
-    if (It != Cache.end())
-      return It->second;
-    std::string Text;
-    if (auto Buffer = llvm::MemoryBuffer::getFile(Path))
-      Text = (*Buffer)->getBuffer().str();
-    return Cache[Path] = index(std::move(Text));
-  }
-
-  std::map<std::string, Content> Cache;
-};
-
-namespace {
-
-/// What a note of a rule's diagnostic says about the fix (the protocol of
-/// RuleBase): a note with fix-its holds the unsafe fix, "unsafe fix: REASON"
-/// says why; "no automatic fix: REASON" says why there is none; other notes
-/// are shown as they are.
-struct NoteKind {
-  bool IsUnsafeFix = false;
-  bool IsNoFix = false;
-  llvm::StringRef Reason;
-};
-
-NoteKind classifyNote(const tooling::DiagnosticMessage &Note) {
-  llvm::StringRef Text = Note.Message;
-  NoteKind Kind;
-  if (!Note.Fix.empty()) {
-    Kind.IsUnsafeFix = true;
-    Kind.Reason = Text.starts_with("unsafe fix: ") ? Text.drop_front(12) : Text;
-  } else if (Text.consume_front("no automatic fix: ")) {
-    Kind.IsNoFix = true;
-    Kind.Reason = Text;
-  }
-  return Kind;
-}
-
-} // namespace
-
-/// Makes the paths of \p Error absolute from the directory of its compile
-/// command (\p CommandDirectory when Clang did not record one), as
-/// clang-tidy resolves them: a compile database may name the
-/// source relatively in its command (`-c k.cpp`, as Bear and Meson write
-/// it), and a relative path would then name the current folder's own k.cpp
-/// in the report, the baseline and the exported fixes (issue 31, item 4).
-static void resolvePaths(ClangTidyError &Error, llvm::StringRef CommandDirectory) {
-  llvm::StringRef Directory =
-      Error.BuildDirectory.empty() ? CommandDirectory : llvm::StringRef(Error.BuildDirectory);
-  auto Resolve = [&](std::string Path) {
-    if (Path.empty() || !llvm::sys::path::is_relative(Path) || Directory.empty())
-      return Path;
-    llvm::SmallString<256> Absolute(Path);
-    llvm::sys::fs::make_absolute(Directory, Absolute);
-    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-    return Absolute.str().str();
-  };
-  auto ResolveMessage = [&](tooling::DiagnosticMessage &Message) {
-    Message.FilePath = Resolve(Message.FilePath);
-    for (tooling::FileByteRange &Range : Message.Ranges)
-      Range.FilePath = Resolve(Range.FilePath);
-    llvm::StringMap<tooling::Replacements> Fix;
-    for (const auto &FileFix : Message.Fix) {
-      tooling::Replacements &Set = Fix[Resolve(FileFix.first().str())];
-      for (const tooling::Replacement &R : FileFix.second)
-        if (auto Err = Set.add(tooling::Replacement(Resolve(R.getFilePath().str()), R.getOffset(),
-                                                    R.getLength(), R.getReplacementText())))
-          llvm::consumeError(std::move(Err)); // The same set as before: no conflict.
-    }
-    Message.Fix = std::move(Fix);
-  };
-  ResolveMessage(Error.Message);
-  for (tooling::DiagnosticMessage &Note : Error.Notes)
-    ResolveMessage(Note);
-}
-
-static std::vector<Edit> toEdits(const llvm::StringMap<tooling::Replacements> &Fix,
-                                 ContentCache &Contents) {
-  std::vector<Edit> Edits;
-  for (const auto &FileFix : Fix) {
-    for (const tooling::Replacement &R : FileFix.second) {
-      std::string Path = R.getFilePath().str();
-      // The text the positions were computed on is what the fix applier must
-      // find there: Replaced is checked before any edit is applied.
-      Edits.push_back(Edit{Path, Contents.position(Path, R.getOffset()),
-                           Contents.position(Path, R.getOffset() + R.getLength()),
-                           R.getReplacementText().str(),
-                           Contents.text(Path, R.getOffset(), R.getLength())});
-    }
-  }
-  return Edits;
-}
-
 FileResult Analyzer::analyze(const std::string &File,
                              const std::optional<std::string> &Contents) {
   FileResult Result;
@@ -872,58 +741,9 @@ FileResult Analyzer::analyze(const std::string &File,
         "parties (stb, Eigen...) can be added after `--`, e.g. -- -I include -isystem "
         "third_party/stb");
 
-  ContentCache Cache;
-  Cache.put(AbsFile, Result.Original);
-  auto DisplayName = [&](const std::string &Path) {
-    return Path == AbsFile ? File : Path;
-  };
-  for (ClangTidyError &Error : Errors) {
-    resolvePaths(Error, Commands.front().Directory);
-    const tooling::DiagnosticMessage &Message = Error.Message;
-    bool IsCompilerDiag = StringRef(Error.DiagnosticName).starts_with("clang-diagnostic-");
-    // An unmatched NOLINTBEGIN/NOLINTEND fails the file, as in clang-tidy:
-    // it would otherwise hide or expose findings the user did not mean to.
-    bool IsNolintError = Error.DiagnosticName == "clang-tidy-nolint";
-    Position Begin = Cache.position(Message.FilePath, Message.FileOffset);
-    if ((IsCompilerDiag || IsNolintError) && Error.DiagLevel == tooling::Diagnostic::Error) {
-      Result.Errors.push_back({Message.FilePath.empty() ? File : DisplayName(Message.FilePath),
-                               Message.FilePath.empty() ? 0 : Begin.Line,
-                               Message.FilePath.empty() ? 0 : Begin.Column,
-                               Message.Message + (IsNolintError ? " [clang-tidy-nolint]" : "")});
-      continue;
-    }
-    if (StringRef(Error.DiagnosticName).starts_with("clang-tidy-"))
-      continue; // Configuration problems reach the user through stderr.
-    Finding F;
-    F.Rule = Error.DiagnosticName;
-    F.Message = Message.Message;
-    F.File = DisplayName(Message.FilePath);
-    F.Begin = Begin;
-    F.End = Begin;
-    F.AsError = Error.IsWarningAsError;
-    if (!Message.Ranges.empty() && Message.Ranges[0].FilePath == Message.FilePath)
-      F.End = Cache.position(Message.FilePath,
-                             Message.Ranges[0].FileOffset + Message.Ranges[0].Length);
-    if (!Message.Fix.empty())
-      F.FixIt = Fix{Applicability::Safe, "", toEdits(Message.Fix, Cache)};
-    for (const tooling::DiagnosticMessage &Note : Error.Notes) {
-      NoteKind Kind = classifyNote(Note);
-      if (Kind.IsUnsafeFix && !F.FixIt && !Note.Fix.empty())
-        F.FixIt = Fix{Applicability::Unsafe, Kind.Reason.str(), toEdits(Note.Fix, Cache)};
-      else if (Kind.IsNoFix)
-        F.NoFixReason = Kind.Reason.str();
-      else if (!Kind.IsUnsafeFix)
-        F.Notes.push_back({Note.Message, DisplayName(Note.FilePath),
-                           Cache.position(Note.FilePath, Note.FileOffset)});
-    }
-    if (F.FixIt)
-      F.NoFixReason.clear();
-    if (F.FixIt)
-      for (Edit &E : F.FixIt->Edits)
-        E.File = DisplayName(E.File);
-    if (State->passesLineFilter(F))
-      Result.Findings.push_back(std::move(F));
-  }
+  addTidyDiagnostics(std::move(Errors),
+                     {File, AbsFile, Result.Original, Commands.front().Directory}, Result,
+                     [&](const Finding &F) { return State->passesLineFilter(F); });
   return Result;
 }
 

@@ -3,6 +3,7 @@
 #ifndef KERNEL_TIDY_SRC_DRIVER_FINDINGS_H
 #define KERNEL_TIDY_SRC_DRIVER_FINDINGS_H
 
+#include "rules/FixProtocol.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,10 +30,7 @@ struct Edit {
   std::optional<std::string> Replaced;
 };
 
-/// Whether a fix keeps the program's results exactly.
-enum class Applicability { Safe, Unsafe };
-
-/// The edits of a fix and whether --fix may apply them.
+/// The edits of a fix and whether --fix may apply them (Safe or Unsafe).
 struct Fix {
   Applicability Kind = Applicability::Safe;
   std::string Reason; ///< Why the fix is unsafe; empty for a safe fix.

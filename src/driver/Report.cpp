@@ -66,7 +66,7 @@ static std::string lineOf(const std::string &Text, unsigned Line) {
 }
 
 static const char *applicabilityName(Applicability Kind) {
-  return Kind == Applicability::Safe ? "safe" : "unsafe";
+  return Kind == Applicability::Safe ? "safe" : Kind == Applicability::Unsafe ? "unsafe" : "none";
 }
 
 /// The blank that lines text up under \p Source up to byte \p Column (tabs
@@ -184,7 +184,7 @@ std::string formatFinding(const FileResult &R, const Finding &F, const TextOptio
     Out += P.line(N.File + ":" + positionText(N.At), "note", N.Message);
   // The reasons as the rules' notes say them (and clang-tidy prints them).
   if (!F.NoFixReason.empty())
-    Out += P.line(Where, "note", "no automatic fix: " + F.NoFixReason);
+    Out += P.line(Where, "note", fix_protocol::noFixNote(F.NoFixReason));
   if (!F.FixIt)
     return Out;
   for (const Edit &E : F.FixIt->Edits) {
@@ -199,9 +199,11 @@ std::string formatFinding(const FileResult &R, const Finding &F, const TextOptio
   }
   if (F.FixIt->Kind == Applicability::Unsafe)
     Out += P.line(Where, "note",
-                  "unsafe fix" +
-                      std::string(F.FixApplied ? "" : " (applied only with --unsafe-fixes)") +
-                      ": " + F.FixIt->Reason);
+                  fix_protocol::labelled(
+                      (fix_protocol::UnsafeFix +
+                       (F.FixApplied ? "" : " (applied only with --unsafe-fixes)"))
+                          .str(),
+                      F.FixIt->Reason));
   if (F.FixApplied && Options.FixesWritten)
     Out += P.line(Where, "note", "FIX-IT applied suggested code changes");
   return Out;

@@ -46,11 +46,12 @@ public:
       diag(Loc, "safe finding") << Rename;
     } else if (Name == "unsafe") {
       diag(Loc, "unsafe finding");
-      diag(Loc, "unsafe fix: %0", DiagnosticIDs::Note) << "it may round differently" << Rename;
+      diag(Loc, "%0", DiagnosticIDs::Note)
+          << fix_protocol::unsafeFixNote("it may round differently") << Rename;
       diag(Loc, "a plain note", DiagnosticIDs::Note);
     } else if (Name == "no_fix") {
       diag(Loc, "finding without a fix");
-      diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << "the width is unknown";
+      diag(Loc, "%0", DiagnosticIDs::Note) << fix_protocol::noFixNote("the width is unknown");
       diag(Loc, "a plain note", DiagnosticIDs::Note);
     } else {
       diag(Loc, "finding with a broken fix")

@@ -114,7 +114,7 @@ std::string describeFindings(const FileResult &Result) {
     // The rule's note saying why there is no fix, where the rule put it.
     if (!F.NoFixReason.empty())
       Out += std::to_string(F.Begin.Line) + ":" + std::to_string(F.Begin.Column) +
-             ": note: no automatic fix: " + F.NoFixReason + "\n";
+             ": note: " + fix_protocol::noFixNote(F.NoFixReason) + "\n";
     for (const Note &N : F.Notes)
       Out += std::to_string(N.At.Line) + ":" + std::to_string(N.At.Column) +
              ": note: " + N.Message + "\n";

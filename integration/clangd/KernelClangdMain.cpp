@@ -14,7 +14,11 @@
 //    `--kernel-tidy-model=DIR` names another model folder; an empty value
 //    turns this off;
 //  - the checks attach their unsafe fixes to notes (check option UnsafeFixes,
-//    off in the plugin), which clangd offers as separate code actions;
+//    off in the plugin), which clangd offers as separate code actions, and
+//    say why in a note of their own (clangd drops the text of a note whose
+//    fix it turns into a code action); kernel-clangd marks those actions
+//    not preferred (`isPreferred: false`), so that an editor's "apply the
+//    preferred fixes" never changes rounding;
 //  - clangd's list of fast clang-tidy checks (the one `FastCheckFilter:
 //    Strict`, clangd's default, keeps) also names the kernel-tidy checks, as
 //    measured by bench/clangd-check-time; every other check keeps clangd's
@@ -22,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "rules/FixProtocol.h"
 #include "rules/RuleRegistry.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -86,6 +91,18 @@ bool writeAll(int FD, llvm::StringRef Data) {
     Data = Data.drop_front(N);
   }
   return true;
+}
+
+/// Copies what can be read from \p From to \p To until either ends.
+void copyAll(int From, int To) {
+  char Buffer[1 << 16];
+  for (;;) {
+    ssize_t N = ::read(From, Buffer, sizeof(Buffer));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0 || !writeAll(To, llvm::StringRef(Buffer, N)))
+      return;
+  }
 }
 
 /// Reads one LSP message from \p FD: \p Raw receives every byte read, \p Body
@@ -180,19 +197,85 @@ bool installFallbackFlags(const std::string &ModelDir) {
     if (readMessage(Client, Raw, Body))
       if (auto Patched = withFallbackFlags(Body, ModelDir))
         Raw = std::move(*Patched);
-    bool Open = writeAll(Out, Raw);
-    char Buffer[1 << 16];
-    while (Open) {
-      ssize_t N = ::read(Client, Buffer, sizeof(Buffer));
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N <= 0)
-        break;
-      Open = writeAll(Out, llvm::StringRef(Buffer, N));
-    }
+    if (writeAll(Out, Raw))
+      copyAll(Client, Out);
     ::close(Out); // clangd sees end of input, as it would have.
   }).detach();
   return true;
+}
+
+/// Marks each code action in \p Actions (a JSON array) that applies an
+/// unsafe fix not preferred; true if one was.
+bool unpreferUnsafeFixes(llvm::json::Array *Actions) {
+  if (!Actions)
+    return false;
+  bool Changed = false;
+  for (llvm::json::Value &Action : *Actions) {
+    llvm::json::Object *Object = Action.getAsObject();
+    if (!Object)
+      continue;
+    std::optional<llvm::StringRef> Title = Object->getString("title");
+    if (Title && kernel_tidy::fix_protocol::isUnsafeFixTitle(*Title)) {
+      (*Object)["isPreferred"] = false;
+      Changed = true;
+    }
+  }
+  return Changed;
+}
+
+/// clangd's message \p Body with its unsafe fixes not preferred (the
+/// result of a codeAction request, the code actions that clangd puts in
+/// published diagnostics), or nothing if it has none.
+std::optional<std::string> withUnsafeFixesNotPreferred(llvm::StringRef Body) {
+  // Most messages mention no unsafe fix: pass them on unparsed.
+  if (!Body.contains(kernel_tidy::fix_protocol::unsafeFixNote("")))
+    return std::nullopt;
+  llvm::Expected<llvm::json::Value> Message = llvm::json::parse(Body);
+  if (!Message) {
+    llvm::consumeError(Message.takeError());
+    return std::nullopt;
+  }
+  llvm::json::Object *Object = Message->getAsObject();
+  if (!Object)
+    return std::nullopt;
+  bool Changed = unpreferUnsafeFixes(Object->getArray("result"));
+  if (llvm::json::Object *Params = Object->getObject("params"))
+    if (llvm::json::Array *Diagnostics = Params->getArray("diagnostics"))
+      for (llvm::json::Value &Diagnostic : *Diagnostics)
+        if (llvm::json::Object *D = Diagnostic.getAsObject())
+          Changed |= unpreferUnsafeFixes(D->getArray("codeActions"));
+  if (!Changed)
+    return std::nullopt;
+  std::string Patched;
+  llvm::raw_string_ostream(Patched) << llvm::json::Value(std::move(*Message));
+  return "Content-Length: " + std::to_string(Patched.size()) + "\r\n\r\n" + Patched;
+}
+
+/// Sends clangd's standard output to the client through a thread that
+/// marks unsafe fixes not preferred; every other byte passes through
+/// unchanged. The returned thread ends when clangd's output is closed.
+std::optional<std::thread> installUnsafeFixFilter() {
+  int Pipe[2];
+  if (::pipe(Pipe) != 0)
+    return std::nullopt;
+  int Client = ::dup(STDOUT_FILENO);
+  if (Client < 0 || ::dup2(Pipe[1], STDOUT_FILENO) < 0)
+    return std::nullopt;
+  ::close(Pipe[1]);
+  return std::thread([Client, In = Pipe[0]] {
+    std::string Raw, Body;
+    bool Open = true;
+    while (Open && readMessage(In, Raw, Body)) {
+      std::optional<std::string> Patched = withUnsafeFixesNotPreferred(Body);
+      Open = writeAll(Client, Patched ? *Patched : Raw);
+      Raw.clear();
+    }
+    // What was read of a message that is not one goes on as it was.
+    if (Open && writeAll(Client, Raw))
+      copyAll(In, Client);
+    ::close(In);
+    ::close(Client);
+  });
 }
 
 bool mentionsOption(llvm::ArrayRef<std::string> Args, llvm::StringRef Name) {
@@ -258,9 +341,25 @@ int main(int argc, char *argv[]) {
                       "compile database use clangd's defaults\n";
   }
 
+  std::optional<std::thread> Filter;
+  if (Serving) {
+    Filter = installUnsafeFixFilter();
+    if (!Filter)
+      llvm::errs() << "kernel-clangd: cannot wrap standard output; unsafe fixes are offered "
+                      "as clangd marks them\n";
+  }
+
   std::vector<char *> Argv{argv[0]};
   for (std::string &Arg : Args)
     Argv.push_back(Arg.data());
   Argv.push_back(nullptr);
-  return clang::clangd::clangdMain(static_cast<int>(Argv.size()) - 1, Argv.data());
+  int Code = clang::clangd::clangdMain(static_cast<int>(Argv.size()) - 1, Argv.data());
+  if (Filter) {
+    // The filter ends at the end of clangd's output; wait until it has
+    // handed everything on.
+    llvm::outs().flush();
+    ::close(STDOUT_FILENO);
+    Filter->join();
+  }
+  return Code;
 }

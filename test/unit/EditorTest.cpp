@@ -151,6 +151,8 @@ TEST_F(KernelClangd, QuickFixEqualsCliFixWithoutCompileDatabase) {
     if (A.value("kind", "") == "quickfix" && A.contains("edit"))
       QuickFix = &A;
   ASSERT_TRUE(QuickFix) << Actions->dump();
+  // A safe fix is the one an editor's "apply preferred fixes" takes.
+  EXPECT_TRUE(QuickFix->value("isPreferred", false)) << Actions->dump();
   std::string Fixed = applyWorkspaceEdit(Source, (*QuickFix)["edit"], Uri);
   EXPECT_EQ(CliFixed, Fixed);
   EXPECT_EQ(readFile(sourceDir() + SafeCase + ".fixed.cpp"), Fixed);
@@ -207,7 +209,9 @@ TEST_F(KernelClangd, FastCheckFilterKeepsTheKernelTidyChecksAndClangdsVerdictOnO
   Client->waitExit(seconds(60));
 }
 
-TEST_F(KernelClangd, UnsafeNoteFixIsOfferedAsCodeActionOfTheWarning) {
+/// The unsafe fix is one code action away, not preferred (an editor's
+/// fix-all must not change rounding), and the diagnostic says why.
+TEST_F(KernelClangd, UnsafeNoteFixIsOfferedNotPreferredWithItsReason) {
   std::string File = Dir + "/project/k.cpp";
   std::string Source = fixtureInput(sourceDir() + UnsafeCase + ".cpp");
   writeFile(File, Source);
@@ -221,6 +225,13 @@ TEST_F(KernelClangd, UnsafeNoteFixIsOfferedAsCodeActionOfTheWarning) {
   ASSERT_TRUE(Published) << log();
   std::vector<Json> Found = ruleDiagnostics(*Published, "luisa-butterfly-reduction");
   ASSERT_EQ(1u, Found.size()) << Published->dump();
+  // The client has no relatedInformation support: clangd writes the notes
+  // into the message.
+  EXPECT_NE(std::string::npos,
+            Found[0]["message"].get<std::string>().find(
+                "note: unsafe fix: warp_active_sum combines the floating-point values in "
+                "another order, so the result can differ by rounding"))
+      << Found[0].dump();
   int Id = Client->request(
       "textDocument/codeAction",
       {{"textDocument", {{"uri", Uri}}},
@@ -230,8 +241,11 @@ TEST_F(KernelClangd, UnsafeNoteFixIsOfferedAsCodeActionOfTheWarning) {
   ASSERT_TRUE(Actions) << log();
   std::vector<std::string> Results;
   for (const Json &A : (*Actions)["result"])
-    if (A.contains("edit"))
+    if (A.contains("edit")) {
       Results.push_back(applyWorkspaceEdit(Source, A["edit"], Uri));
+      EXPECT_EQ(0u, A.value("title", "").find("unsafe fix: ")) << A.dump();
+      EXPECT_FALSE(A.value("isPreferred", true)) << A.dump();
+    }
   // clangd surfaces the fix of the note as the warning's quick fix; it is the
   // CLI's --fix --unsafe-fixes result.
   ASSERT_EQ(1u, Results.size()) << Actions->dump();

@@ -92,8 +92,7 @@ bool activeLanesAreContiguous(const Stmt *S, Analyses &A) {
 FixSafety warpReductionSafety(dsl::CombineOp Op, QualType Element, StringRef Collective,
                               const Stmt *At, Analyses &A) {
   if (Op == dsl::CombineOp::Sum && dsl::isFloatingValue(Element))
-    return FixSafety::unsafe("warp_active_sum adds the floating-point values in "
-                             "another order, so the result can differ by rounding");
+    return reassociationSafety(Op, Element, "warp_active_sum adds");
   // A guarded shuffle butterfly: a lane whose partner is inactive skips that
   // partner's whole subtree; it is exact on a run of lanes from lane 0.
   if ((dsl::isFloatingValue(Element) || A.Ctx.getTypeSize(Element) > 32) &&
@@ -172,9 +171,7 @@ bool isSparseThreadIndex(const Expr *E, ASTContext &Ctx, WriteAnalysis &Writes) 
   if (const auto *Member = dyn_cast<MemberExpr>(E))
     E = stripDslWrappers(Member->getBase());
   StringRef Name = dslCallName(E->IgnoreParenImpCasts());
-  return llvm::is_contained({"thread_x", "thread_y", "thread_z", "dispatch_x", "dispatch_y",
-                             "dispatch_z", "thread_id", "dispatch_id"},
-                            Name);
+  return isThreadIndexComponent(Name) || isThreadIndexVector(Name);
 }
 
 /// True if \p Cond lets at most one thread of a row of the block, or of 32

@@ -392,6 +392,150 @@ std::string identityOf(CombineOp Op, QualType Element, ASTContext &Ctx) {
   return "static_cast<" + Element.getAsString(Policy) + ">(0)";
 }
 
+/// The rewrite of one atomic: the block's shared slot, set up by the
+/// block's first thread before the kernel statement that holds the atomic
+/// and read after a barrier behind it.
+class BlockRewrite {
+public:
+  BlockRewrite(const Plan &P, ASTContext &Ctx, Analyses &A)
+      : P(P), Ctx(Ctx), SM(Ctx.getSourceManager()), A(A), Op(reductionOf(P.Method)),
+        TopBegin(SM.getExpansionLoc(P.Top->getBeginLoc())),
+        TopEnd(endOfStatement(P.Top, SM, Ctx.getLangOpts())), Code(TopBegin, P.Fetch, Ctx),
+        Slot(fresh(P.Used ? "block_cursor" : "block_" + collectiveSuffix(Op).str())),
+        Read(Slot + ".read(0u)") {
+    // Thread (0, 0, 0) of the block initialises and publishes the shared slot.
+    for (unsigned Dim = 0; Dim < 3; ++Dim)
+      if (P.Shape[Dim] > 1)
+        Leader += (Leader.empty() ? "" : " & ") +
+                  Code("{{dsl:thread_" + std::string(1, "xyz"[Dim]) + "}}() == 0u");
+    Setup = Code("{{dsl:Shared}}<{{type}}> {{slot}}{1};\n"
+                 "$if ({{leader}}) { {{slot}}.write(0u, {{identity}}); };\n"
+                 "{{dsl:sync_block}}();\n",
+                 {{"type", type(P.Element)}, {"slot", Slot}, {"leader", Leader},
+                  {"identity", identityOf(P.Used ? CombineOp::Sum : Op, P.Element, Ctx)}});
+  }
+
+  /// The old value is unused: each warp adds its reduced values to the
+  /// shared slot; after the barrier one thread applies the block's total to
+  /// the global slot.
+  FixSafety accumulate(StringRef OperandText) {
+    std::string Collective = collectiveName(Op);
+    std::string Partial = fresh("warp_" + collectiveSuffix(Op).str());
+    std::string SharedOp = Op == CombineOp::Sum ? "fetch_add" : P.Method.str();
+    SourceLocation At = SM.getExpansionLoc(P.Fetch->getBeginLoc());
+    Edits.insert(TopBegin, Setup);
+    Edits.change(CharSourceRange::getCharRange(At, endOfStatement(P.Fetch, SM, Ctx.getLangOpts())),
+                 warpReducedAtomicCode(Collective, Partial, P.Operand, OperandText,
+                                       Slot + ".atomic(0u)." + SharedOp + "(" + Partial + ")",
+                                       lineEnding(At, SM) + lineIndentation(At, SM), P.Fetch,
+                                       Ctx));
+    Edits.insert(TopEnd, Code("\n{{dsl:sync_block}}();\n$if ({{leader}}) { {{total}}; };",
+                              {{"leader", Leader}, {"total", global(Read)}}));
+    // Float atomics add (planFor); the block's sum reorders them too.
+    return isFloatingValue(P.Element)
+               ? reassociationSafety(CombineOp::Sum, P.Element, "the block's sum adds")
+               : warpReductionSafety(Op, P.Element, Collective, P.Fetch, A);
+  }
+
+  /// The old value is used: threads take offsets in the block's range from
+  /// the shared counter (one atomic per warp); one thread takes the block's
+  /// range from the global counter and publishes its base in the shared
+  /// slot. Nothing when the code cannot be written.
+  std::optional<FixSafety> handOutOffsets() {
+    bool Counted = isBallotCountable(P.Operand, P.Element, A.Uniformity, Ctx);
+    std::string Offset = fresh("block_offset");
+    SourceLocation StatementBegin = SM.getExpansionLoc(P.Statement->getBeginLoc());
+    std::string InnerBreak =
+        P.Guard ? lineEnding(StatementBegin, SM) + lineIndentation(StatementBegin, SM)
+                : Code.lineBreak();
+    std::optional<WarpSlotCode> Slots = warpSlotCode(
+        P.Fetch, P.Operand, P.Element, Counted, /*CountDown=*/false,
+        [&](StringRef Total) { return Slot + ".atomic(0u).fetch_add(" + Total.str() + ")"; },
+        InnerBreak, Ctx);
+    CharSourceRange FetchRange = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(P.Fetch->getSourceRange()), SM, Ctx.getLangOpts());
+    if (!Slots || FetchRange.isInvalid())
+      return std::nullopt;
+    std::string TakeOffset = Slots->Preamble + Offset + " = " + Slots->Slot + ";";
+    std::string Publish =
+        Code("{{dsl:sync_block}}();\n$if ({{leader}}) { {{slot}}.write(0u, {{total}}); };\n"
+             "{{dsl:sync_block}}();",
+             {{"leader", Leader}, {"slot", Slot}, {"total", global(Read)}});
+    std::string Base = inPlaceOf(
+        P.Fetch,
+        Read + (Op == CombineOp::Sum && P.Method == "fetch_sub" ? " - " : " + ") + Offset, Ctx,
+        A.Writes);
+    std::string Declare = Code("{{dsl:Var}}<{{type}}> {{offset}};\n",
+                               {{"type", type(P.Element)}, {"offset", Offset}});
+    if (!P.Guard) {
+      Edits.insert(TopBegin, Setup + Declare + TakeOffset + Code.lineBreak() + Publish +
+                                 Code.lineBreak());
+      Edits.change(FetchRange, Base);
+    } else if (!moveGuardedStatements(StatementBegin, FetchRange, Base, Declare, TakeOffset,
+                                      Publish, InnerBreak)) {
+      return std::nullopt;
+    }
+    if (Counted)
+      return FixSafety::safe();
+    return FixSafety::unsafe("the amounts differ per lane, and LuisaCompute's CUDA "
+                             "warp_prefix_sum is a shuffle scan that drops values "
+                             "when the active lanes have gaps (divergent code)");
+  }
+
+  EditList Edits;
+
+private:
+  /// The atomic behind a `$if (pred)`: the statements from the atomic's to
+  /// the end of the `$if` body move behind the barriers, under the same
+  /// `$if`, with the atomic replaced by \p Base; the declarations they use
+  /// are hoisted.
+  bool moveGuardedStatements(SourceLocation StatementBegin, CharSourceRange FetchRange,
+                             StringRef Base, StringRef Declare, StringRef TakeOffset,
+                             StringRef Publish, StringRef InnerBreak) {
+    const LangOptions &LO = Ctx.getLangOpts();
+    SourceLocation MovedEnd = endOfStatement(blockStatements(P.Guard->Then).back(), SM, LO);
+    CharSourceRange Moved = CharSourceRange::getCharRange(StatementBegin, MovedEnd);
+    std::string MovedText = Lexer::getSourceText(Moved, SM, LO).str();
+    unsigned FetchBegin =
+        SM.getFileOffset(FetchRange.getBegin()) - SM.getFileOffset(StatementBegin);
+    unsigned FetchEnd = SM.getFileOffset(FetchRange.getEnd()) - SM.getFileOffset(StatementBegin);
+    if (MovedText.empty() || FetchEnd > MovedText.size())
+      return false;
+    MovedText = MovedText.substr(0, FetchBegin) + Base.str() + MovedText.substr(FetchEnd);
+    std::string Hoists;
+    for (const DeclStmt *Decl : P.Hoisted) {
+      const auto *Var = cast<VarDecl>(Decl->getSingleDecl());
+      Hoists += Code("{{dsl:Var}}<{{type}}> {{name}};\n",
+                     {{"type", type(dslValueType(Var->getType()))}, {"name", Var->getName().str()}});
+      SourceLocation DeclBegin = SM.getExpansionLoc(Decl->getBeginLoc());
+      SourceLocation InitBegin = SM.getFileLoc(Var->getInit()->getBeginLoc());
+      Edits.change(CharSourceRange::getCharRange(DeclBegin, InitBegin),
+                   Var->getName().str() + " = ");
+    }
+    Edits.insert(TopBegin, Setup + Declare.str() + Hoists);
+    Edits.change(Moved, TakeOffset.str());
+    Edits.insert(TopEnd, Code("\n{{publish}}\n$if ({{guard}}) {",
+                              {{"publish", Publish.str()},
+                               {"guard", conditionText(P.Guard->Cond, Ctx)}}) +
+                             InnerBreak.str() + MovedText + Code("\n};"));
+    return true;
+  }
+
+  std::string fresh(StringRef Base) { return freshName(Base, P.Fetch, Ctx); }
+  std::string type(QualType T) const { return T.getAsString(PrintingPolicy(Ctx.getLangOpts())); }
+  /// The one global atomic of the block, with the block's total.
+  std::string global(StringRef Total) { return withArgumentReplaced(P.Fetch, Total, Ctx); }
+
+  const Plan &P;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  Analyses &A;
+  CombineOp Op;
+  SourceLocation TopBegin, TopEnd;
+  CodeTemplate Code;
+  std::string Slot, Read, Leader, Setup;
+};
+
 } // namespace
 
 bool isBlockPrivatizable(const CXXMemberCallExpr *Fetch, ASTContext &Ctx, Analyses &A,
@@ -412,16 +556,12 @@ void BlockPrivatizedAtomicCheck::registerMatchers(MatchFinder *Finder) {
 void BlockPrivatizedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = Ctx.getSourceManager();
-  const LangOptions &LO = Ctx.getLangOpts();
   const auto *Fetch = Result.Nodes.getNodeAs<CXXMemberCallExpr>("fetch");
   std::optional<Plan> P = planFor(Fetch, Ctx, analyses(Ctx), PP);
   if (!P)
     return;
-  CombineOp Op = reductionOf(P->Method);
   std::string OperandText = atomicOperandText(P->Operand, P->Element, Ctx);
-  // The one global atomic of the block, with the block's total.
-  auto Global = [&](StringRef Total) { return withArgumentReplaced(Fetch, Total, Ctx); };
-  if (OperandText.empty() || Global("x").empty())
+  if (OperandText.empty() || withArgumentReplaced(Fetch, "x", Ctx).empty())
     return;
 
   Diagnosis D;
@@ -435,139 +575,13 @@ void BlockPrivatizedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
                      : "every thread of the block does a global atomic %0 on the same slot of "
                        "'%1'; accumulate the block's values in shared memory and do one global "
                        "atomic per block";
-
-  auto Q = [&](StringRef Name) { return dslQualifier(Name, Fetch, Ctx, false) + Name.str(); };
-  PrintingPolicy Policy(LO);
-  std::string Type = P->Element.getAsString(Policy);
-  SourceLocation TopBegin = SM.getExpansionLoc(P->Top->getBeginLoc());
-  std::string NL = lineEnding(TopBegin, SM), Indent = lineIndentation(TopBegin, SM);
-  std::string Break = NL + Indent;
-  auto Fresh = [&](StringRef Base) { return freshName(Base, Fetch, Ctx); };
-  std::string Slot = Fresh(P->Used ? "block_cursor" : "block_" + collectiveSuffix(Op).str());
-  // Thread (0, 0, 0) of the block initialises and publishes the shared slot.
-  std::string Leader;
-  for (unsigned Dim = 0; Dim < 3; ++Dim)
-    if (P->Shape[Dim] > 1)
-      Leader += (Leader.empty() ? "" : " & ") + Q(std::string("thread_") + "xyz"[Dim]) +
-                "() == 0u";
-  std::string Sync = Q("sync_block") + "();";
-  std::string Read = Slot + ".read(0u)";
-  std::string Before = Q("Shared") + "<" + Type + "> " + Slot + "{1};" + Break + "$if (" +
-                       Leader + ") { " + Slot + ".write(0u, " +
-                       identityOf(P->Used ? CombineOp::Sum : Op, P->Element, Ctx) + "); };" +
-                       Break + Sync + Break;
-  SourceLocation TopEnd = endOfStatement(P->Top, SM, LO);
-  std::vector<transformer::Edit> Edits;
-  auto Change = [&](CharSourceRange Range, std::string Text) {
-    transformer::Edit Edit;
-    Edit.Range = Range;
-    Edit.Replacement = std::move(Text);
-    Edits.push_back(std::move(Edit));
-  };
-  auto InsertAt = [&](SourceLocation Loc, std::string Text) {
-    Change(CharSourceRange::getCharRange(Loc, Loc), std::move(Text));
-  };
-
-  if (!P->Used) {
-    // Each warp adds its reduced values to the shared slot; after the
-    // barrier one thread applies the block's total to the global slot.
-    std::string Collective = "warp_active_" + collectiveSuffix(Op).str();
-    std::string Partial = Fresh("warp_" + collectiveSuffix(Op).str());
-    std::string SharedOp = Op == CombineOp::Sum ? "fetch_add" : P->Method.str();
-    SourceLocation At = SM.getExpansionLoc(Fetch->getBeginLoc());
-    InsertAt(TopBegin, Before);
-    Change(CharSourceRange::getCharRange(At, endOfStatement(Fetch, SM, LO)),
-           warpReducedAtomicCode(Collective, Partial, P->Operand, OperandText,
-                                 Slot + ".atomic(0u)." + SharedOp + "(" + Partial + ")",
-                                 lineEnding(At, SM) + lineIndentation(At, SM), Fetch, Ctx));
-    InsertAt(TopEnd, Break + Sync + Break + "$if (" + Leader + ") { " + Global(Read) + "; };");
-    D.Safety = isFloatingValue(P->Element)
-                   ? FixSafety::unsafe("the block's sum adds the floating-point values in "
-                                       "another order, so the result can differ by rounding")
-                   : warpReductionSafety(Op, P->Element, Collective, Fetch, analyses(Ctx));
-  } else {
-    // Threads take offsets in the block's range from the shared counter (one
-    // atomic per warp); one thread takes the block's range from the global
-    // counter and publishes its base in the shared slot.
-    bool Counted = isBallotCountable(P->Operand, P->Element, analyses(Ctx).Uniformity, Ctx);
-    std::string Offset = Fresh("block_offset");
-    SourceLocation StatementBegin = SM.getExpansionLoc(P->Statement->getBeginLoc());
-    std::string InnerBreak =
-        P->Guard ? lineEnding(StatementBegin, SM) + lineIndentation(StatementBegin, SM) : Break;
-    std::optional<WarpSlotCode> Code = warpSlotCode(
-        Fetch, P->Operand, P->Element, Counted, /*CountDown=*/false,
-        [&](StringRef Total) { return Slot + ".atomic(0u).fetch_add(" + Total.str() + ")"; },
-        InnerBreak, Ctx);
-    if (!Code)
-      return;
-    std::string TakeOffset = Code->Preamble + Offset + " = " + Code->Slot + ";";
-    std::string Publish = Sync + Break + "$if (" + Leader + ") { " + Slot + ".write(0u, " +
-                          Global(Read) + "); };" + Break + Sync;
-    std::string Base = Read + (Op == CombineOp::Sum && P->Method == "fetch_sub" ? " - " : " + ") +
-                       Offset;
-    Base = inPlaceOf(Fetch, Base, Ctx, analyses(Ctx).Writes);
-    std::string Declare = Q("Var") + "<" + Type + "> " + Offset + ";" + Break;
-    CharSourceRange FetchRange = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(Fetch->getSourceRange()), SM, LO);
-    if (FetchRange.isInvalid())
-      return;
-    if (!P->Guard) {
-      InsertAt(TopBegin, Before + Declare + TakeOffset + Break + Publish + Break);
-      Change(FetchRange, Base);
-    } else {
-      // The moved statements: from the atomic's statement to the end of the
-      // `$if` body, with the atomic replaced by the thread's slot.
-      SourceLocation MovedEnd = endOfStatement(blockStatements(P->Guard->Then).back(), SM, LO);
-      CharSourceRange Moved = CharSourceRange::getCharRange(StatementBegin, MovedEnd);
-      std::string MovedText = Lexer::getSourceText(Moved, SM, LO).str();
-      unsigned FetchBegin = SM.getFileOffset(FetchRange.getBegin()) -
-                            SM.getFileOffset(StatementBegin);
-      unsigned FetchEnd = SM.getFileOffset(FetchRange.getEnd()) - SM.getFileOffset(StatementBegin);
-      if (MovedText.empty() || FetchEnd > MovedText.size())
-        return;
-      MovedText = MovedText.substr(0, FetchBegin) + Base + MovedText.substr(FetchEnd);
-      std::string Hoists;
-      for (const DeclStmt *Decl : P->Hoisted) {
-        const auto *Var = cast<VarDecl>(Decl->getSingleDecl());
-        Hoists += Q("Var") + "<" + dslValueType(Var->getType()).getAsString(Policy) + "> " +
-                  Var->getName().str() + ";" + Break;
-        SourceLocation DeclBegin = SM.getExpansionLoc(Decl->getBeginLoc());
-        SourceLocation InitBegin = SM.getFileLoc(Var->getInit()->getBeginLoc());
-        Change(CharSourceRange::getCharRange(DeclBegin, InitBegin), Var->getName().str() + " = ");
-      }
-      InsertAt(TopBegin, Before + Declare + Hoists);
-      Change(Moved, TakeOffset);
-      InsertAt(TopEnd, Break + Publish + Break + "$if (" +
-                           conditionText(P->Guard->Cond, Ctx) + ") {" + InnerBreak +
-                           MovedText + Break + "};");
-    }
-    D.Safety = Counted ? FixSafety::safe()
-                       : FixSafety::unsafe("the amounts differ per lane, and LuisaCompute's CUDA "
-                                           "warp_prefix_sum is a shuffle scan that drops values "
-                                           "when the active lanes have gaps (divergent code)");
-  }
-  // An insertion where a replacement begins or ends joins it (one edit per
-  // range for the fix applier).
-  for (auto It = Edits.begin(); It != Edits.end();) {
-    auto Joined = llvm::find_if(Edits, [&](const transformer::Edit &Other) {
-      return &Other != &*It && It->Range.getBegin() == It->Range.getEnd() &&
-             Other.Range.getBegin() != Other.Range.getEnd() &&
-             (Other.Range.getBegin() == It->Range.getBegin() ||
-              Other.Range.getEnd() == It->Range.getBegin());
-    });
-    if (Joined == Edits.end()) {
-      ++It;
-      continue;
-    }
-    Joined->Replacement = Joined->Range.getBegin() == It->Range.getBegin()
-                              ? It->Replacement + Joined->Replacement
-                              : Joined->Replacement + It->Replacement;
-    It = Edits.erase(It);
-  }
-  D.Edit = [Edits](const MatchFinder::MatchResult &)
-      -> llvm::Expected<llvm::SmallVector<transformer::Edit, 1>> {
-    return llvm::SmallVector<transformer::Edit, 1>(Edits.begin(), Edits.end());
-  };
+  BlockRewrite Rewrite(*P, Ctx, analyses(Ctx));
+  std::optional<FixSafety> Safety =
+      P->Used ? Rewrite.handOutOffsets() : Rewrite.accumulate(OperandText);
+  if (!Safety)
+    return;
+  D.Safety = std::move(*Safety);
+  D.Edit = Rewrite.Edits.generator();
   emit(Result, std::move(D));
 }
 

@@ -149,7 +149,7 @@ void ButterflyReductionCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Lanes || (Width.known() ? *Width.known() != *Lanes : *Lanes < 32))
     return;
 
-  std::string Collective = "warp_active_" + collectiveSuffix(Step->Op).str();
+  std::string Collective = collectiveName(Step->Op);
   std::string Qualifier = calleeQualifier(Step->Read, Ctx);
   Diagnosis D;
   D.Loc = Ctx.getSourceManager().getExpansionLoc(Chain->First->getBeginLoc());
@@ -166,12 +166,7 @@ void ButterflyReductionCheck::check(const MatchFinder::MatchResult &Result) {
       userStatements("first", "last"),
       transformer::cat(transformer::node("target"), " = " + Qualifier + Collective + "(",
                        transformer::node("target"), ");")));
-  // Reassociating a floating-point sum or product changes its rounding.
-  if ((Step->Op == CombineOp::Sum || Step->Op == CombineOp::Product) &&
-      isFloatingValue(Step->Target->getType()))
-    D.Safety = FixSafety::unsafe(Collective + " combines the floating-point values in "
-                                              "another order, so the result can differ "
-                                              "by rounding");
+  D.Safety = reassociationSafety(Step->Op, Step->Target->getType(), Collective + " combines");
   if (!Width.known())
     D.Safety = FixSafety::none(Width.whyUnknown() + ", and the warp may be wider than " +
                                D.Args[1] + " lanes");

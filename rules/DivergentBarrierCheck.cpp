@@ -3,6 +3,7 @@
 #include "rules/DivergentBarrierCheck.h"
 
 #include "rules/FixEdits.h"
+#include "src/dsl/Ast.h"
 #include "src/dsl/Matchers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -29,16 +30,6 @@ std::string describeSource(const VaryingSource &Source, Variance LeafVariance,
     return "'" + Source.Through->getNameAsString() + "' holds a value computed from " +
            Value + ", which " + What;
   return Value + " " + What;
-}
-
-/// The name of what \p Call runs: a function, a lambda or Callable variable.
-std::string calleeName(const CallExpr *Call) {
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
-      Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
-      return Ref->getDecl()->getNameAsString();
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  return Callee ? Callee->getNameAsString() : "the callee";
 }
 
 StringRef exitName(const CallExpr *Exit) {

@@ -3,6 +3,7 @@
 #include "rules/FixEdits.h"
 
 #include "src/dsl/Names.h"
+#include "src/dsl/Naming.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -121,6 +122,76 @@ std::string calleeQualifier(const Expr *Call, const ASTContext &Ctx) {
   if (!Callee || !Callee->getQualifierLoc())
     return "";
   return sourceText(Callee->getQualifierLoc().getSourceRange(), Ctx);
+}
+
+CodeTemplate::CodeTemplate(SourceLocation Line, const Stmt *Site, ASTContext &Ctx)
+    : Site(Site), Ctx(Ctx),
+      Break(lineEnding(Line, Ctx.getSourceManager()) +
+            lineIndentation(Line, Ctx.getSourceManager())) {}
+
+std::string CodeTemplate::operator()(StringRef Template, Holes Values) const {
+  std::string Code;
+  while (!Template.empty()) {
+    size_t Hole = Template.find("{{"), Line = Template.find('\n');
+    if (Line < Hole) {
+      Code += Template.take_front(Line).str() + Break;
+      Template = Template.drop_front(Line + 1);
+      continue;
+    }
+    // A brace before a hole stays a brace: `{{{n}}u}` is `{` + n + `u}`.
+    while (Hole != StringRef::npos && Template.substr(Hole + 2).starts_with("{"))
+      ++Hole;
+    Code += Template.take_front(Hole).str();
+    if (Hole == StringRef::npos)
+      break;
+    Template = Template.drop_front(Hole + 2);
+    size_t Close = Template.find("}}");
+    assert(Close != StringRef::npos && "a hole without its }}");
+    StringRef Name = Template.take_front(Close);
+    Template = Template.drop_front(Close + 2);
+    if (Name.consume_front("dsl:")) {
+      Code += dsl::dslQualifier(Name, Site, Ctx, false) + Name.str();
+      continue;
+    }
+    const auto *Value = llvm::find_if(Values, [&](const auto &V) { return V.first == Name; });
+    assert(Value != Values.end() && "a hole without a value");
+    if (Value != Values.end())
+      Code += Value->second;
+  }
+  return Code;
+}
+
+void EditList::change(CharSourceRange Range, std::string Text) {
+  transformer::Edit New;
+  New.Range = Range;
+  New.Replacement = std::move(Text);
+  Edits.push_back(std::move(New));
+}
+
+transformer::EditGenerator EditList::generator() const {
+  std::vector<transformer::Edit> Joined = Edits;
+  // An insertion where a replacement begins or ends joins it (one edit per
+  // range for the fix applier).
+  for (auto It = Joined.begin(); It != Joined.end();) {
+    auto Into = llvm::find_if(Joined, [&](const transformer::Edit &Other) {
+      return &Other != &*It && It->Range.getBegin() == It->Range.getEnd() &&
+             Other.Range.getBegin() != Other.Range.getEnd() &&
+             (Other.Range.getBegin() == It->Range.getBegin() ||
+              Other.Range.getEnd() == It->Range.getBegin());
+    });
+    if (Into == Joined.end()) {
+      ++It;
+      continue;
+    }
+    Into->Replacement = Into->Range.getBegin() == It->Range.getBegin()
+                            ? It->Replacement + Into->Replacement
+                            : Into->Replacement + It->Replacement;
+    It = Joined.erase(It);
+  }
+  return [Joined](const ast_matchers::MatchFinder::MatchResult &)
+             -> llvm::Expected<llvm::SmallVector<transformer::Edit, 1>> {
+    return llvm::SmallVector<transformer::Edit, 1>(Joined.begin(), Joined.end());
+  };
 }
 
 } // namespace kernel_tidy::rules

@@ -13,8 +13,11 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Tooling/Transformer/RangeSelector.h"
+#include "clang/Tooling/Transformer/RewriteRule.h"
 #include "llvm/Support/Error.h"
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kernel_tidy::rules {
 
@@ -45,6 +48,46 @@ std::string lineEnding(clang::SourceLocation Loc, const clang::SourceManager &SM
 
 /// The qualifier written before a call's callee ("luisa::compute::" or "").
 std::string calleeQualifier(const clang::Expr *Call, const clang::ASTContext &Ctx);
+
+/// Code that a rewrite writes at one place of the file, from a template:
+/// `{{name}}` is the hole \p name; `{{dsl:name}}` is the DSL name \p name,
+/// qualified as code at the site must write it (dsl::dslQualifier); each
+/// line break of the template becomes the file's line ending followed by
+/// the indentation of the place's line. Holes are filled with their text as
+/// it is (their own line breaks are the caller's); a brace before a hole
+/// stays a brace (`{{{n}}u}`).
+class CodeTemplate {
+public:
+  /// Code for the line of \p Line; DSL names qualified as at \p Site.
+  CodeTemplate(clang::SourceLocation Line, const clang::Stmt *Site, clang::ASTContext &Ctx);
+
+  using Holes = llvm::ArrayRef<std::pair<llvm::StringRef, std::string>>;
+  std::string operator()(llvm::StringRef Template, Holes Values = {}) const;
+
+  /// The line ending and indentation each template line break becomes.
+  const std::string &lineBreak() const { return Break; }
+
+private:
+  const clang::Stmt *Site;
+  clang::ASTContext &Ctx;
+  std::string Break;
+};
+
+/// A rewrite's edits, made in any order and handed to RuleBase as one
+/// Diagnosis::Edit: an insertion where a replacement begins or ends is
+/// joined to it, since the fix applier takes one edit per range.
+class EditList {
+public:
+  void change(clang::CharSourceRange Range, std::string Text);
+  void insert(clang::SourceLocation Loc, std::string Text) {
+    change(clang::CharSourceRange::getCharRange(Loc, Loc), std::move(Text));
+  }
+  /// The joined edits, for Diagnosis::Edit.
+  clang::transformer::EditGenerator generator() const;
+
+private:
+  std::vector<clang::transformer::Edit> Edits;
+};
 
 } // namespace kernel_tidy::rules
 

@@ -30,13 +30,10 @@ bool isIdArithmetic(const Expr *E, WriteAnalysis &Writes, unsigned Depth = 0) {
   if (!E || Depth > 12)
     return false;
   StringRef Name = dslCallName(E);
-  if (Name == "thread_x" || Name == "thread_y" || Name == "thread_z" || Name == "dispatch_x" ||
-      Name == "dispatch_y" || Name == "dispatch_z" || Name == "warp_lane_id")
+  if (isThreadIndexComponent(Name) || Name == "warp_lane_id")
     return true;
-  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
-    StringRef Of = dslCallName(stripDslWrappers(Member->getBase()));
-    return Of == "thread_id" || Of == "dispatch_id";
-  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    return isThreadIndexVector(dslCallName(stripDslWrappers(Member->getBase())));
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     return Var && Var->isLocalVarDecl() && Var->getInit() && !Writes.isWritten(Var) &&

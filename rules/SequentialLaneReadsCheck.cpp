@@ -195,11 +195,7 @@ void SequentialLaneReadsCheck::check(const MatchFinder::MatchResult &Result) {
       userStatements("loop", "loop"),
       transformer::cat(transformer::node("target"), IsSum ? " += " : " *= ",
                        calleeQualifier(Step->Read, Ctx) + Collective + ";")));
-  // Reassociating a floating-point sum or product changes its rounding.
-  if (isFloatingValue(Step->Target->getType()))
-    D.Safety = FixSafety::unsafe(Scan + " combines the floating-point values in "
-                                        "another order, so the result can differ by "
-                                        "rounding");
+  D.Safety = reassociationSafety(Step->Op, Step->Target->getType(), Scan + " combines");
   if (!CoversWarp)
     D.Safety = FixSafety::none(Width.whyUnknown() + ", and the loop reads only " +
                                std::to_string(Found->HostIterations) + " lanes");

@@ -42,12 +42,12 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
   // slot, so every active lane must name the same slot.
   if (sharedElementType(Object->IgnoreParenImpCasts()->getType()).isNull() ||
       !Element->isScalarType() || Atomic->getNumArgs() != 1 || Fetch->getNumArgs() != 1 ||
-      slotVariance(Atomic, Result.Nodes.getNodeAs<CXXOperatorCallExpr>("atomic_element"), U) >
+      slotVariance(Atomic, Result.Nodes.getNodeAs<CXXOperatorCallExpr>(AtomicElement), U) >
           Variance::Warp || U.runsOnOneLanePerWarp(Fetch))
     return;
   StringRef Method = Fetch->getMethodDecl()->getName();
   CombineOp Op = reductionOf(Method);
-  std::string Collective = "warp_active_" + collectiveSuffix(Op).str();
+  std::string Collective = collectiveName(Op);
   Diagnosis D;
   D.Loc = Ctx.getSourceManager().getExpansionLoc(Fetch->getBeginLoc());
   D.Args = {Method.str(), atomicObjectName(Object), Collective};

@@ -2,6 +2,7 @@
 
 #include "rules/SharedRaceCheck.h"
 
+#include "src/dsl/Ast.h"
 #include "src/dsl/Matchers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -22,16 +23,6 @@ std::string threadName(const std::array<unsigned, 3> &Id, unsigned Dimension) {
   if (Dimension == 3)
     Text += ", " + std::to_string(Id[2]);
   return Text + ")";
-}
-
-/// The name of what \p Call runs: a function, a lambda or Callable variable.
-std::string calleeName(const CallExpr *Call) {
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
-      Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
-      return Ref->getDecl()->getNameAsString();
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  return Callee ? Callee->getNameAsString() : "the callee";
 }
 
 } // namespace

@@ -57,6 +57,122 @@ std::string helperClause(const Stmt *Loop, ASTContext &Ctx) {
   return F ? " (in '" + F->getNameAsString() + "', so every call site benefits)" : "";
 }
 
+/// True for code in a function template's pattern that has instantiations:
+/// the pattern has dependent types (a Kernel1D(...) that is not one yet), so
+/// its instantiations are reported, the pattern only when there are none.
+bool inInstantiatedPattern(const Stmt *S, ASTContext &Ctx) {
+  const FunctionDecl *F = outermostFunction(S, Ctx);
+  if (!F || !F->isDependentContext())
+    return false;
+  const FunctionTemplateDecl *Template = F->getDescribedFunctionTemplate();
+  return Template && !Template->specializations().empty();
+}
+
+/// A tree reduction over the whole block, and the warps its rewrite needs.
+struct BlockTree {
+  BlockTree(const TreeReduction &Tree, int64_t Threads, bool ShapeKnown, const WarpWidth &Width)
+      : Tree(Tree), Threads(Threads), Lanes(Width.known() ? Width.Narrowest : 0), Assumed(Lanes),
+        OneWarp(ShapeKnown && Lanes && Threads <= Lanes) {
+    // The rewrite must hold for every width the kernel may run with: one
+    // partial per warp of the narrowest (indexed by warp_lane_count() at run
+    // time), combined by one warp, so the narrowest warp must hold them all.
+    while (Assumed && Assumed * Assumed < Threads && Assumed < Width.Widest)
+      Assumed *= 2;
+  }
+
+  const TreeReduction &Tree;
+  int64_t Threads;
+  int64_t Lanes;   ///< The narrowest warp; 0 when the width is unknown.
+  int64_t Assumed; ///< The narrowest warp the rewrite is right for.
+  bool OneWarp;    ///< The block is known to be one warp.
+};
+
+/// Whether the tree \p T can be rewritten, and if not why; the notes that
+/// show the uses that stop it go to \p D.
+FixSafety treeSafety(const BlockTree &T, const BlockSize &Block, const WarpWidth &Width,
+                     Diagnosis &D, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Array = T.Tree.Array->getNameAsString();
+  TreeLeftovers Left = leftoversOf(T.Tree, Ctx);
+  FixSafety Safety = FixSafety::safe();
+  if (!Block.known())
+    Safety = FixSafety::none(Block.Why);
+  else if (!llvm::isPowerOf2_64(T.Threads))
+    Safety = FixSafety::none("the kernel's block size (" + std::to_string(T.Threads) +
+                             " threads) is not a power of two, so the halving strides leave "
+                             "slots out of the tree");
+  else if (!T.Lanes)
+    Safety = FixSafety::none(Width.whyUnknown());
+  else if (T.Threads > T.Assumed * T.Assumed)
+    Safety = FixSafety::none("the block has " + std::to_string(T.Threads / T.Assumed) +
+                             " warps, more partials than one warp of " +
+                             std::to_string(T.Assumed) + " lanes can combine");
+  else if (Left.ArrayEscapes)
+    Safety = FixSafety::none("'" + Array + "' is reached through a pointer, a reference or a "
+                             "member, so the rule cannot see its other uses");
+  else if (Left.OtherRead) {
+    Safety = FixSafety::none("'" + Array + "' is read at another index than 0 after the "
+                             "reduction, where the tree leaves partial results");
+    D.Notes.emplace_back(SM.getExpansionLoc(Left.OtherRead->getBeginLoc()),
+                         "'" + Array + "' is read here after the reduction");
+  } else if (Left.VariableUse) {
+    const auto *Var = cast<DeclRefExpr>(Left.VariableUse)->getDecl();
+    Safety = FixSafety::none("'" + Var->getNameAsString() + "' is used after the reduction, "
+                             "and the rewrite does not leave in it what the loop does");
+    D.Notes.emplace_back(SM.getExpansionLoc(Left.VariableUse->getBeginLoc()),
+                         "'" + Var->getNameAsString() + "' is used here after the reduction");
+  } else {
+    Safety = reassociationSafety(T.Tree.Op, sharedElementType(T.Tree.Array->getType()),
+                                 collectiveName(T.Tree.Op) + " combines",
+                                 "another order than the tree");
+  }
+  if (T.Assumed > T.Lanes)
+    Safety.addHazard("the fix assumes warps of at least " + std::to_string(T.Assumed) +
+                     " lanes (one warp combines the " + std::to_string(T.Threads / T.Assumed) +
+                     " partials), but " + Width.RangeWhy);
+  return Safety;
+}
+
+/// The code that replaces the tree's loop (at \p Loc): each warp reduces
+/// its threads' values, and one warp the warps' partials.
+std::string treeReplacement(const BlockTree &T, StringRef Thread, SourceLocation Loc,
+                            ASTContext &Ctx) {
+  const Stmt *Loop = T.Tree.Loop.Loop;
+  CodeTemplate Code(Loc, Loop, Ctx);
+  std::string Suffix = collectiveSuffix(T.Tree.Op).str();
+  std::string Partial = freshName("warp_" + Suffix, Loop, Ctx);
+  std::string Collective = Code("{{dsl:" + collectiveName(T.Tree.Op) + "}}");
+  std::string Array = T.Tree.Array->getNameAsString();
+  if (T.OneWarp)
+    return Code("auto {{partial}} = {{collective}}({{array}}[{{thread}}]);\n"
+                "$if ({{thread}} == 0u) { {{array}}[0u] = {{partial}}; };\n"
+                "{{dsl:sync_block}}();",
+                {{"partial", Partial}, {"collective", Collective}, {"array", Array},
+                 {"thread", Thread.str()}});
+  std::string Slots = freshName("warp_results", Loop, Ctx);
+  std::string Total = freshName("block_" + Suffix, Loop, Ctx);
+  return Code(
+      "{{shared}} {{slots}}{{{partials}}u};\n"
+      "auto {{partial}} = {{collective}}({{array}}[{{thread}}]);\n"
+      "$if ({{dsl:warp_is_first_active_lane}}()) { "
+      "{{slots}}[{{thread}} / {{dsl:warp_lane_count}}()] = {{partial}}; };\n"
+      "{{dsl:sync_block}}();\n"
+      "$if ({{thread}} < {{threads}}u / {{dsl:warp_lane_count}}()) {\n"
+      "    auto {{total}} = {{collective}}({{slots}}[{{thread}}]);\n"
+      "    $if ({{thread}} == 0u) { {{array}}[0u] = {{total}}; };\n"
+      "};\n"
+      "{{dsl:sync_block}}();",
+      {{"shared", sharedTypeText(T.Tree.Array, Loop, Ctx)},
+       {"slots", Slots},
+       {"partials", std::to_string(std::max<int64_t>(T.Threads / T.Assumed, 1))},
+       {"partial", Partial},
+       {"collective", Collective},
+       {"array", Array},
+       {"thread", Thread.str()},
+       {"threads", std::to_string(T.Threads)},
+       {"total", Total}});
+}
+
 } // namespace
 
 void SharedTreeReductionCheck::registerMatchers(MatchFinder *Finder) {
@@ -83,7 +199,7 @@ void SharedTreeReductionCheck::reportRunTimeBlock(const TreeReduction &Tree,
   D.Args = {Tree.Array->getNameAsString(),
             Tree.BarriersPerStep == 1 ? std::string("a sync_block()")
                                       : std::to_string(Tree.BarriersPerStep) + " sync_block() barriers",
-            "warp_active_" + collectiveSuffix(Tree.Op).str(), helperClause(Loop, Ctx)};
+            collectiveName(Tree.Op), helperClause(Loop, Ctx)};
   D.Kind = rewriteOf(Tree.Op, sharedElementType(Tree.Array->getType()), Ctx);
   D.Safety = FixSafety::none(Block.Why);
   emit(Result, std::move(D));
@@ -95,16 +211,10 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Barrier = Result.Nodes.getNodeAs<CallExpr>("barrier");
   const auto *Body = dyn_cast_or_null<CompoundStmt>(enclosingStatement(Barrier, Ctx).Container);
   auto Tree = Body ? matchTreeReduction(Body, Ctx, A.Writes) : std::nullopt;
-  // Every barrier of the loop finds it; the first one decides. A function
-  // template's pattern has dependent types (a Kernel1D(...) that is not one
-  // yet): its instantiations are reported, the pattern only when there are none.
-  if (!Tree || !Decided.insert(Tree->Loop.Loop).second)
+  // Every barrier of the loop finds it; the first one decides.
+  if (!Tree || !Decided.insert(Tree->Loop.Loop).second ||
+      inInstantiatedPattern(Tree->Loop.Loop, Ctx))
     return;
-  if (const FunctionDecl *F = outermostFunction(Tree->Loop.Loop, Ctx);
-      F && F->isDependentContext())
-    if (const FunctionTemplateDecl *Template = F->getDescribedFunctionTemplate();
-        Template && !Template->specializations().empty())
-      return;
   const Stmt *Loop = Tree->Loop.Loop;
   if (Tree->Loop.HalfOf) {
     reportRunTimeBlock(*Tree, Result);
@@ -124,106 +234,34 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
   if (A.Uniformity.isDivergent(Loop))
     return;
 
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::string Array = Tree->Array->getNameAsString();
-  std::string Thread = sourceText(Tree->Thread->getSourceRange(), Ctx);
-  std::string Collective = "warp_active_" + collectiveSuffix(Tree->Op).str();
-  QualType Element = sharedElementType(Tree->Array->getType());
-  int64_t Threads = *Extent;
   WarpWidth Width = widthAt(Loop, Ctx);
-  // The rewrite must hold for every width the kernel may run with: one
-  // partial per warp of the narrowest (indexed by warp_lane_count() at run
-  // time), combined by one warp, so the narrowest warp must hold them all.
-  int64_t Lanes = Width.known() ? Width.Narrowest : 0;
-  int64_t Assumed = Lanes; // The narrowest warp the rewrite is right for.
-  while (Assumed && Assumed * Assumed < Threads && Assumed < Width.Widest)
-    Assumed *= 2;
-  bool OneWarp = Shape && Lanes && Threads <= Lanes;
+  BlockTree Whole(*Tree, *Extent, Shape.has_value(), Width);
+  std::string Array = Tree->Array->getNameAsString();
+  std::string Collective = collectiveName(Tree->Op);
+  QualType Element = sharedElementType(Tree->Array->getType());
 
   Diagnosis D;
-  D.Loc = SM.getExpansionLoc(Loop->getBeginLoc());
-  D.Format = OneWarp ? "shared-memory tree reduction of '%0'%4 takes %1 sync_block() barriers in "
-                       "%2 halving steps; the block is one warp, so %3 needs 1"
-                     : "shared-memory tree reduction of '%0'%4 takes %1 sync_block() barriers in "
-                       "%2 halving steps; %3 in each warp, one shared partial per warp and %3 "
-                       "over the partials need 2";
+  D.Loc = Ctx.getSourceManager().getExpansionLoc(Loop->getBeginLoc());
+  D.Format = Whole.OneWarp
+                 ? "shared-memory tree reduction of '%0'%4 takes %1 sync_block() barriers in "
+                   "%2 halving steps; the block is one warp, so %3 needs 1"
+                 : "shared-memory tree reduction of '%0'%4 takes %1 sync_block() barriers in "
+                   "%2 halving steps; %3 in each warp, one shared partial per warp and %3 "
+                   "over the partials need 2";
   D.Args = {Array, std::to_string(Tree->BarriersPerStep * Tree->Loop.Values.size()),
             std::to_string(Tree->Loop.Values.size()), Collective, helperClause(Loop, Ctx)};
   D.Kind = rewriteOf(Tree->Op, Element, Ctx);
-
-  TreeLeftovers Left = leftoversOf(*Tree, Ctx);
-  FixSafety Safety = FixSafety::safe();
-  if (!Shape)
-    Safety = FixSafety::none(Block.Why);
-  else if (!llvm::isPowerOf2_64(Threads))
-    Safety = FixSafety::none("the kernel's block size (" + std::to_string(Threads) +
-                             " threads) is not a power of two, so the halving strides leave "
-                             "slots out of the tree");
-  else if (!Lanes)
-    Safety = FixSafety::none(Width.whyUnknown());
-  else if (Threads > Assumed * Assumed)
-    Safety = FixSafety::none("the block has " + std::to_string(Threads / Assumed) +
-                             " warps, more partials than one warp of " +
-                             std::to_string(Assumed) + " lanes can combine");
-  else if (Left.ArrayEscapes)
-    Safety = FixSafety::none("'" + Array + "' is reached through a pointer, a reference or a "
-                             "member, so the rule cannot see its other uses");
-  else if (Left.OtherRead) {
-    Safety = FixSafety::none("'" + Array + "' is read at another index than 0 after the "
-                             "reduction, where the tree leaves partial results");
-    D.Notes.emplace_back(SM.getExpansionLoc(Left.OtherRead->getBeginLoc()),
-                         "'" + Array + "' is read here after the reduction");
-  } else if (Left.VariableUse) {
-    const auto *Var = cast<DeclRefExpr>(Left.VariableUse)->getDecl();
-    Safety = FixSafety::none("'" + Var->getNameAsString() + "' is used after the reduction, "
-                             "and the rewrite does not leave in it what the loop does");
-    D.Notes.emplace_back(SM.getExpansionLoc(Left.VariableUse->getBeginLoc()),
-                         "'" + Var->getNameAsString() + "' is used here after the reduction");
-  } else if ((Tree->Op == CombineOp::Sum || Tree->Op == CombineOp::Product) &&
-             isFloatingValue(Element))
-    Safety = FixSafety::unsafe(Collective + " combines the floating-point values in another "
-                               "order than the tree, so the result can differ by rounding");
-  if (Assumed > Lanes)
-    Safety.addHazard("the fix assumes warps of at least " + std::to_string(Assumed) +
-                     " lanes (one warp combines the " + std::to_string(Threads / Assumed) +
-                     " partials), but " + Width.RangeWhy);
-
-  std::string Replacement;
-  bool Spelled = !Thread.empty() && PP && PP->isMacroDefined("$if");
-  if (Safety.K != FixSafety::None && Spelled) {
-    std::string Indent = lineIndentation(D.Loc, SM);
-    std::string NL = lineEnding(D.Loc, SM) + Indent;
-    auto Q = [&](StringRef Name) { return dslQualifier(Name, Loop, Ctx, false) + Name.str(); };
-    std::string Suffix = collectiveSuffix(Tree->Op).str();
-    std::string Partial = freshName("warp_" + Suffix, Loop, Ctx);
-    std::string Own = Array + "[" + Thread + "]";
-    if (OneWarp) {
-      Replacement = "auto " + Partial + " = " + Q(Collective) + "(" + Own + ");" + NL +
-                    "$if (" + Thread + " == 0u) { " + Array + "[0u] = " + Partial + "; };" + NL +
-                    Q("sync_block") + "();";
-    } else {
-      std::string Slots = freshName("warp_results", Loop, Ctx);
-      std::string Total = freshName("block_" + Suffix, Loop, Ctx);
-      std::string LaneCount = Q("warp_lane_count") + "()";
-      Replacement =
-          sharedTypeText(Tree->Array, Loop, Ctx) + " " + Slots + "{" +
-          std::to_string(std::max<int64_t>(Threads / Assumed, 1)) + "u};" + NL + "auto " +
-          Partial + " = " +
-          Q(Collective) + "(" + Own + ");" + NL + "$if (" + Q("warp_is_first_active_lane") +
-          "()) { " + Slots + "[" + Thread + " / " + LaneCount + "] = " + Partial + "; };" + NL +
-          Q("sync_block") + "();" + NL + "$if (" + Thread + " < " + std::to_string(Threads) +
-          "u / " + LaneCount + ") {" + NL + "    auto " + Total + " = " + Q(Collective) + "(" +
-          Slots + "[" + Thread + "]);" + NL + "    $if (" + Thread + " == 0u) { " + Array +
-          "[0u] = " + Total + "; };" + NL + "};" + NL + Q("sync_block") + "();";
-    }
+  D.Safety = treeSafety(Whole, Block, Width, D, Ctx);
+  std::string Thread = sourceText(Tree->Thread->getSourceRange(), Ctx);
+  if (D.Safety.Kind != Applicability::None && (Thread.empty() || !PP || !PP->isMacroDefined("$if")))
+    D.Safety = FixSafety::none("the thread index is spelled in a macro, or the DSL's $if is not "
+                               "available");
+  if (D.Safety.Kind != Applicability::None) {
     D.bind("loop", Loop);
-    D.Edit = transformer::edit(
-        transformer::changeTo(userStatements("loop", "loop"), transformer::cat(Replacement)));
-  } else if (Safety.K != FixSafety::None) {
-    Safety = FixSafety::none("the thread index is spelled in a macro, or the DSL's $if is not "
-                             "available");
+    D.Edit = transformer::edit(transformer::changeTo(
+        userStatements("loop", "loop"),
+        transformer::cat(treeReplacement(Whole, Thread, D.Loc, Ctx))));
   }
-  D.Safety = std::move(Safety);
   emit(Result, std::move(D));
 }
 

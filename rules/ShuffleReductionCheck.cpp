@@ -35,6 +35,68 @@ bool readsVariableWrittenIn(const Expr *E, SourceRange Range, WriteAnalysis &Wri
   return false;
 }
 
+/// The message of a finding on a loop of \p Shift steps: %0 the value,
+/// %1 the helper clause, %2 the collective, %3 and %4 the lanes it covers.
+const char *messageFor(LaneShift Shift) {
+  if (Shift == LaneShift::Up)
+    return "lane-shift inclusive scan of '%0' takes one warp_read_lane shuffle per "
+           "offset%1; %2 computes the same inclusive prefix";
+  if (Shift == LaneShift::Xor)
+    return "butterfly reduction of '%0' in a device loop takes one warp_read_lane "
+           "shuffle per offset%1; %2 does the same";
+  return "shuffle-down reduction of '%0' over %3 takes one warp_read_lane shuffle per "
+         "offset and leaves the result in lane 0 only%1; %2 gives %4 the same result";
+}
+
+/// What replaces a lane-shift loop: the collective's code, how the message
+/// shows it, the lanes it combines, and whether it keeps the results.
+struct ShuffleRewrite {
+  std::string Code, Shown, Over = "the whole warp";
+  FixSafety Safety = FixSafety::safe();
+};
+
+ShuffleRewrite rewriteFor(const LaneShiftLoop &Found, const std::optional<DownBound> &Bound,
+                          const WarpWidth &Width, const CallExpr *Read, Analyses &A,
+                          ASTContext &Ctx) {
+  const LaneShiftStep &Step = Found.Step;
+  bool IsScan = Step.Index.Shift == LaneShift::Up, IsSum = Step.Op == CombineOp::Sum;
+  std::string Target = sourceText(Step.Target->getSourceRange(), Ctx);
+  std::string Qualifier = calleeQualifier(Read, Ctx);
+  std::string Collective = IsScan ? (IsSum ? "warp_prefix_sum" : "warp_prefix_product")
+                                  : collectiveName(Step.Op);
+  ShuffleRewrite R;
+  R.Shown = Collective + "(" + Target + ")" + (!IsScan ? "" : IsSum ? " + " + Target : " * " + Target);
+  R.Code = Target + " = " + Qualifier + R.Shown + ";";
+  bool Whole = !Bound || Bound->WholeWarp;
+  if (!Whole && Bound->Limit && Width.known()) {
+    auto Limit = evaluateHostInt(stripDslWrappers(Bound->Limit), Ctx);
+    // A bound at or past the widest warp the code may run with lets every lane through.
+    Whole = Limit && *Limit >= static_cast<int64_t>(Width.Widest) - (Bound->Strict ? 0 : 1);
+  }
+  if (!Whole) {
+    // Lane 0 gets OP over the lanes that pass the bound; lanes above it keep their value.
+    std::string Lane = sourceText(Step.Index.Lane->getSourceRange(), Ctx);
+    std::string Limit = sourceText(Bound->Limit->getSourceRange(), Ctx);
+    std::string Test = "$if (" + Lane + (Bound->Strict ? " < " : " <= ") + Limit + ") { ";
+    R.Over = std::string(Bound->Strict ? "the lanes below '" : "the lanes up to '") + Limit + "'";
+    R.Shown = "'" + Test + Target + " = " + R.Shown + "; }'";
+    R.Code = Test + R.Code + " };";
+    if (A.Uniformity.varianceOf(Bound->Limit) > Variance::Warp ||
+        readsVariableWrittenIn(Bound->Limit, Found.Loop.Loop->getSourceRange(), A.Writes,
+                               Ctx.getSourceManager())) {
+      R.Shown = "a " + Collective + "(" + Target + ") over exactly those lanes";
+      R.Safety = FixSafety::none("the bound '" + Limit +
+                                 "' may differ between the lanes of a warp or change inside "
+                                 "the loop, so no single $if selects the lanes it reduces");
+    }
+    if (Lane.empty() || Limit.empty())
+      R.Safety = FixSafety::none("the lane or the bound is spelled in a macro");
+  }
+  if (R.Safety.Kind == Applicability::Safe)
+    R.Safety = reassociationSafety(Step.Op, Step.Target->getType(), Collective + " combines");
+  return R;
+}
+
 } // namespace
 
 void ShuffleReductionCheck::registerMatchers(MatchFinder *Finder) {
@@ -102,57 +164,8 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   std::string Target = sourceText(Step.Target->getSourceRange(), Ctx);
-  std::string Qualifier = calleeQualifier(Read, Ctx);
-  std::string Lane = sourceText(Step.Index.Lane->getSourceRange(), Ctx);
-  std::string Replacement, Shown, Over = "the whole warp";
-  FixSafety Safety = FixSafety::safe();
-  if (IsScan) {
-    bool IsSum = Step.Op == CombineOp::Sum;
-    Shown = (IsSum ? "warp_prefix_sum(" : "warp_prefix_product(") + Target + ")" +
-            (IsSum ? " + " : " * ") + Target;
-    Replacement = Target + " = " + Qualifier + Shown + ";";
-  } else {
-    std::string Collective = "warp_active_" + collectiveSuffix(Step.Op).str();
-    Shown = Collective + "(" + Target + ")";
-    Replacement = Target + " = " + Qualifier + Shown + ";";
-    bool Whole = Bound && Bound->WholeWarp;
-    if (Bound && !Whole && Bound->Limit && Width.known()) {
-      auto Limit = evaluateHostInt(stripDslWrappers(Bound->Limit), Ctx);
-      // A bound at or past the widest warp the code may run with lets every lane through.
-      Whole = Limit && *Limit >= static_cast<int64_t>(Width.Widest) - (Bound->Strict ? 0 : 1);
-    }
-    if (Bound && !Whole) {
-      // Lane 0 gets OP over the lanes that pass the bound; lanes above it keep their value.
-      std::string Limit = sourceText(Bound->Limit->getSourceRange(), Ctx);
-      std::string Cmp = Bound->Strict ? " < " : " <= ";
-      Over = std::string(Bound->Strict ? "the lanes below '" : "the lanes up to '") + Limit + "'";
-      Shown = "$if (" + Lane + Cmp + Limit + ") { " + Target + " = " + Shown + "; }";
-      Replacement = "$if (" + Lane + Cmp + Limit + ") { " + Target + " = " + Qualifier +
-                    Collective + "(" + Target + "); };";
-      Shown = "'" + Shown + "'";
-      if (A.Uniformity.varianceOf(Bound->Limit) > Variance::Warp ||
-          readsVariableWrittenIn(Bound->Limit, Loop.Loop->getSourceRange(), A.Writes,
-                                 Ctx.getSourceManager()))
-      {
-        Shown = "a " + Collective + "(" + Target + ") over exactly those lanes";
-        Safety = FixSafety::none("the bound '" + Limit +
-                                 "' may differ between the lanes of a warp or change inside "
-                                 "the loop, so no single $if selects the lanes it reduces");
-      }
-      if (Lane.empty() || Limit.empty())
-        Safety = FixSafety::none("the lane or the bound is spelled in a macro");
-    }
-  }
-  // Reassociating a floating-point sum or product changes its rounding.
-  if (Safety.K == FixSafety::Safe &&
-      (Step.Op == CombineOp::Sum || Step.Op == CombineOp::Product) &&
-      isFloatingValue(Step.Target->getType()))
-    Safety = FixSafety::unsafe((IsScan ? std::string(Step.Op == CombineOp::Sum
-                                                         ? "warp_prefix_sum"
-                                                         : "warp_prefix_product")
-                                       : "warp_active_" + collectiveSuffix(Step.Op).str()) +
-                               " combines the floating-point values in another order, so the "
-                               "result can differ by rounding");
+  ShuffleRewrite Rewrite = rewriteFor(*Found, Bound, Width, Read, A, Ctx);
+  FixSafety &Safety = Rewrite.Safety;
   if (!Loop.UpToLaneCount && !Width.known())
     Safety = FixSafety::none(Width.whyUnknown() + ", and the warp may be wider than " +
                              std::to_string(*Lanes) + " lanes");
@@ -165,20 +178,13 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
   D.Loc = Ctx.getSourceManager().getExpansionLoc(Loop.Loop->getBeginLoc());
   std::string InHelper =
       Helper->empty() ? "" : " (in '" + *Helper + "', so every call site benefits)";
-  if (IsScan)
-    D.Format = "lane-shift inclusive scan of '%0' takes one warp_read_lane shuffle per "
-               "offset%1; %2 computes the same inclusive prefix";
-  else if (Shift == LaneShift::Xor)
-    D.Format = "butterfly reduction of '%0' in a device loop takes one warp_read_lane "
-               "shuffle per offset%1; %2 does the same";
-  else
-    D.Format = "shuffle-down reduction of '%0' over %3 takes one warp_read_lane shuffle per "
-               "offset and leaves the result in lane 0 only%1; %2 gives %4 the same result";
-  D.Args = {Target, InHelper, Shown, Over, Over == "the whole warp" ? "every lane" : "those lanes"};
+  D.Format = messageFor(Shift);
+  D.Args = {Target, InHelper, Rewrite.Shown, Rewrite.Over,
+            Rewrite.Over == "the whole warp" ? "every lane" : "those lanes"};
   D.Kind = rewriteOf(Step.Op, Step.Target->getType(), Ctx);
   D.bind("loop", Loop.Loop);
   D.Edit = transformer::edit(
-      transformer::changeTo(userStatements("loop", "loop"), transformer::cat(Replacement)));
+      transformer::changeTo(userStatements("loop", "loop"), transformer::cat(Rewrite.Code)));
   D.Safety = std::move(Safety);
   if (Target.empty())
     D.Safety = FixSafety::none("the value reduced is spelled in a macro");

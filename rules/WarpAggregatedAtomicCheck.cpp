@@ -45,7 +45,7 @@ void WarpAggregatedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
   // value of min/max/and/or/xor has no prefix builtin to share it out; an
   // atomic that luisa-block-privatized-atomic rewrites is that rule's.
   if (Atomic->getNumArgs() != 1 || Fetch->getNumArgs() != 1 || !Element->isScalarType() ||
-      slotVariance(Atomic, Result.Nodes.getNodeAs<CXXOperatorCallExpr>("atomic_element"), U) >
+      slotVariance(Atomic, Result.Nodes.getNodeAs<CXXOperatorCallExpr>(AtomicElement), U) >
           Variance::Warp || U.runsOnOneLanePerWarp(Fetch) ||
       runsOnOneThread(Fetch, analyses(Ctx)) ||
       (Discarded && OnShared) || (!Discarded && !AddOrSub) ||
@@ -140,7 +140,7 @@ void WarpAggregatedAtomicCheck::reportGlobalCounter(const MatchFinder::MatchResu
   const auto *Operand = Result.Nodes.getNodeAs<Expr>("operand");
   QualType Element = dslValueType(Fetch->getType());
   CombineOp Op = reductionOf(D.Args[1]);
-  std::string Collective = "warp_active_" + collectiveSuffix(Op).str();
+  std::string Collective = collectiveName(Op);
   D.Args.push_back(Collective);
   D.Format = "every thread does a %0 atomic %1 on the same slot of '%2'; reduce with %3 "
              "first and let one lane per warp do the atomic";

@@ -155,4 +155,13 @@ const LambdaExpr *enclosingKernel(const Stmt *S, ASTContext &Ctx) {
   return nullptr;
 }
 
+std::string calleeName(const CallExpr *Call) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
+      return Ref->getDecl()->getNameAsString();
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return Callee ? Callee->getNameAsString() : "the callee";
+}
+
 } // namespace kernel_tidy::dsl

@@ -13,6 +13,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
+#include <string>
 #include <vector>
 
 namespace kernel_tidy::dsl {
@@ -86,6 +87,10 @@ public:
 protected:
   clang::ASTContext &Ctx;
 };
+
+/// The name of what \p Call runs: a function, a lambda or Callable
+/// variable ("the callee" when it is none of them).
+std::string calleeName(const clang::CallExpr *Call);
 
 } // namespace kernel_tidy::dsl
 

@@ -72,4 +72,16 @@ const std::vector<ExitSite> &ControlFlowAnalysis::exits(const Stmt *Body) {
   return factsOf(Body).Exits;
 }
 
+std::vector<DslControl> ControlFlowAnalysis::controlsBetween(const Stmt *Inner,
+                                                             const Stmt *Outer) {
+  std::vector<DslControl> InnerControls = enclosing(Inner).Controls;
+  std::vector<DslControl> OuterControls = enclosing(Outer).Controls;
+  while (!InnerControls.empty() && !OuterControls.empty() &&
+         InnerControls.back().Body == OuterControls.back().Body) {
+    InnerControls.pop_back();
+    OuterControls.pop_back();
+  }
+  return InnerControls;
+}
+
 } // namespace kernel_tidy::dsl

@@ -36,6 +36,9 @@ public:
   /// The controls around \p S.
   ControlSummary enclosing(const clang::Stmt *S);
 
+  /// The DSL controls around \p Inner that do not also enclose \p Outer.
+  std::vector<DslControl> controlsBetween(const clang::Stmt *Inner, const clang::Stmt *Outer);
+
   /// The `sync_block()` calls below \p Body in source order (DSL bodies
   /// included, other kernels and Callables excluded).
   const std::vector<const clang::CallExpr *> &barriers(const clang::Stmt *Body);

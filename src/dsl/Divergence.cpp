@@ -4,6 +4,7 @@
 
 #include "src/dsl/Ast.h"
 #include "src/dsl/Names.h"
+#include "src/dsl/Statements.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -12,18 +13,6 @@
 using namespace clang;
 
 namespace kernel_tidy::dsl {
-
-std::vector<DslControl> controlsBetween(ControlFlowAnalysis &Flow, const Stmt *Inner,
-                                        const Stmt *Outer) {
-  std::vector<DslControl> InnerControls = Flow.enclosing(Inner).Controls;
-  std::vector<DslControl> OuterControls = Flow.enclosing(Outer).Controls;
-  while (!InnerControls.empty() && !OuterControls.empty() &&
-         InnerControls.back().Body == OuterControls.back().Body) {
-    InnerControls.pop_back();
-    OuterControls.pop_back();
-  }
-  return InnerControls;
-}
 
 namespace {
 
@@ -70,16 +59,6 @@ const DeclStmt *declarationOf(const VarDecl *Var, ASTContext &Ctx) {
   for (const DynTypedNode &Parent : Ctx.getParents(*Var))
     if (const auto *Decl = Parent.get<DeclStmt>())
       return Decl;
-  return nullptr;
-}
-
-/// The device range loop (`$for`) whose variable is \p Var, or nullptr.
-const CXXForRangeStmt *deviceLoopOf(const VarDecl *Var, ASTContext &Ctx) {
-  if (const DeclStmt *Decl = declarationOf(Var, Ctx))
-    for (const DynTypedNode &Up : Ctx.getParents(*Decl))
-      if (const auto *Loop = Up.get<CXXForRangeStmt>())
-        if (Loop->getLoopVariable() == Var && deviceRangeArguments(Loop))
-          return Loop;
   return nullptr;
 }
 
@@ -195,7 +174,7 @@ DivergenceAnalysis::sourceIn(const Expr *E, Variance Bound,
       // A store under a condition makes the threads that stored differ
       // from those that did not.
       for (const DslControl &Control :
-           controlsBetween(Flow, Write.Write, Declaration ? Declaration : Write.Write))
+           Flow.controlsBetween(Write.Write, Declaration ? Declaration : Write.Write))
         Values.insert(Values.end(), Control.Conditions.begin(), Control.Conditions.end());
     }
     std::optional<VaryingSource> Found = BestOf(Values);
@@ -320,7 +299,7 @@ DivergenceAnalysis::witnessIn(const Stmt *S, unsigned Depth,
       continue;
     // Threads that leave the loop early skip the rest of its iterations.
     for (const ExitSite &Exit : Flow.exits(Control.Body)) {
-      std::vector<DslControl> Inside = controlsBetween(Flow, Exit.Call, Control.Body);
+      std::vector<DslControl> Inside = Flow.controlsBetween(Exit.Call, Control.Body);
       if (Exit.Kind != DslExit::Return &&
           llvm::any_of(Inside, [](const DslControl &C) { return C.isLoop(); }))
         continue; // Leaves an inner loop only.
@@ -334,7 +313,7 @@ DivergenceAnalysis::witnessIn(const Stmt *S, unsigned Depth,
   for (const Stmt *Before : statementsBefore(S, Ctx, Summary.Body))
     for (const ExitSite &Exit : Flow.exits(Before))
       if (Exit.Kind == DslExit::Return)
-        for (const DslControl &C : controlsBetween(Flow, Exit.Call, Before))
+        for (const DslControl &C : Flow.controlsBetween(Exit.Call, Before))
           for (const Expr *Cond : C.Conditions)
             if (auto W = witnessOfCondition(Cond, Summary.Body))
               return Decided(std::move(W), C, Exit.Call);

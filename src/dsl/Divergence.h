@@ -101,10 +101,6 @@ private:
 /// expression in a variable's initialiser is anchored at the DeclStmt.
 const clang::Stmt *anchorStatement(const clang::Stmt *S, clang::ASTContext &Ctx);
 
-/// The DSL controls around \p Inner that do not also enclose \p Outer.
-std::vector<DslControl> controlsBetween(ControlFlowAnalysis &Flow, const clang::Stmt *Inner,
-                                        const clang::Stmt *Outer);
-
 } // namespace kernel_tidy::dsl
 
 #endif // KERNEL_TIDY_SRC_DSL_DIVERGENCE_H

@@ -98,16 +98,6 @@ OverloadedOperatorKind operatorOf(BinaryOperatorKind Op) {
   }
 }
 
-const CXXForRangeStmt *deviceLoopOf(const VarDecl *Var, ASTContext &Ctx) {
-  for (const DynTypedNode &Parent : Ctx.getParents(*Var))
-    if (const auto *Decl = Parent.get<DeclStmt>())
-      for (const DynTypedNode &Up : Ctx.getParents(*Decl))
-        if (const auto *Loop = Up.get<CXXForRangeStmt>())
-          if (Loop->getLoopVariable() == Var && deviceRangeArguments(Loop))
-            return Loop;
-  return nullptr;
-}
-
 } // namespace
 
 std::optional<ValueRange> IndexRangeAnalysis::rangeOf(const Expr *E) {

@@ -81,7 +81,8 @@ inline auto atomicReference(std::string AtomicId) {
 /// \p FetchId, with the atomic reference bound as \p AtomicId; also on a
 /// component or an element of it, `OBJECT.atomic(i).x.fetch_OP(v)` and
 /// `OBJECT.atomic(i)[j].fetch_OP(v)`, whose subscript call is bound as
-/// "atomic_element".
+/// AtomicElement.
+inline constexpr llvm::StringLiteral AtomicElement = "atomic_element";
 inline auto atomicFetch(llvm::ArrayRef<llvm::StringRef> Operations, std::string FetchId,
                         std::string AtomicId) {
   using namespace clang::ast_matchers;
@@ -92,7 +93,7 @@ inline auto atomicFetch(llvm::ArrayRef<llvm::StringRef> Operations, std::string 
                  Reference, memberExpr(hasObjectExpression(Reference)),
                  cxxOperatorCallExpr(hasOverloadedOperatorName("[]"), argumentCountIs(2),
                                      hasArgument(0, Reference))
-                     .bind("atomic_element"))))))
+                     .bind(AtomicElement.str()))))))
       .bind(FetchId);
 }
 

@@ -33,6 +33,16 @@ StringRef collectiveSuffix(CombineOp Op) {
   llvm_unreachable("unknown CombineOp");
 }
 
+bool isThreadIndexComponent(StringRef Name) {
+  return llvm::is_contained({"thread_x", "thread_y", "thread_z", "dispatch_x", "dispatch_y",
+                             "dispatch_z"},
+                            Name);
+}
+
+bool isThreadIndexVector(StringRef Name) { return Name == "thread_id" || Name == "dispatch_id"; }
+
+std::string collectiveName(CombineOp Op) { return ("warp_active_" + collectiveSuffix(Op)).str(); }
+
 bool isInLuisaCompute(const Decl *D) {
   const DeclContext *Ctx = D ? D->getDeclContext() : nullptr;
   // Walk out through records and inline namespaces to the first named one.

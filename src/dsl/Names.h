@@ -12,6 +12,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/StringRef.h"
+#include <string>
 
 namespace kernel_tidy::dsl {
 
@@ -20,6 +21,16 @@ enum class CombineOp { Sum, Product, Min, Max, BitAnd, BitOr, BitXor };
 
 /// Suffix of the warp_active_* builtin that performs \p Op ("sum", "bit_and").
 llvm::StringRef collectiveSuffix(CombineOp Op);
+
+/// True for thread_x/y/z() and dispatch_x/y/z(): a component of the calling
+/// thread's own index in the block or the dispatch.
+bool isThreadIndexComponent(llvm::StringRef Name);
+
+/// True for thread_id() and dispatch_id(): the calling thread's own index.
+bool isThreadIndexVector(llvm::StringRef Name);
+
+/// The warp_active_* builtin that performs \p Op ("warp_active_sum").
+std::string collectiveName(CombineOp Op);
 
 /// True if \p D is declared in namespace luisa::compute (through inline
 /// namespaces and records below it), e.g. luisa::compute::dsl::warp_read_lane.

@@ -5,6 +5,7 @@
 #include "src/dsl/Ast.h"
 #include "src/dsl/HostEval.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
@@ -349,6 +350,16 @@ bool containsDslExit(const Stmt *S) {
     if (Child && containsDslExit(Child))
       return true;
   return false;
+}
+
+const CXXForRangeStmt *deviceLoopOf(const VarDecl *Var, ASTContext &Ctx) {
+  for (const DynTypedNode &Parent : Ctx.getParents(*Var))
+    if (const auto *Decl = Parent.get<DeclStmt>())
+      for (const DynTypedNode &Up : Ctx.getParents(*Decl))
+        if (const auto *Loop = Up.get<CXXForRangeStmt>())
+          if (Loop->getLoopVariable() == Var && deviceRangeArguments(Loop))
+            return Loop;
+  return nullptr;
 }
 
 } // namespace kernel_tidy::dsl

@@ -57,6 +57,9 @@ std::optional<DslControl> controlOfBody(const clang::Stmt *Body, clang::ASTConte
 std::optional<std::vector<const clang::Expr *>>
 deviceRangeArguments(const clang::CXXForRangeStmt *Loop);
 
+/// The device range loop (`$for`) whose loop variable is \p Var, or nullptr.
+const clang::CXXForRangeStmt *deviceLoopOf(const clang::VarDecl *Var, clang::ASTContext &Ctx);
+
 /// `$return(...)`, `$break`, `$continue`: statements that leave a DSL scope.
 enum class DslExit { Return, Break, Continue };
 std::optional<DslExit> matchDslExit(const clang::Expr *E);

@@ -4,6 +4,7 @@
 
 #include "src/dsl/Ast.h"
 #include "src/dsl/Names.h"
+#include "src/dsl/Statements.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -109,17 +110,6 @@ const LambdaExpr *lambdaOfParameter(const ParmVarDecl *Parm, ASTContext &Ctx) {
        Parents = Ctx.getParents(Parents[0]))
     if (const auto *Lambda = Parents[0].get<LambdaExpr>())
       return Lambda;
-  return nullptr;
-}
-
-/// The device range loop whose variable is \p Var, or nullptr.
-const CXXForRangeStmt *deviceLoopOfVariable(const VarDecl *Var, ASTContext &Ctx) {
-  for (const DynTypedNode &Parent : Ctx.getParents(*Var))
-    if (const auto *Decl = Parent.get<DeclStmt>())
-      for (const DynTypedNode &Up : Ctx.getParents(*Decl))
-        if (const auto *Loop = Up.get<CXXForRangeStmt>())
-          if (Loop->getLoopVariable() == Var && deviceRangeArguments(Loop))
-            return Loop;
   return nullptr;
 }
 
@@ -231,7 +221,7 @@ Variance UniformityAnalysis::varianceOfVariable(const VarDecl *Var) {
   }
   unsigned AssumptionsBefore = Assumptions;
   InProgress.insert(Var);
-  if (const auto *Loop = deviceLoopOfVariable(Var, Ctx))
+  if (const auto *Loop = deviceLoopOf(Var, Ctx))
     V = join(V, joinOf(*deviceRangeArguments(Loop)));
   else if (Var->getInit())
     V = join(V, varianceOf(Var->getInit()));
@@ -246,25 +236,13 @@ Variance UniformityAnalysis::varianceOfVariable(const VarDecl *Var) {
     // A store under a condition that not all threads share makes the
     // variable differ between the threads that stored and those that did not.
     for (const DslControl &Control :
-         controlsBetween(Write.Write, Declaration ? Declaration : Write.Write))
+         Flow.controlsBetween(Write.Write, Declaration ? Declaration : Write.Write))
       V = join(V, conditionsOf(Control));
   }
   InProgress.erase(Var);
   if (Assumptions == AssumptionsBefore)
     Variables[Var] = V;
   return V;
-}
-
-std::vector<DslControl> UniformityAnalysis::controlsBetween(const Stmt *Inner,
-                                                            const Stmt *Outer) {
-  std::vector<DslControl> InnerControls = Flow.enclosing(Inner).Controls;
-  std::vector<DslControl> OuterControls = Flow.enclosing(Outer).Controls;
-  while (!InnerControls.empty() && !OuterControls.empty() &&
-         InnerControls.back().Body == OuterControls.back().Body) {
-    InnerControls.pop_back();
-    OuterControls.pop_back();
-  }
-  return InnerControls;
 }
 
 Variance UniformityAnalysis::conditionsOf(const DslControl &Control) {
@@ -277,7 +255,7 @@ Variance UniformityAnalysis::conditionsOf(const DslControl &Control) {
     return join(V, It->second);
   Variance Exits = Variance::Grid;
   for (const ExitSite &Exit : Flow.exits(Control.Body)) {
-    std::vector<DslControl> Inside = controlsBetween(Exit.Call, Control.Body);
+    std::vector<DslControl> Inside = Flow.controlsBetween(Exit.Call, Control.Body);
     if (Exit.Kind != DslExit::Return &&
         llvm::any_of(Inside, [](const DslControl &C) { return C.isLoop(); }))
       continue; // Leaves an inner loop only.
@@ -293,7 +271,7 @@ Variance UniformityAnalysis::priorExitsOf(const Stmt *S) {
   for (const Stmt *Before : statementsBefore(S, Ctx, Flow.enclosing(S).Body))
     for (const ExitSite &Exit : Flow.exits(Before))
       if (Exit.Kind == DslExit::Return)
-        for (const DslControl &C : controlsBetween(Exit.Call, Before))
+        for (const DslControl &C : Flow.controlsBetween(Exit.Call, Before))
           V = join(V, conditionsOf(C));
   return V;
 }

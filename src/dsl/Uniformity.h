@@ -72,9 +72,6 @@ private:
   Variance varianceOfVariable(const clang::VarDecl *Var);
   Variance varianceOfCall(const clang::CallExpr *Call);
   Variance joinOf(llvm::ArrayRef<const clang::Expr *> Exprs);
-  /// The controls around \p Inner that do not also enclose \p Outer.
-  std::vector<DslControl> controlsBetween(const clang::Stmt *Inner,
-                                          const clang::Stmt *Outer);
   Variance conditionsOf(const DslControl &Control);
   Variance priorExitsOf(const clang::Stmt *S);
 

@@ -245,6 +245,9 @@ FileResult CuteFrontendProcess::analyze(const CuteRequest &Request,
     return fail(Request.Path, Who + " wrote an answer of more than " +
                                   std::to_string(AnswerLimitBase + 16 * Request.Text.size()) +
                                   " bytes on " + Request.Path + "; it was stopped");
+  case PipedProcess::Answer::Early:
+    return fail(Request.Path, Who + " answered before it had read " + Request.Path +
+                                  "; it was stopped");
   case PipedProcess::Answer::Ended:
     return fail(Request.Path,
                 Who + " ended (" + Answer.Status + ") on " + Request.Path +

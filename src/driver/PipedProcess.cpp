@@ -167,6 +167,9 @@ PipedProcess::Answer PipedProcess::exchange(llvm::StringRef Request,
   };
   while (true) {
     if (size_t Break = Pending.find('\n'); Break != std::string::npos) {
+      // An answer to a request it has not read yet belongs to no request.
+      if (Sent < Request.size())
+        return Finish(Answer::Early);
       Result.Text = Pending.substr(0, Break);
       Pending.erase(0, Break + 1);
       return Finish(Answer::Line);

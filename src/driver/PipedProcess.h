@@ -48,6 +48,7 @@ public:
       Ended,    ///< The child closed its output first (Status says how it ended).
       TimedOut, ///< No answer before the deadline.
       TooLong,  ///< The answer grew past the limit.
+      Early,    ///< A line came before the whole request was sent (out of step).
     } What = Ended;
     std::string Text;
     std::string Status; ///< "exit 1", "signal 11" (for Ended).

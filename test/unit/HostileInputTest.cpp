@@ -573,6 +573,15 @@ TEST_F(HostileInput, AFrontendThatMisbehavesFailsTheFileAndChangesNothing) {
     EXPECT_NE(std::string::npos, Text.find(C.Expected)) << C.Script << "\n" << Text;
     EXPECT_EQ(CuteKernel, readFile(File)) << C.Script;
   }
+  // An answer before the request was read (the file is larger than what a
+  // socket holds, so it cannot have been read) belongs to no file.
+  std::string Big = put("big.py", CuteKernel + std::string(2000000, '#') + "\n");
+  std::string Python = put("python", "#!/bin/sh\necho '{\"version\": 2, \"findings\": []}'\n"
+                                     "exec sleep 5\n");
+  auto [Code, Text] = runWithEnvironment(Dir, "KERNEL_TIDY_PYTHON='" + Python + "'",
+                                         "check '" + Big + "'");
+  EXPECT_EQ(2, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("answered before it had read " + Big)) << Text;
 }
 
 TEST_F(HostileInput, KernelClangdRefusesAHugeMessageAsClangdDoes) {

@@ -12,6 +12,6 @@ class Context:
 
     def __init__(self, source: Source, options: Optional[Dict[str, str]] = None) -> None:
         self.source = source
-        self.names = Names(source.tree)
+        self.names = Names(source.tree, source.nodes())
         self.module = Module(source.tree, self.names)
         self.options = options or {}

@@ -2,7 +2,7 @@
 `cutlass.cute.arch` and their members, however they are imported and aliased."""
 
 import ast
-from typing import Dict, Literal, Optional
+from typing import Dict, Iterable, Literal, Optional
 
 CUTE = "cutlass.cute"
 ARCH = "cutlass.cute.arch"
@@ -11,9 +11,10 @@ ARCH = "cutlass.cute.arch"
 class Names:
     """Resolves expressions to the qualified DSL name they denote."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, nodes: Optional[Iterable[ast.AST]] = None) -> None:
+        """nodes: every node of tree, when the caller has them already."""
         self.aliases: Dict[str, str] = {}  # local name -> qualified name
-        for node in ast.walk(tree):
+        for node in ast.walk(tree) if nodes is None else nodes:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if not alias.name.startswith("cutlass"):

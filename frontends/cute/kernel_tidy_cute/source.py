@@ -86,6 +86,7 @@ class Source:
                              "bytes; positions in it would not be exact")
         self._text = text
         self.tree: ast.Module = ast.Module(body=[], type_ignores=[])
+        self._nodes: Optional[List[ast.AST]] = None
         self._comments: Optional[List[Tuple[int, int, str]]] = None
 
     def parse(self) -> None:
@@ -98,6 +99,12 @@ class Source:
             ast.parse(self.data)
             text = _UNDECODABLE.sub("?", text)
         self.tree = ast.parse(text)
+
+    def nodes(self) -> List[ast.AST]:
+        """Every node of the tree (ast.walk's order), walked once for all who ask."""
+        if self._nodes is None:
+            self._nodes = list(ast.walk(self.tree))
+        return self._nodes
 
     def _fixed_bytes(self, line: str, stored: bytes) -> bool:
         """Whether each character of line has bytes of its own, so that a prefix of

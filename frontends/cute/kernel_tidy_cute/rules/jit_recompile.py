@@ -16,8 +16,7 @@ Loop = Union[ast.For, ast.While]
 
 def check(ctx: Context) -> List[Finding]:
     findings: List[Finding] = []
-    loops: List[Loop] = [n for n in ast.walk(ctx.source.tree)
-                         if isinstance(n, (ast.For, ast.While))]
+    loops: List[Loop] = [n for n in ctx.source.nodes() if isinstance(n, (ast.For, ast.While))]
     for loop in reversed(loops):  # Inner loops first: a call is reported at its innermost loop.
         changed = assigned_names(loop.body + loop.orelse) | _assigned_attributes(loop.body)
         if isinstance(loop, ast.For):

@@ -400,12 +400,19 @@ bool writeBaselineFile(const CheckCommand &Cmd, const RunState &State) {
 
 bool writeExportedFixes(const CheckCommand &Cmd,
                         const std::vector<kernel_tidy::FileResult> &Results) {
+  unsigned PythonFixes = 0;
   std::string Error = kernel_tidy::writeAtomically(
-      Cmd.ExportFixes, kernel_tidy::exportFixesYaml(Results, Cmd.UnsafeFixes));
+      Cmd.ExportFixes, kernel_tidy::exportFixesYaml(Results, Cmd.UnsafeFixes, &PythonFixes));
   if (!Error.empty()) {
     std::cerr << "kernel-tidy: error: cannot export the fixes: " << Error << "\n";
     return false;
   }
+  if (PythonFixes > 0)
+    std::cerr << "kernel-tidy: warning: " << PythonFixes
+              << " fix(es) of .py files not exported to " << Cmd.ExportFixes
+              << ": clang-apply-replacements cleans up around each replacement as C++ "
+                 "(it removes trailing commas such as in '(4,)'), which changes Python code; "
+                 "apply them with --fix\n";
   return true;
 }
 

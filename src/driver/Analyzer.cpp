@@ -209,6 +209,9 @@ struct Analyzer::Impl {
   /// which would also drop compiler errors outside the lines (and a file
   /// that does not compile must never be fixed).
   std::vector<FileFilter> LineFilter;
+  /// The CuTe DSL frontend's interpreter, started on this analyzer's first
+  /// .py file and kept for the next ones.
+  mutable std::unique_ptr<CuteFrontendProcess> Cute;
 
   bool passesLineFilter(const Finding &F) const {
     if (LineFilter.empty())
@@ -359,7 +362,13 @@ struct Analyzer::Impl {
     for (const std::string &Check : Request.Checks)
       if (AsErrorGlobs.contains(Check))
         AsErrors.push_back(Check);
-    return runCuteFrontend(Options.CuteFrontend, Request, AsErrors);
+    if (!Cute)
+      Cute = std::make_unique<CuteFrontendProcess>(Options.CuteFrontend);
+    FileResult Result = Cute->analyze(Request, AsErrors);
+    Result.ReadFromDisk = Read.ReadFromDisk;
+    // --line-filter, as for C++ files (issue 31, item 14).
+    llvm::erase_if(Result.Findings, [&](const Finding &F) { return !passesLineFilter(F); });
+    return Result;
   }
 
   /// How \p AbsFile's headers are parsed into a PCH (Includes left empty):

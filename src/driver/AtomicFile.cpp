@@ -52,10 +52,16 @@ std::string writeInPlace(const std::string &Path, llvm::StringRef Contents) {
 constexpr int CleanupSlots = 64;
 std::atomic<char *> CleanupPaths[CleanupSlots];
 
+/// The child processes a signal handler must kill (0: a free slot).
+std::atomic<int> KillPids[CleanupSlots];
+
 void removeTemporariesAndExit(int Signal) {
   for (std::atomic<char *> &Slot : CleanupPaths)
     if (char *Path = Slot.load())
       ::unlink(Path); // Async-signal-safe.
+  for (std::atomic<int> &Pid : KillPids)
+    if (int Child = Pid.load(); Child > 0)
+      ::kill(Child, SIGKILL); // Async-signal-safe.
   ::_exit(128 + Signal);
 }
 
@@ -106,6 +112,22 @@ SignalCleanup::SignalCleanup(llvm::StringRef Path) {
 SignalCleanup::~SignalCleanup() {
   if (Slot >= 0)
     std::free(CleanupPaths[Slot].exchange(nullptr));
+}
+
+SignalKill::SignalKill(int Pid) {
+  for (int I = 0; I < CleanupSlots; ++I) {
+    int Empty = 0;
+    if (KillPids[I].compare_exchange_strong(Empty, Pid)) {
+      Slot = I;
+      return;
+    }
+  }
+  // More than 64 at once: this one still ends when it sees its parent gone.
+}
+
+SignalKill::~SignalKill() {
+  if (Slot >= 0)
+    KillPids[Slot].store(0);
 }
 
 void removeTemporaryFilesOnSignals() {

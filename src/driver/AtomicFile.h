@@ -39,8 +39,22 @@ private:
   int Slot = -1;
 };
 
+/// Kills the child process \p Pid (SIGKILL) when SIGINT, SIGTERM or SIGHUP
+/// ends the process (see removeTemporaryFilesOnSignals), while it lives: a
+/// helper process must not outlive the run.
+class SignalKill {
+public:
+  explicit SignalKill(int Pid);
+  ~SignalKill();
+  SignalKill(const SignalKill &) = delete;
+  SignalKill &operator=(const SignalKill &) = delete;
+
+private:
+  int Slot = -1;
+};
+
 /// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove the
-/// registered temporary files and exit with 128 + the signal number
+/// registered temporary files, kill the registered children and exit with 128 + the signal number
 /// (130, 143, 129), as a shell reports a process the signal ended.
 void removeTemporaryFilesOnSignals();
 

@@ -4,9 +4,7 @@
 
 #include "src/driver/Nesting.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
@@ -17,9 +15,13 @@ namespace kernel_tidy {
 
 namespace {
 
-constexpr int ProtocolVersion = 1;
-/// A file the frontend has not finished in this time is reported, not waited for.
-constexpr unsigned FrontendTimeoutSeconds = 300;
+constexpr int ProtocolVersion = 2;
+/// A file the frontend has not finished in this time is reported, not waited
+/// for (KERNEL_TIDY_PYTHON_TIMEOUT overrides it).
+constexpr unsigned DefaultTimeoutSeconds = 300;
+/// An answer longer than this (plus 16 bytes per byte of the file: fixes and
+/// messages quote the source) is not read to its end.
+constexpr size_t AnswerLimitBase = 64u << 20;
 
 /// Line and column of byte offsets of one text.
 class LineIndex {
@@ -108,13 +110,16 @@ std::string formatCuteRequest(const CuteRequest &Request) {
   J["path"] = Request.Path;
   J["checks"] = Request.Checks;
   J["options"] = Request.Options;
+  J["length"] = Request.Text.size();
   // One line of JSON, then the file's bytes as they are (they need not be UTF-8).
   return J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" + Request.Text;
 }
 
 FileResult parseCuteReport(llvm::StringRef Json, const std::string &File,
                            const std::string &Original,
-                           const std::vector<std::string> &AsErrors) {
+                           const std::vector<std::string> &AsErrors, bool *Valid) {
+  if (Valid)
+    *Valid = false; // Until the whole report has been read.
   FileResult Result;
   Result.File = File;
   Result.Original = Original;
@@ -176,59 +181,95 @@ FileResult parseCuteReport(llvm::StringRef Json, const std::string &File,
   } catch (const nlohmann::json::exception &E) {
     return fail(File, std::string("the CuTe DSL frontend's report is malformed: ") + E.what());
   }
+  if (Valid)
+    *Valid = true;
   return Result;
 }
 
-FileResult runCuteFrontend(const std::string &Frontend, const CuteRequest &Request,
-                           const std::vector<std::string> &AsErrors) {
-  std::string Python;
-  if (auto Env = llvm::sys::Process::GetEnv("KERNEL_TIDY_PYTHON")) {
-    Python = *Env;
-  } else if (auto Found = llvm::sys::findProgramByName("python3")) {
-    Python = *Found;
-  } else {
-    return fail(Request.Path, "cannot analyse: python3 is not on PATH (the CuTe DSL frontend "
-                              "runs on it; KERNEL_TIDY_PYTHON names another interpreter)");
+std::string cuteInterpreter(std::string &Error) {
+  auto Env = llvm::sys::Process::GetEnv("KERNEL_TIDY_PYTHON");
+  std::string Name = Env ? *Env : "python3";
+  // A name without a slash is looked up on PATH, as a shell would.
+  if (Name.find('/') != std::string::npos)
+    return Name;
+  if (auto Found = llvm::sys::findProgramByName(Name))
+    return *Found;
+  Error = Env ? "KERNEL_TIDY_PYTHON names '" + Name + "', which is not on PATH"
+              : "python3 is not on PATH (the CuTe DSL frontend runs on it; "
+                "KERNEL_TIDY_PYTHON names another interpreter)";
+  return "";
+}
+
+FileResult CuteFrontendProcess::analyze(const CuteRequest &Request,
+                                        const std::vector<std::string> &AsErrors) {
+  if (!Stopped.empty())
+    return fail(Request.Path, "not analysed: " + Stopped);
+  unsigned Timeout = DefaultTimeoutSeconds;
+  if (auto Env = llvm::sys::Process::GetEnv("KERNEL_TIDY_PYTHON_TIMEOUT"))
+    if (llvm::StringRef(*Env).getAsInteger(10, Timeout) || Timeout == 0)
+      return fail(Request.Path, "cannot analyse: KERNEL_TIDY_PYTHON_TIMEOUT='" + *Env +
+                                    "' is not a number of seconds");
+  if (!Process.running()) {
+    std::string Error;
+    Python = cuteInterpreter(Error);
+    if (Python.empty())
+      return fail(Request.Path, "cannot analyse: " + Error);
+    if (!llvm::sys::fs::exists(Frontend))
+      return fail(Request.Path, "cannot analyse: the CuTe DSL frontend is not at '" + Frontend +
+                                    "' (set KERNEL_TIDY_SHARE_DIR)");
+    if (std::string Error = Process.start(Python, {Python, "-I", "-B", Frontend}); !Error.empty())
+      return fail(Request.Path, "cannot start the CuTe DSL frontend with '" + Python +
+                                    "': " + Error);
   }
-  if (!llvm::sys::fs::exists(Frontend))
-    return fail(Request.Path, "cannot analyse: the CuTe DSL frontend is not at '" + Frontend +
-                                  "' (set KERNEL_TIDY_SHARE_DIR)");
-  llvm::SmallString<128> In, Out, Err;
-  for (auto [Path, Suffix] : {std::pair{&In, "in"}, {&Out, "out"}, {&Err, "err"}})
-    if (llvm::sys::fs::createTemporaryFile("kernel-tidy-cute", Suffix, *Path))
-      return fail(Request.Path, "cannot analyse: no temporary file for the CuTe DSL frontend");
-  auto Cleanup = llvm::make_scope_exit([&] {
-    for (const auto *Path : {&In, &Out, &Err})
-      llvm::sys::fs::remove(*Path);
-  });
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream Stream(In, EC);
-    Stream << formatCuteRequest(Request);
-    if (EC || Stream.has_error()) {
-      Stream.clear_error();
-      return fail(Request.Path, "cannot analyse: cannot write the CuTe DSL frontend's request");
+  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(Timeout);
+  PipedProcess::Answer Answer = Process.exchange(
+      formatCuteRequest(Request), Deadline, AnswerLimitBase + 16 * Request.Text.size());
+  std::string Who = "the CuTe DSL frontend ('" + Python + "')";
+  std::string Stderr = llvm::StringRef(Answer.Stderr).trim().str();
+  switch (Answer.What) {
+  case PipedProcess::Answer::Line:
+    if (Process.hasUnreadOutput()) {
+      // Two answers to one request: which one is this file's cannot be told.
+      Process.stop();
+      return fail(Request.Path, Who + " answered more than once on " + Request.Path +
+                                    "; it was stopped");
     }
+    break;
+  case PipedProcess::Answer::TimedOut:
+    // Stopped for the rest of the run: a hung interpreter costs one timeout,
+    // not one per file.
+    Stopped = Who + " did not answer within " + std::to_string(Timeout) + " s on " +
+              Request.Path + " and was stopped (KERNEL_TIDY_PYTHON_TIMEOUT sets the limit)";
+    return fail(Request.Path, Stopped);
+  case PipedProcess::Answer::TooLong:
+    return fail(Request.Path, Who + " wrote an answer of more than " +
+                                  std::to_string(AnswerLimitBase + 16 * Request.Text.size()) +
+                                  " bytes on " + Request.Path + "; it was stopped");
+  case PipedProcess::Answer::Early:
+    return fail(Request.Path, Who + " answered before it had read " + Request.Path +
+                                  "; it was stopped");
+  case PipedProcess::Answer::Ended:
+    return fail(Request.Path,
+                Who + " ended (" + Answer.Status + ") on " + Request.Path +
+                    (Stderr.empty() ? "" : ": " + Stderr) +
+                    (Answer.Text.empty()
+                         ? ""
+                         : "; it wrote '" + llvm::StringRef(Answer.Text).take_front(200).str() +
+                               "' without ending the line"));
   }
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(In), llvm::StringRef(Out),
-                                                llvm::StringRef(Err)};
-  llvm::StringRef Args[] = {Python, "-I", "-B", Frontend};
-  std::string Message;
-  int Status = llvm::sys::ExecuteAndWait(Python, Args, std::nullopt, Redirects,
-                                         FrontendTimeoutSeconds, 0, &Message);
-  auto ReadAll = [](llvm::StringRef Path) {
-    auto Buffer = llvm::MemoryBuffer::getFile(Path);
-    return Buffer ? (*Buffer)->getBuffer().str() : std::string();
-  };
-  if (Status != 0) {
-    std::string Stderr = llvm::StringRef(ReadAll(Err)).trim().str();
-    if (Stderr.size() > 2000)
-      Stderr = "..." + Stderr.substr(Stderr.size() - 2000);
-    return fail(Request.Path, "the CuTe DSL frontend failed (" +
-                                  (Message.empty() ? "exit " + std::to_string(Status) : Message) +
-                                  ")" + (Stderr.empty() ? "" : ": " + Stderr));
+  bool Valid = true;
+  FileResult Result =
+      parseCuteReport(Answer.Text, Request.Path, Request.Text, AsErrors, &Valid);
+  // An answer outside the protocol: the stream cannot be trusted to stay in
+  // step. The message names the interpreter that gave it.
+  if (!Valid) {
+    Process.stop();
+    llvm::StringRef Generic = "the CuTe DSL frontend";
+    for (ParseError &E : Result.Errors)
+      if (llvm::StringRef(E.Message).starts_with(Generic))
+        E.Message = Who + E.Message.substr(Generic.size());
   }
-  return parseCuteReport(ReadAll(Out), Request.Path, Request.Text, AsErrors);
+  return Result;
 }
 
 } // namespace kernel_tidy

@@ -1,9 +1,10 @@
 //===--- CuteFrontend.h - CuTe DSL (Python) files through the Python frontend ===//
 //
 // A .py file is analysed by frontends/cute (Python's own parser, the cute-*
-// rules) in a python3 subprocess; its JSON report becomes the FileResult that
-// the C++ frontend's files get, so that reports, baselines, NOLINT, fix
-// verification and atomic writes are shared (docs/architecture.md).
+// rules) in a long-lived python3 process per worker; its JSON report becomes
+// the FileResult that the C++ frontend's files get, so that reports,
+// baselines, NOLINT, fix verification and atomic writes are shared
+// (docs/architecture.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +12,9 @@
 #define KERNEL_TIDY_SRC_DRIVER_CUTEFRONTEND_H
 
 #include "src/driver/Findings.h"
+#include "src/driver/PipedProcess.h"
 #include "llvm/ADT/StringRef.h"
+#include <chrono>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,21 +32,41 @@ struct CuteRequest {
   std::map<std::string, std::string> Options; ///< CheckOptions of the file.
 };
 
-/// What the frontend reads on stdin: one line of JSON (version, path, checks,
-/// options), then the text.
+/// One request as the frontend reads it on stdin: one line of JSON (version,
+/// path, checks, options, length), then the text.
 std::string formatCuteRequest(const CuteRequest &Request);
 
 /// Converts the frontend's JSON report on \p Original (the analysed text)
 /// into findings and errors of \p File; findings of \p AsErrors rules are
-/// marked AsError. A report that is not the protocol's is an error of the file.
+/// marked AsError. A report that is not the protocol's is an error of the
+/// file, and sets \p Valid (when given) to false.
 FileResult parseCuteReport(llvm::StringRef Json, const std::string &File,
                            const std::string &Original,
-                           const std::vector<std::string> &AsErrors);
+                           const std::vector<std::string> &AsErrors, bool *Valid = nullptr);
 
-/// Runs `PYTHON -I -B FRONTEND` on \p Request: the interpreter is
-/// $KERNEL_TIDY_PYTHON or python3 on PATH.
-FileResult runCuteFrontend(const std::string &Frontend, const CuteRequest &Request,
-                           const std::vector<std::string> &AsErrors);
+/// The interpreter that runs the frontend: $KERNEL_TIDY_PYTHON (a path, or a
+/// name looked up on PATH as a shell does) or python3 on PATH; "" with
+/// \p Error when there is none.
+std::string cuteInterpreter(std::string &Error);
+
+/// `PYTHON -I -B FRONTEND`, started on the first .py file and kept for the
+/// next ones (an interpreter's start costs more than a typical file). A
+/// frontend that ends (a crash, a bad answer) is started again for the next
+/// file; one that does not answer in time (KERNEL_TIDY_PYTHON_TIMEOUT
+/// seconds, default 300) is stopped, and the later files sent to this object
+/// fail at once instead of waiting again.
+class CuteFrontendProcess {
+public:
+  explicit CuteFrontendProcess(std::string Frontend) : Frontend(std::move(Frontend)) {}
+
+  FileResult analyze(const CuteRequest &Request, const std::vector<std::string> &AsErrors);
+
+private:
+  std::string Frontend;
+  std::string Python;
+  PipedProcess Process;
+  std::string Stopped; ///< Why no more files are sent (a timeout), else "".
+};
 
 } // namespace kernel_tidy
 

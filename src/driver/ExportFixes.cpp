@@ -2,6 +2,7 @@
 
 #include "src/driver/ExportFixes.h"
 
+#include "src/driver/CuteFrontend.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -16,8 +17,10 @@ static std::string absolutePath(const std::string &Path) {
   return Absolute.str().str();
 }
 
-std::string exportFixesYaml(const std::vector<FileResult> &Results,
-                            bool IncludeUnsafe) {
+std::string exportFixesYaml(const std::vector<FileResult> &Results, bool IncludeUnsafe,
+                            unsigned *PythonFixesLeftOut) {
+  if (PythonFixesLeftOut)
+    *PythonFixesLeftOut = 0;
   clang::tooling::TranslationUnitDiagnostics Export;
   if (!Results.empty())
     Export.MainSourceFile = absolutePath(Results.front().File);
@@ -32,6 +35,11 @@ std::string exportFixesYaml(const std::vector<FileResult> &Results,
       Diag.Message.FilePath = absolutePath(F.File);
       Diag.Message.FileOffset = F.Begin.Offset;
       bool Applied = F.FixIt && (F.FixIt->Kind == Applicability::Safe || IncludeUnsafe);
+      if (Applied && isPythonFile(F.File)) {
+        Applied = false;
+        if (PythonFixesLeftOut)
+          ++*PythonFixesLeftOut;
+      }
       if (Applied) {
         for (const Edit &E : F.FixIt->Edits) {
           std::string File = absolutePath(E.File);

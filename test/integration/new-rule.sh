@@ -12,6 +12,8 @@ fail() { echo "FAIL: $1"; exit 1; }
 mkdir -p "$work/rules"
 cp "$src/rules/Rules.def" "$work/rules/"
 cp "$src/README.md" "$work/"
+mkdir -p "$work/frontends/cute/kernel_tidy_cute/rules"
+cp "$src/frontends/cute/kernel_tidy_cute/rules/__init__.py" "$work/frontends/cute/kernel_tidy_cute/rules/"
 gen() { python3 "$src/scripts/new-rule" --root "$work" "$@"; }
 
 gen --guide-section 3.9 --fix-kinds safe --summary 'vote loop -> warp_active_any' \
@@ -50,15 +52,37 @@ last=$(grep '<' "$work/rules.i" | tail -n 1 | sed 's/^ *//; s/ *$//')
 [ "$(grep -c '<' "$work/rules.i")" -eq "$(( $(grep -c '^KERNEL_TIDY_RULE(' "$src/rules/Rules.def") + 1 ))" ] \
   || fail "the other rules of Rules.def changed"
 tail -n 1 "$work/rules/Rules.def" | grep -qx '#undef KERNEL_TIDY_RULE' || fail "#undef is not last"
+
 grep -B1 -x '<!-- end of the rules table -->' "$work/README.md" \
   | grep -qxF '| [luisa-warp-vote-loop](docs/rules/luisa-warp-vote-loop.md) | 3.9 | safe | vote loop -> warp_active_any |' \
   || fail "the README row"
 echo "ok: the skeleton, the registry line and the README row"
 
+# A cute-* rule: the Python module, its unit test, .py fixtures, RULES and Rules.def.
+gen --fix-kinds none --summary 'CuTe DSL: vote loop -> vote_any_sync' cute-warp-vote-loop \
+    > "$work/cute.log" 2>&1 || { cat "$work/cute.log"; fail "the generator failed on a cute rule"; }
+for f in frontends/cute/kernel_tidy_cute/rules/warp_vote_loop.py \
+         frontends/cute/tests/test_warp_vote_loop.py docs/rules/cute-warp-vote-loop.md \
+         test/fixtures/cute-warp-vote-loop/positive.py test/fixtures/cute-warp-vote-loop/negative.py \
+         test/fixtures/cute-warp-vote-loop/near-miss.py; do
+  [ -s "$work/$f" ] || fail "$f was not written"
+done
+grep -qx 'from \. import warp_vote_loop' "$work/frontends/cute/kernel_tidy_cute/rules/__init__.py" \
+  || fail "the rule's import"
+grep -qx '    "cute-warp-vote-loop": warp_vote_loop.check,' \
+  "$work/frontends/cute/kernel_tidy_cute/rules/__init__.py" || fail "the RULES entry"
+python3 -c "import ast, sys; ast.parse(open(sys.argv[1]).read())" \
+  "$work/frontends/cute/kernel_tidy_cute/rules/__init__.py" || fail "rules/__init__.py does not parse"
+grep -B1 -x '#undef KERNEL_TIDY_CUTE_RULE' "$work/rules/Rules.def" \
+  | grep -qF '"CuTe DSL: vote loop -> vote_any_sync")' || fail "the KERNEL_TIDY_CUTE_RULE line"
+grep -q '^```python$' "$work/docs/rules/cute-warp-vote-loop.md" || fail "the doc page's examples"
+echo "ok: a cute-* rule's module, unit test, fixtures and registrations"
+
 # Refusals change nothing.
 snapshot() { (cd "$work" && find . -type f ! -name '*.log' ! -name rules.i | sort | xargs md5sum); }
 before=$(snapshot)
-for bad in luisa-warp-vote-loop luisa-butterfly-reduction Luisa-x luisa- luisa-a_b luisa-a--b warp-vote; do
+for bad in luisa-warp-vote-loop luisa-butterfly-reduction Luisa-x luisa- luisa-a_b luisa-a--b warp-vote \
+           cute-warp-vote-loop cute-launch-config cute- cute-a_b; do
   if gen "$bad" > "$work/refused.log" 2>&1; then fail "accepted '$bad'"; fi
   grep -q '^new-rule: ' "$work/refused.log" || { cat "$work/refused.log"; fail "no reason for '$bad'"; }
 done

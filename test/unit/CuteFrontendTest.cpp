@@ -20,13 +20,14 @@
 namespace kernel_tidy::test {
 namespace {
 
-TEST(CuteBridge, RequestIsOneJsonLineThenTheBytesAsTheyAre) {
+TEST(CuteBridge, RequestIsOneJsonLineThenItsLengthOfBytesAsTheyAre) {
   CuteRequest Request{"k.py", "x = 1\n\xff\xfe\n", {"cute-launch-config"}, {{"cute-a.B", "1"}}};
   std::string Text = formatCuteRequest(Request);
   size_t Newline = Text.find('\n');
   ASSERT_NE(std::string::npos, Newline);
   auto Header = nlohmann::json::parse(Text.substr(0, Newline));
-  EXPECT_EQ(1, Header["version"]);
+  EXPECT_EQ(2, Header["version"]);
+  EXPECT_EQ(Request.Text.size(), Header["length"]) << "the bytes that follow, one request of many";
   EXPECT_EQ("k.py", Header["path"]);
   EXPECT_EQ("cute-launch-config", Header["checks"][0]);
   EXPECT_EQ("1", Header["options"]["cute-a.B"]);
@@ -37,7 +38,7 @@ TEST(CuteBridge, ReportBecomesFindingsWithByteColumns) {
   // Line 2 starts at offset 7; "é" is two bytes, so `v` at offset 12 is column 6 and `32`
   // (offsets 16 to 18) columns 10 to 12.
   std::string Original = "import\n# \xC3\xA9 v = 32\n";
-  std::string Json = R"({"version": 1, "errors": [], "findings": [
+  std::string Json = R"({"version": 2, "errors": [], "findings": [
     {"rule": "cute-hardcoded-warp-width", "message": "m1", "offset": 16, "end_offset": 18,
      "fix": {"kind": "safe", "reason": "", "edits": [{"offset": 16, "length": 2, "text": "W", "replaced": "32"}]},
      "no_fix_reason": "", "notes": [{"message": "n", "offset": 0}]},
@@ -77,22 +78,22 @@ TEST(CuteBridge, ReportBecomesFindingsWithByteColumns) {
 TEST(CuteBridge, ReportsThatAreNotTheProtocolAreErrorsOfTheFile) {
   std::string Original = "x = 1\n";
   for (const char *Bad :
-       {"", "not json", "[]", R"({"version": 2, "findings": []})",
-        R"({"version": 1, "findings": [{"rule": "r", "message": "m", "offset": 99, "end_offset": 99}]})",
-        R"({"version": 1, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
+       {"", "not json", "[]", R"({"version": 3, "findings": []})",
+        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 99, "end_offset": 99}]})",
+        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
             "fix": {"kind": "safe", "edits": [{"offset": 5, "length": 9, "text": ""}]}}]})",
-        R"({"version": 1, "findings": [{"message": "no rule", "offset": 0, "end_offset": 0}]})",
+        R"({"version": 2, "findings": [{"message": "no rule", "offset": 0, "end_offset": 0}]})",
         // Issue 31 item 9: every field is type-checked, the version too.
         R"({"version": "1", "findings": []})", R"({"version": 1.5, "findings": []})",
-        R"({"version": 1, "findings": [], "errors": [{"line": "3", "message": "m"}]})",
+        R"({"version": 2, "findings": [], "errors": [{"line": "3", "message": "m"}]})",
         // Item 18: an offset plus a length that wraps around 2^32 is outside the file.
-        R"({"version": 1, "findings": [{"rule": "r", "message": "m", "offset": 1, "end_offset": 1,
+        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 1, "end_offset": 1,
             "fix": {"kind": "safe", "edits": [{"offset": 1, "length": 4294967295, "text": "",
                                                "replaced": ""}]}}]})",
         // Items 1 and 2: an edit must name the text it replaces, and be right.
-        R"({"version": 1, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
+        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
             "fix": {"kind": "safe", "edits": [{"offset": 4, "length": 1, "text": "2"}]}}]})",
-        R"({"version": 1, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
+        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
             "fix": {"kind": "safe", "edits": [{"offset": 3, "length": 1, "text": "2",
                                                "replaced": "1"}]}}]})"}) {
     FileResult R = parseCuteReport(Bad, "k.py", Original, {});
@@ -100,13 +101,13 @@ TEST(CuteBridge, ReportsThatAreNotTheProtocolAreErrorsOfTheFile) {
     EXPECT_TRUE(R.Findings.empty()) << Bad;
   }
   FileResult Syntax = parseCuteReport(
-      R"({"version": 1, "findings": [], "errors": [{"line": 3, "column": 4, "message": "Python syntax error: x"}]})",
+      R"({"version": 2, "findings": [], "errors": [{"line": 3, "column": 4, "message": "Python syntax error: x"}]})",
       "k.py", Original, {});
   ASSERT_EQ(1u, Syntax.Errors.size());
   EXPECT_EQ(3u, Syntax.Errors[0].Line);
   // A stored byte offset wins: Python's lines are not the driver's where a lone CR ends one.
   FileResult Placed = parseCuteReport(
-      R"({"version": 1, "findings": [], "errors": [{"line": 2, "column": 1, "offset": 4, "message": "m"}]})",
+      R"({"version": 2, "findings": [], "errors": [{"line": 2, "column": 1, "offset": 4, "message": "m"}]})",
       "k.py", Original, {});
   ASSERT_EQ(1u, Placed.Errors.size());
   EXPECT_EQ(1u, Placed.Errors[0].Line);
@@ -244,10 +245,35 @@ TEST_F(CuteCli, FixWritesAFileThatParses) {
   EXPECT_EQ(Kernel, readFile(File)) << "--diff writes nothing";
 }
 
+// Issue 32, item 3: clang-apply-replacements cleans up around every
+// replacement as C++ ("(4,)" becomes "(4)" on an untouched line), so .py
+// fixes are not exported, and the user is told why; what is exported leaves
+// the file as it is.
+TEST_F(CuteCli, PythonFixesAreNotExportedForClangApplyReplacements) {
+  std::string Text = std::string(Kernel) + "shape = (4,)\n";
+  writeFile(File, Text);
+  std::string Yaml = Dir + "/fixes.yaml";
+  ProcessResult R = runKernelTidy({"check", "--export-fixes", Yaml, File});
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("1 fix(es) of .py files not exported to " + Yaml +
+                                          ": clang-apply-replacements cleans up"))
+      << R.Err;
+  std::string Exported = readFile(Yaml);
+  EXPECT_NE(std::string::npos, Exported.find("cute-hardcoded-warp-width")) << Exported;
+  EXPECT_EQ(std::string::npos, Exported.find("ReplacementText")) << Exported;
+  if (auto Apply = llvm::sys::findProgramByName("clang-apply-replacements-19")) {
+    EXPECT_EQ(0, llvm::sys::ExecuteAndWait(*Apply, {*Apply, Dir}));
+    EXPECT_EQ(Text, readFile(File)) << "clang-apply-replacements changed the .py file";
+  }
+}
+
 TEST_F(CuteCli, NolintCommentsAndBaselinesHideFindings) {
   std::string Text = Kernel;
   writeFile(File, Text.substr(0, Text.size() - 1) + "  # NOLINT(cute-hardcoded-*)\n");
   EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode);
+  // Issue 32, item 8: anywhere in the comment, as clang-tidy reads it.
+  writeFile(File, Text.substr(0, Text.size() - 1) + "  # warp index, NOLINT(cute-hardcoded-*)\n");
+  EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode) << "NOLINT after other words";
   writeFile(File, Text.substr(0, Text.size() - 1) + "  # NOLINT(cute-launch-config)\n");
   EXPECT_EQ(1, runKernelTidy({"check", File}).ExitCode) << "another rule's NOLINT";
   writeFile(File, "# NOLINTBEGIN\n" + Text);

@@ -13,7 +13,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include <algorithm>
+#include <chrono>
 #include <csignal>
+#include <thread>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
@@ -189,8 +192,8 @@ TEST_F(HostileInput, AnEditThatDoesNotReplaceTheReportedTextFailsTheFile) {
 // any untrusted JSON: a version "1" (a string) is an error of the file, not
 // an abort that leaves the request's temporary files behind.
 TEST_F(HostileInput, AFrontendReplyOfTheWrongTypesIsAnErrorOfTheFile) {
-  std::string Python = put("fake-python", "#!/bin/sh\ncat > /dev/null\n"
-                                          "printf '{\"version\":\"1\",\"findings\":[]}'\n");
+  std::string Python = put("fake-python", "#!/bin/sh\nhead -n 1 > /dev/null\n"
+                                          "printf '{\"version\":\"2\",\"findings\":[]}\\n'\n");
   ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
   std::string File = put("k.py", "import cutlass\n");
   std::string Temp = Dir + "/tmp";
@@ -199,7 +202,7 @@ TEST_F(HostileInput, AFrontendReplyOfTheWrongTypesIsAnErrorOfTheFile) {
   std::string Script = "TMPDIR='" + Temp + "' KERNEL_TIDY_PYTHON='" + Python + "' exec '"
                        KERNEL_TIDY_BINARY "' check '" + File + "' > '" + Out + "' 2>&1";
   EXPECT_EQ(2, llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script})) << readFile(Out);
-  EXPECT_NE(std::string::npos, readFile(Out).find("is not protocol version 1")) << readFile(Out);
+  EXPECT_NE(std::string::npos, readFile(Out).find("is not protocol version 2")) << readFile(Out);
   std::error_code EC;
   for (llvm::sys::fs::directory_iterator It(Temp, EC), End; It != End && !EC; It.increment(EC))
     ADD_FAILURE() << "left behind: " << It->path();
@@ -382,15 +385,203 @@ TEST_F(HostileInput, InputsThatNeverEndAreRefused) {
   EXPECT_EQ(1u, count(Text, "[luisa-butterfly-reduction]")) << Text;
 }
 
-// Issue 31, item 20 (in part): code nested too deeply for Python's own
+// Issue 31, item 20: valid Python that Python's tokenizer reads differently
+// from its bytes (lone CR line ends, a byte that is not UTF-8 in a comment)
+// is analysed at the right place; code nested too deeply for Python's own
 // parser (it raises MemoryError, not RecursionError) is one clear error of
 // the file, not a 30-line traceback of the frontend.
-TEST_F(HostileInput, CodeTooDeepForPythonsParserIsAClearError) {
+TEST_F(HostileInput, ValidPythonTheFrontendCannotReadIsOneClearError) {
+  const std::string Kernel = "import cutlass\nimport cutlass.cute as cute\n@cute.kernel\n"
+                             "def k(dst: cute.Tensor):\n    tidx, _, _ = cute.arch.thread_idx()\n"
+                             "    # \xFF\n    dst[tidx // 32] = tidx\n";
+  std::string CrOnly = Kernel;
+  std::replace(CrOnly.begin(), CrOnly.end(), '\n', '\r');
+  for (const std::string &Text : {CrOnly, Kernel}) {
+    std::string File = put("k.py", Text);
+    ProcessResult R = runKernelTidy({"check", "--fix", File});
+    EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+    EXPECT_EQ(1u, count(R.Out + R.Err, "(1 fixed, 0 remaining)")) << R.Out << R.Err;
+    std::string Fixed = Text;
+    Fixed.replace(Fixed.find("// 32"), 5, "// cute.arch.WARP_SIZE");
+    EXPECT_EQ(Fixed, readFile(File));
+  }
   std::string File = put("k.py", "import cutlass\nx = " + std::string(100000, '-') + "1\n");
   ProcessResult R = runKernelTidy({"check", File});
   EXPECT_EQ(2, R.ExitCode) << R.Out << R.Err;
   EXPECT_NE(std::string::npos, R.Out.find("nested too deeply for Python's parser")) << R.Out;
   EXPECT_EQ(std::string::npos, (R.Out + R.Err).find("Traceback")) << R.Out << R.Err;
+}
+
+const char *const CuteKernel = "import cutlass\n"
+                               "import cutlass.cute as cute\n"
+                               "@cute.kernel\n"
+                               "def k(dst: cute.Tensor):\n"
+                               "    tidx, _, _ = cute.arch.thread_idx()\n"
+                               "    dst[tidx // 32] = tidx\n"
+                               "    dst[tidx % 32] = tidx\n";
+
+/// Runs `kernel-tidy ARGS` in bash with ENV before it; exit code and output.
+std::pair<int, std::string> runWithEnvironment(const std::string &Dir, const std::string &Env,
+                                               const std::string &Args) {
+  std::string Out = Dir + "/run-output";
+  std::string Script =
+      Env + " '" KERNEL_TIDY_BINARY "' " + Args + " > '" + Out + "' 2>&1";
+  int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
+  return {Code, readFile(Out)};
+}
+
+// Issue 31, item 14: --line-filter holds for .py files: a finding outside
+// the lines is neither reported nor fixed.
+TEST_F(HostileInput, LineFilterHoldsForPythonFiles) {
+  std::string File = put("k.py", CuteKernel);
+  std::string Filter = R"(--line-filter=[{"name":"k.py","lines":[[7,7]]}])";
+  ProcessResult R = runKernelTidy({"check", Filter, File});
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ(std::string::npos, R.Out.find(File + ":6:")) << R.Out;
+  EXPECT_NE(std::string::npos, R.Out.find(File + ":7:16: warning:")) << R.Out;
+  R = runKernelTidy({"check", "--fix", Filter, File});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos, readFile(File).find("dst[tidx // 32]")) << readFile(File);
+  EXPECT_NE(std::string::npos, readFile(File).find("dst[tidx % cute.arch.WARP_SIZE]"));
+}
+
+// Issue 31, item 21: KERNEL_TIDY_PYTHON=python3 is looked up on PATH, as a
+// shell would; a name that is not there is one clear error.
+TEST_F(HostileInput, KernelTidyPythonIsLookedUpOnPath) {
+  std::string File = put("k.py", CuteKernel);
+  auto [Code, Text] = runWithEnvironment(Dir, "KERNEL_TIDY_PYTHON=python3", "check '" + File + "'");
+  EXPECT_EQ(1, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("[cute-hardcoded-warp-width]")) << Text;
+  std::tie(Code, Text) =
+      runWithEnvironment(Dir, "KERNEL_TIDY_PYTHON=no-such-python3", "check '" + File + "'");
+  EXPECT_EQ(2, Code) << Text;
+  EXPECT_NE(std::string::npos,
+            Text.find("KERNEL_TIDY_PYTHON names 'no-such-python3', which is not on PATH"))
+      << Text;
+}
+
+// Issue 32, item 6 and issue 31, item 13: one frontend process serves every
+// .py file of a worker, through pipes: no temporary file at all.
+TEST_F(HostileInput, OneFrontendProcessServesManyFilesWithoutTemporaryFiles) {
+  for (int I = 0; I < 4; ++I)
+    put("src/k" + std::to_string(I) + ".py", CuteKernel);
+  std::string Python = put("python", "#!/bin/sh\necho $$ >> '" + Dir + "/starts'\n"
+                                     "exec python3 \"$@\"\n");
+  ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
+  llvm::sys::fs::create_directories(Dir + "/tmp");
+  auto [Code, Text] = runWithEnvironment(
+      Dir, "TMPDIR='" + Dir + "/tmp' KERNEL_TIDY_PYTHON='" + Python + "'",
+      "check -j1 --fix '" + Dir + "/src'");
+  EXPECT_EQ(0, Code) << Text;
+  EXPECT_EQ(1u, count(readFile(Dir + "/starts"), "\n")) << "one interpreter for 4 files + fixes";
+  EXPECT_EQ(std::string::npos, readFile(Dir + "/src/k3.py").find("// 32"));
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir + "/tmp", EC), End; It != End && !EC;
+       It.increment(EC))
+    ADD_FAILURE() << "left behind: " << It->path();
+}
+
+/// Whether process \p Pid is gone (or a zombie nobody waits for yet).
+bool processGone(const std::string &Pid) {
+  std::string Status = readFile("/proc/" + Pid + "/stat");
+  size_t Paren = Status.rfind(')');
+  return Status.empty() || (Paren != std::string::npos && Status.substr(Paren + 2, 1) == "Z");
+}
+
+// Issue 31, item 10: an interpreter that never answers costs one timeout
+// for the run, not one per file, and the message names the interpreter and
+// the file it was on; it does not outlive the run.
+TEST_F(HostileInput, AFrontendThatNeverAnswersCostsOneTimeout) {
+  for (int I = 0; I < 3; ++I)
+    put("src/k" + std::to_string(I) + ".py", CuteKernel);
+  std::string Python =
+      put("python", "#!/bin/sh\necho $$ >> '" + Dir + "/pids'\nexec sleep 1000\n");
+  ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
+  auto Start = std::chrono::steady_clock::now();
+  auto [Code, Text] = runWithEnvironment(
+      Dir, "KERNEL_TIDY_PYTHON_TIMEOUT=1 KERNEL_TIDY_PYTHON='" + Python + "'",
+      "check -j1 --fix '" + Dir + "/src'");
+  EXPECT_LT(std::chrono::steady_clock::now() - Start, std::chrono::seconds(20));
+  EXPECT_EQ(2, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("the CuTe DSL frontend ('" + Python +
+                                         "') did not answer within 1 s on " + Dir +
+                                         "/src/k0.py"))
+      << Text;
+  EXPECT_EQ(2u, count(Text, "not analysed: ")) << Text;
+  std::string Pids = readFile(Dir + "/pids");
+  ASSERT_EQ(1u, count(Pids, "\n")) << Pids;
+  EXPECT_TRUE(processGone(llvm::StringRef(Pids).trim().str())) << Pids;
+  EXPECT_EQ(CuteKernel, readFile(Dir + "/src/k0.py"));
+}
+
+// Issue 31, item 13: SIGTERM or SIGINT to kernel-tidy ends the frontend
+// with it, and so does SIGKILL (the frontend sees its parent gone).
+TEST_F(HostileInput, TheFrontendEndsWithItsParent) {
+  // The real frontend, on a file big enough to keep it busy for seconds.
+  std::string Big = "import cutlass\nimport cutlass.cute as cute\n";
+  for (int I = 0; Big.size() < 1000000; ++I)
+    Big += "@cute.kernel\ndef k" + std::to_string(I) +
+           "(dst: cute.Tensor):\n    tidx, _, _ = cute.arch.thread_idx()\n"
+           "    dst[tidx // 32] = tidx\n";
+  std::string BigFile = put("big.py", Big);
+  std::string Python = put("python", "#!/bin/sh\necho $$ > '" + Dir + "/pid'\n"
+                                     "exec python3 \"$@\"\n");
+  ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
+  for (const char *Signal : {"TERM", "INT", "KILL"}) {
+    llvm::sys::fs::remove(Dir + "/pid");
+    std::string Script =
+        "KERNEL_TIDY_PYTHON='" + Python + "' '" KERNEL_TIDY_BINARY "' check '" + BigFile +
+        "' > /dev/null 2>&1 & tidy=$!\n"
+        "for i in $(seq 100); do [ -s '" + Dir + "/pid' ] && break; sleep 0.1; done\n"
+        "sleep 0.5; kill -" + Signal + " $tidy; wait $tidy\n";
+    llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
+    std::string Pid = llvm::StringRef(readFile(Dir + "/pid")).trim().str();
+    ASSERT_FALSE(Pid.empty()) << Signal;
+    bool Gone = false;
+    for (int Try = 0; Try < 100 && !(Gone = processGone(Pid)); ++Try)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_TRUE(Gone) << "SIG" << Signal << ": the frontend " << Pid << " outlived kernel-tidy";
+  }
+}
+
+// The hostile pass of issue 31: an interpreter that crashes, answers
+// garbage, stops mid-answer or floods its output fails the file with a
+// message naming it (exit 2), never hangs, and nothing is written.
+TEST_F(HostileInput, AFrontendThatMisbehavesFailsTheFileAndChangesNothing) {
+  std::string File = put("k.py", CuteKernel);
+  struct Case {
+    const char *Script, *Expected;
+  };
+  const Case Cases[] = {
+      {"head -n 1 > /dev/null; kill -SEGV $$", "ended (signal 11) on "},
+      {"echo 'Traceback: no' >&2; exit 3", "ended (exit 3) on "},
+      {"head -n 1 > /dev/null; echo garbage", "is not protocol version 2: garbage"},
+      {"head -n 1 > /dev/null; printf '{\"version\": 2, \"find'; exit 0",
+       "ended (exit 0) on "},
+      {"head -n 1 > /dev/null; head -c 80000000 /dev/zero", "wrote an answer of more than"},
+      {"head -n 1 > /dev/null; a='{\"version\": 2, \"findings\": []}'; printf '%s\\n%s\\n' \"$a\" \"$a\"",
+       "answered more than once on "},
+  };
+  for (const Case &C : Cases) {
+    std::string Python = put("python", std::string("#!/bin/sh\n") + C.Script + "\n");
+    ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
+    auto [Code, Text] = runWithEnvironment(Dir, "KERNEL_TIDY_PYTHON='" + Python + "'",
+                                           "check --fix '" + File + "'");
+    EXPECT_EQ(2, Code) << C.Script << "\n" << Text;
+    EXPECT_NE(std::string::npos, Text.find("the CuTe DSL frontend ('" + Python + "')"))
+        << C.Script << "\n" << Text;
+    EXPECT_NE(std::string::npos, Text.find(C.Expected)) << C.Script << "\n" << Text;
+    EXPECT_EQ(CuteKernel, readFile(File)) << C.Script;
+  }
+  // An answer before the request was read (the file is larger than what a
+  // socket holds, so it cannot have been read) belongs to no file.
+  std::string Big = put("big.py", CuteKernel + std::string(2000000, '#') + "\n");
+  std::string Python = put("python", "#!/bin/sh\necho '{\"version\": 2, \"findings\": []}'\n"
+                                     "exec sleep 5\n");
+  auto [Code, Text] = runWithEnvironment(Dir, "KERNEL_TIDY_PYTHON='" + Python + "'",
+                                         "check '" + Big + "'");
+  EXPECT_EQ(2, Code) << Text;
+  EXPECT_NE(std::string::npos, Text.find("answered before it had read " + Big)) << Text;
 }
 
 TEST_F(HostileInput, KernelClangdRefusesAHugeMessageAsClangdDoes) {

@@ -1,16 +1,22 @@
 """kernel-tidy's frontend for NVIDIA CuTe DSL (CUTLASS 4 Python) kernels.
 
-Protocol (docs/architecture.md): the driver writes on stdin one line of JSON,
-{"version": 1, "path": display name, "checks": [enabled rule ids],
- "options": {CheckOptions}}, followed by the file's bytes, and reads on stdout:
-{"version": 1, "findings": [...], "errors": [{"line", "column", "message"}]}.
+Protocol (docs/architecture.md): one process serves many files. For each, the
+driver writes on stdin one line of JSON, {"version": 2, "path": display name,
+"checks": [enabled rule ids], "options": {CheckOptions}, "length": N},
+followed by the file's N bytes, and reads on stdout one line of JSON:
+{"version": 2, "findings": [...], "errors": [{"line", "column", "message"}]}.
 Offsets are byte offsets into the file as stored (source.py maps Python's
-positions back to them), and each edit names the text it replaces."""
+positions back to them), and each edit names the text it replaces. The
+process ends at the end of its input, and when its parent is gone."""
 
 import bisect
 import json
+import os
+import signal
 import sys
-from typing import Any, Dict, List, Optional
+import threading
+import time
+from typing import Any, BinaryIO, Dict, List, Optional
 
 from .context import Context
 from .findings import Finding
@@ -18,7 +24,7 @@ from .nolint import Suppressions
 from .rules import RULES
 from .source import Source
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 
 def _error(message: str, line: int = 0, column: int = 0,
@@ -41,16 +47,16 @@ def analyze(text: bytes, checks: List[str],
     try:
         source = Source(text)
     except SyntaxError as e:  # An unknown codec or a BOM against the coding line.
-        return _failed(_error("cannot decode: %s" % e.msg, e.lineno or 0))
+        return _failed(_error(f"cannot decode: {e.msg}", e.lineno or 0))
     except ValueError as e:  # Bytes that are not the encoding's, positions not exact.
-        return _failed(_error("cannot parse: %s" % e))
+        return _failed(_error(f"cannot parse: {e}"))
     try:
         source.parse()
         suppressions = Suppressions(source)
     except SyntaxError as e:
         line = e.lineno or 0
         column = max((e.offset or 1) - 1, 0)
-        return _failed(_error("Python syntax error: %s" % e.msg, line, e.offset or 0,
+        return _failed(_error(f"Python syntax error: {e.msg}", line, e.offset or 0,
                               source.char_offset(line, column) if line else None))
     except (RecursionError, MemoryError):
         # Python's parser gives up on deep nesting (100,000 unary minus signs)
@@ -58,10 +64,11 @@ def analyze(text: bytes, checks: List[str],
         return _failed(_error("cannot parse: the code is nested too deeply for Python's "
                               "parser"))
     except ValueError as e:  # Null bytes; a tokenizer that cannot read the comments.
-        return _failed(_error("cannot parse: %s" % e))
+        return _failed(_error(f"cannot parse: {e}"))
     ctx = Context(source, options)
-    errors = [_error(m + " [clang-tidy-nolint]", l, c, source.line_starts[l - 1] + c - 1)
-              for l, c, m in suppressions.errors]
+    errors = [_error(f"{message} [clang-tidy-nolint]", line, column,
+                     source.line_starts[line - 1] + column - 1)
+              for line, column, message in suppressions.errors]
     findings: List[Finding] = []
     if ctx.names.uses_dsl() and not errors:
         for rule in checks:
@@ -71,7 +78,7 @@ def analyze(text: bytes, checks: List[str],
             try:
                 found = check(ctx)
             except RecursionError:
-                errors.append(_error("%s: the code is nested too deeply to analyse" % rule))
+                errors.append(_error(f"{rule}: the code is nested too deeply to analyse"))
                 continue
             for finding in found:
                 line = _line_of(source, finding.begin)
@@ -103,9 +110,9 @@ def _check_fix(source: Source, finding: Finding) -> None:
         elif replaced.isascii() and edit.text.isascii():
             continue
         else:
-            reason = ("the file is encoded in %s and the fix would change non-ASCII text"
-                      % source.encoding)
-        finding.no_fix_reason = reason + "; it is left to the author"
+            reason = (f"the file is encoded in {source.encoding} and the fix would change "
+                      "non-ASCII text")
+        finding.no_fix_reason = f"{reason}; it is left to the author"
         finding.fix = None
         return
 
@@ -114,14 +121,46 @@ def _line_of(source: Source, offset: int) -> int:
     return bisect.bisect_right(source.line_starts, offset)
 
 
-def main(argv=None):
+def _exit_when_orphaned(parent: int) -> None:
+    """Ends the process when the driver is gone (killed, even with SIGKILL): the
+    interpreter is then adopted by another process, and nobody reads its reply."""
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    os._exit(1)
+
+
+def _answer(request: Dict[str, Any], text: bytes) -> Dict[str, Any]:
+    """The report of one request; a defect of the frontend itself is an error of
+    the file, not the end of the process that serves the other files."""
+    try:
+        return analyze(text, request.get("checks", list(RULES)), request.get("options"))
+    except Exception as e:  # pylint: disable=broad-except
+        return _failed(_error(f"internal error of the CuTe DSL frontend: "
+                              f"{type(e).__name__}: {e}"))
+
+
+def serve(stdin: BinaryIO, stdout: BinaryIO) -> int:
+    """Answers requests until stdin ends; 1 when a request is cut short."""
+    while True:
+        header = stdin.readline()
+        if not header:
+            return 0
+        request = json.loads(header.decode("utf-8"))
+        length = request["length"]
+        text = stdin.read(length)
+        if len(text) != length:
+            return 1
+        stdout.write(json.dumps(_answer(request, text)).encode("ascii") + b"\n")
+        stdout.flush()
+
+
+def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["--rules"]:
         sys.stdout.write("".join(rule + "\n" for rule in RULES))
         return 0
-    data = sys.stdin.buffer.read()
-    header, _, text = data.partition(b"\n")
-    request = json.loads(header.decode("utf-8"))
-    report = analyze(text, request.get("checks", list(RULES)), request.get("options"))
-    sys.stdout.write(json.dumps(report))
-    return 0
+    # Interrupted with its driver (Ctrl-C reaches the whole process group): end
+    # quietly, without a traceback of KeyboardInterrupt.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
+    return serve(sys.stdin.buffer, sys.stdout.buffer)

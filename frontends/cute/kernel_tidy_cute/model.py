@@ -3,16 +3,23 @@ functions, @cute.kernel device functions and plain Python, with their
 enclosing functions and classes, and the values that vary per thread."""
 
 import ast
-from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+import enum
+from dataclasses import dataclass
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
-from .names import ARCH, Names, constant_int, decorator_name
+from .names import ARCH, FunctionKind, Names, constant_int, decorator_name
 
-# Varies between the lanes of a warp.
-LANE = 2
-# Uniform in a warp, varies between the warps of a block.
-WARP = 1
-UNIFORM = 0
+FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+
+
+class Variation(enum.IntEnum):
+    """How a value differs between the threads of a block (ordered: a join is max)."""
+    UNIFORM = 0  # The same in every thread.
+    WARP = 1  # Uniform in a warp, varies between the warps of a block.
+    LANE = 2  # Varies between the lanes of a warp.
+
+
+UNIFORM, WARP, LANE = Variation.UNIFORM, Variation.WARP, Variation.LANE
 
 LANE_SOURCES = (ARCH + ".thread_idx", ARCH + ".lane_idx")
 WARP_SOURCES = (ARCH + ".warp_idx",)
@@ -31,19 +38,20 @@ WARP_PRIMITIVES = tuple(ARCH + "." + n for n in (
 
 @dataclass(eq=False)
 class Function:
-    node: ast.AST
-    kind: str  # "jit", "kernel" or "plain"
+    """A function of the module: how it is decorated, and what encloses it."""
+    node: FunctionNode
+    kind: FunctionKind
     parent: Optional["Function"]
     cls: Optional[ast.ClassDef]
 
     @property
-    def name(self):
+    def name(self) -> str:
         return self.node.name
 
-    def context(self) -> str:
+    def context(self) -> FunctionKind:
         """Where its body runs: in a kernel, traced by @cute.jit, or plain Python.
         A nested plain function runs in the context of the function holding it."""
-        fn = self
+        fn: Optional[Function] = self
         while fn is not None:
             if fn.kind != "plain":
                 return fn.kind
@@ -54,19 +62,34 @@ class Function:
 class Module:
     """Functions of the module, the calls between them, and per-thread values."""
 
-    def __init__(self, tree: ast.Module, names: Names):
+    def __init__(self, tree: ast.Module, names: Names) -> None:
         self.tree = tree
         self.names = names
         self.functions: List[Function] = []
         self.by_node: Dict[ast.AST, Function] = {}
-        self.enclosing: Dict[ast.AST, Optional[Function]] = {}  # Call node -> its function
+        self.enclosing: Dict[ast.Call, Optional[Function]] = {}  # Call node -> its function
         self._collect(tree, None, None)
-        self._variation: Dict[ast.AST, Dict[str, int]] = {}
+        self._variation: Dict[ast.AST, Dict[str, Variation]] = {}
+        # Functions by where a call finds them (the first of a name wins): a
+        # lookup per call, not a scan of every function (a 1 MB file has
+        # thousands of both).
+        self._nested: Dict[Tuple[int, str], Function] = {}
+        self._top_level: Dict[str, Function] = {}
+        self._methods: Dict[Tuple[int, str], Function] = {}
+        for f in self.functions:
+            if f.parent is not None:
+                self._nested.setdefault((id(f.parent), f.name), f)
+            elif f.cls is None:
+                self._top_level.setdefault(f.name, f)
+            else:
+                self._methods.setdefault((id(f.cls), f.name), f)
 
-    def _collect(self, node, fn, cls):
+    def _collect(self, node: ast.AST, fn: Optional[Function],
+                 cls: Optional[ast.ClassDef]) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                kinds = [k for k in (decorator_name(self.names, d) for d in child.decorator_list) if k]
+                kinds = [k for k in (decorator_name(self.names, d) for d in child.decorator_list)
+                         if k]
                 inner = Function(child, kinds[0] if kinds else "plain", fn,
                                  cls if fn is None else None)
                 self.functions.append(inner)
@@ -81,7 +104,7 @@ class Module:
                     self.enclosing[child] = fn
                 self._collect(child, fn, cls)
 
-    def _collect_expr(self, node, fn):
+    def _collect_expr(self, node: ast.AST, fn: Optional[Function]) -> None:
         for sub in ast.walk(node):
             if isinstance(sub, ast.Call):
                 self.enclosing[sub] = fn
@@ -94,43 +117,38 @@ class Module:
             # A nested function of the caller (or of its parents) first.
             scope = caller
             while scope is not None:
-                for f in self.functions:
-                    if f.parent is scope and f.name == func.id:
-                        return f
+                nested = self._nested.get((id(scope), func.id))
+                if nested is not None:
+                    return nested
                 scope = scope.parent
-            for f in self.functions:
-                if f.parent is None and f.cls is None and f.name == func.id:
-                    return f
-            return None
+            return self._top_level.get(func.id)
         if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == "self" and caller is not None):
             top = caller
             while top.parent is not None:
                 top = top.parent
             if top.cls is not None:
-                for f in self.functions:
-                    if f.cls is top.cls and f.name == func.attr:
-                        return f
+                return self._methods.get((id(top.cls), func.attr))
         return None
 
-    def calls_in(self, fn: Optional[Function]):
+    def calls_in(self, fn: Optional[Function]) -> List[ast.Call]:
         return [c for c, owner in self.enclosing.items() if owner is fn]
 
-    def calls(self):
+    def calls(self) -> List[Tuple[ast.Call, Optional[Function]]]:
         return list(self.enclosing.items())
 
     # Values that vary per thread ------------------------------------------------
 
-    def variation(self, fn: Function) -> Dict[str, int]:
+    def variation(self, fn: Function) -> Dict[str, Variation]:
         """Per local name of fn, how it varies (LANE, WARP); uniform names are absent.
         Flow-insensitive: a name varies if any assignment to it does."""
         if fn.node in self._variation:
             return self._variation[fn.node]
-        result: Dict[str, int] = {}
+        result: Dict[str, Variation] = {}
         if fn.parent is not None:
             result.update(self.variation(fn.parent))
         self._variation[fn.node] = result
-        assigns = []
+        assigns: List[Tuple[List[ast.expr], ast.expr]] = []
         for node in walk_own(fn.node):
             if isinstance(node, ast.Assign):
                 assigns.append((node.targets, node.value))
@@ -154,7 +172,7 @@ class Module:
                             changed = True
         return result
 
-    def expr_variation(self, node, names: Dict[str, int]) -> int:
+    def expr_variation(self, node: Optional[ast.AST], names: Dict[str, Variation]) -> Variation:
         """How the value of an expression varies, given how the names vary."""
         if node is None:
             return UNIFORM
@@ -186,13 +204,13 @@ class Module:
         return max([self.expr_variation(c, names) for c in ast.iter_child_nodes(node)],
                    default=UNIFORM)
 
-    def varies_per_lane(self, node, fn: Function) -> bool:
+    def varies_per_lane(self, node: ast.AST, fn: Function) -> bool:
         return self.expr_variation(node, self.variation(fn)) == LANE
 
 
-def walk_own(fn_node):
+def walk_own(fn_node: FunctionNode) -> Iterator[ast.AST]:
     """The nodes of a function's body, without those of nested functions and classes."""
-    stack = list(fn_node.body)
+    stack: List[ast.AST] = list(fn_node.body)
     while stack:
         node = stack.pop()
         yield node
@@ -202,7 +220,7 @@ def walk_own(fn_node):
                 stack.append(child)
 
 
-def target_names(target):
+def target_names(target: ast.AST) -> List[str]:
     if isinstance(target, ast.Name):
         return [target.id]
     if isinstance(target, (ast.Tuple, ast.List)):
@@ -212,9 +230,9 @@ def target_names(target):
     return []
 
 
-def assigned_names(nodes):
+def assigned_names(nodes: Iterable[ast.AST]) -> Set[str]:
     """Names bound anywhere in the given statements (targets, loop variables, with-as)."""
-    result = set()
+    result: Set[str] = set()
     for stmt in nodes:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
@@ -222,13 +240,14 @@ def assigned_names(nodes):
     return result
 
 
-def element_type(names: Names, fn: Function, var: str, before=None):
+def element_type(names: Names, fn: Function, var: str,
+                 before: Optional[ast.AST] = None) -> Optional[str]:
     """The cutlass numeric type of a local variable where visible: an annotation
     (`x: cutlass.Float32`), a constructor (`x = cutlass.Float32(...)`), a
     conversion (`x = y.to(cutlass.Float32)`); None when unknown or ambiguous."""
-    found = set()
+    found: Set[Optional[str]] = set()
 
-    def type_of(expr):
+    def type_of(expr: ast.AST) -> Optional[str]:
         q = names.qualified(expr)
         if q and q.startswith("cutlass.") and q.rsplit(".", 1)[1][:1].isupper():
             return q.rsplit(".", 1)[1]
@@ -262,5 +281,5 @@ def element_type(names: Names, fn: Function, var: str, before=None):
     return None
 
 
-def _mentions(node, var):
+def _mentions(node: ast.AST, var: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node))

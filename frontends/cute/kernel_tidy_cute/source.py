@@ -41,6 +41,14 @@ def _encoding_of(data: bytes) -> Tuple[str, int]:
     return codecs.lookup(name).name, 0
 
 
+def span(node: ast.AST) -> Tuple[int, int, int, int]:
+    """(line, UTF-8 column, end line, end column) of a node that has a position
+    (an expression, a statement, an argument: every node the rules report)."""
+    first: int = getattr(node, "lineno")
+    last: int = getattr(node, "end_lineno")
+    return first, getattr(node, "col_offset"), last, getattr(node, "end_col_offset")
+
+
 class Source:
     """The parsed file: AST, byte offsets of nodes, comment tokens."""
 
@@ -54,8 +62,8 @@ class Source:
         try:
             text = data[bom:].decode(self.encoding, self._errors)
         except UnicodeDecodeError as e:
-            raise ValueError("the file is not valid %s (byte 0x%02x at offset %d)"
-                             % (self.encoding, data[bom + e.start], bom + e.start)) from None
+            raise ValueError(f"the file is not valid {self.encoding} (byte "
+                             f"0x{data[bom + e.start]:02x} at offset {bom + e.start})") from None
         # Python lines: decoded text with its line break, and the offset of its first
         # byte; as before, N line breaks make N + 1 lines (the last one maybe empty).
         self._lines: List[str] = []
@@ -67,17 +75,18 @@ class Source:
             # Strict UTF-8 decoding is exact; another codec must give the bytes back.
             if not self.utf8 and (data[at:at + len(stored)] != stored
                                   or not self._fixed_bytes(line, stored)):
-                raise ValueError("the file's encoding %s does not map each character to "
-                                 "bytes of its own; positions in it would not be exact"
-                                 % self.encoding)
+                raise ValueError(f"the file's encoding {self.encoding} does not map each "
+                                 "character to bytes of its own; positions in it would not "
+                                 "be exact")
             self._lines.append(line)
             self.line_starts.append(at)
             at, begin = at + len(stored), end
         if at != len(data):
-            raise ValueError("the file's encoding %s does not give back its bytes; "
-                             "positions in it would not be exact" % self.encoding)
+            raise ValueError(f"the file's encoding {self.encoding} does not give back its "
+                             "bytes; positions in it would not be exact")
         self._text = text
         self.tree: ast.Module = ast.Module(body=[], type_ignores=[])
+        self._nodes: Optional[List[ast.AST]] = None
         self._comments: Optional[List[Tuple[int, int, str]]] = None
 
     def parse(self) -> None:
@@ -90,6 +99,12 @@ class Source:
             ast.parse(self.data)
             text = _UNDECODABLE.sub("?", text)
         self.tree = ast.parse(text)
+
+    def nodes(self) -> List[ast.AST]:
+        """Every node of the tree (ast.walk's order), walked once for all who ask."""
+        if self._nodes is None:
+            self._nodes = list(ast.walk(self.tree))
+        return self._nodes
 
     def _fixed_bytes(self, line: str, stored: bytes) -> bool:
         """Whether each character of line has bytes of its own, so that a prefix of
@@ -129,16 +144,18 @@ class Source:
         return self.line_starts[line - 1] + self._raw_column(line, self._lines[line - 1][:char])
 
     def begin(self, node: ast.AST) -> int:
-        return self.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        first, column, _, _ = span(node)
+        return self.offset(first, column)
 
     def end(self, node: ast.AST) -> int:
-        return self.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+        _, _, last, end_column = span(node)
+        return self.offset(last, end_column)
 
     def text(self, node: ast.AST) -> str:
         """The decoded source text of node."""
-        first, last = node.lineno, node.end_lineno  # type: ignore[attr-defined]
-        head = self._prefix(first, node.col_offset)  # type: ignore[attr-defined]
-        tail = self._prefix(last, node.end_col_offset)  # type: ignore[attr-defined]
+        first, column, last, end_column = span(node)
+        head = self._prefix(first, column)
+        tail = self._prefix(last, end_column)
         if first == last:
             return tail[len(head):]
         middle = "".join(self._lines[first:last - 1])
@@ -184,7 +201,7 @@ class Source:
                         prefix = self._lines[line - 1][:column]
                         comments.append((line, self._raw_column(line, prefix), tok.string))
             except (tokenize.TokenError, SyntaxError) as e:
-                raise ValueError("cannot read the comments: %s" % e) from None
+                raise ValueError(f"cannot read the comments: {e}") from None
             self._comments = comments
         return self._comments
 
@@ -193,8 +210,7 @@ class Source:
 
     def only_code_on_lines(self, node: ast.AST) -> bool:
         """Whether node's lines hold nothing but node (and maybe a trailing comment)."""
-        first, last = node.lineno, node.end_lineno  # type: ignore[attr-defined]
-        rest = self._lines[last - 1][len(self._prefix(last, node.end_col_offset)):]  # type: ignore[attr-defined]
-        rest = rest.strip()
-        before = self._prefix(first, node.col_offset)  # type: ignore[attr-defined]
+        first, column, last, end_column = span(node)
+        rest = self._lines[last - 1][len(self._prefix(last, end_column)):].strip()
+        before = self._prefix(first, column)
         return before.strip() == "" and (rest == "" or rest.startswith("#"))

@@ -4,9 +4,11 @@ differs between the threads it waits for: with the preprocessor on, such
 `if`s and loops are device control flow, and the barrier hangs or is undefined."""
 
 import ast
+from typing import Iterator, List, Sequence, Tuple
 
+from ..context import Context
 from ..findings import Finding
-from ..model import LANE, UNIFORM, WARP
+from ..model import LANE, UNIFORM, WARP, Function, Variation
 from ..names import ARCH
 
 ID = "cute-divergent-barrier"
@@ -14,15 +16,19 @@ BLOCK_BARRIERS = (ARCH + ".sync_threads", ARCH + ".barrier")
 WARP_BARRIERS = (ARCH + ".sync_warp",)
 ONE_THREAD = (ARCH + ".elect_one",)
 
+# The enclosing control flow that differs between threads: how, and which statement.
+Guards = List[Tuple[Variation, ast.stmt]]
 
-def check(ctx):
-    findings = []
+
+def check(ctx: Context) -> List[Finding]:
+    findings: List[Finding] = []
     for fn in ctx.module.functions:
         _walk(ctx, fn, fn.node.body, [], findings)
     return findings
 
 
-def _walk(ctx, fn, stmts, guards, findings):
+def _walk(ctx: Context, fn: Function, stmts: Sequence[ast.stmt], guards: Guards,
+          findings: List[Finding]) -> None:
     """guards: (level, statement) of the enclosing thread-varying control flow."""
     varies = ctx.module.variation(fn)
     for stmt in stmts:
@@ -32,7 +38,7 @@ def _walk(ctx, fn, stmts, guards, findings):
             _check_call(ctx, call, guards, findings)
         if isinstance(stmt, (ast.If, ast.While)):
             level = ctx.module.expr_variation(stmt.test, varies)
-            inner = guards + [(level, stmt)] if level != UNIFORM else guards
+            inner: Guards = guards + [(level, stmt)] if level != UNIFORM else guards
             _walk(ctx, fn, stmt.body, inner, findings)
             _walk(ctx, fn, stmt.orelse, inner, findings)
         elif isinstance(stmt, ast.For):
@@ -42,9 +48,11 @@ def _walk(ctx, fn, stmts, guards, findings):
             _walk(ctx, fn, stmt.orelse, inner, findings)
         elif isinstance(stmt, ast.With):
             one = any(ctx.names.call_of(item.context_expr, *ONE_THREAD) for item in stmt.items)
-            _walk(ctx, fn, stmt.body, guards + [(LANE, stmt)] if one else guards, findings)
+            with_guards: Guards = guards + [(LANE, stmt)] if one else guards
+            _walk(ctx, fn, stmt.body, with_guards, findings)
         elif isinstance(stmt, ast.Try):
-            for block in [stmt.body, stmt.orelse, stmt.finalbody] + [h.body for h in stmt.handlers]:
+            blocks = [stmt.body, stmt.orelse, stmt.finalbody] + [h.body for h in stmt.handlers]
+            for block in blocks:
                 _walk(ctx, fn, block, guards, findings)
         elif hasattr(ast, "Match") and isinstance(stmt, ast.Match):
             level = ctx.module.expr_variation(stmt.subject, varies)
@@ -53,9 +61,9 @@ def _walk(ctx, fn, stmts, guards, findings):
                 _walk(ctx, fn, case.body, inner, findings)
 
 
-def _calls_outside_nested_blocks(stmt):
+def _calls_outside_nested_blocks(stmt: ast.stmt) -> Iterator[ast.Call]:
     """Calls of the statement itself (its test, its value), not of its inner blocks."""
-    roots = []
+    roots: List[ast.AST] = []
     if isinstance(stmt, (ast.If, ast.While)):
         roots = [stmt.test]
     elif isinstance(stmt, ast.For):
@@ -72,8 +80,10 @@ def _calls_outside_nested_blocks(stmt):
                 yield node
 
 
-def _check_call(ctx, call, guards, findings):
+def _check_call(ctx: Context, call: ast.Call, guards: Guards, findings: List[Finding]) -> None:
     name = ctx.names.qualified(call.func)
+    if name is None:
+        return
     if name in BLOCK_BARRIERS:
         partial = name.endswith(".barrier") and any(
             k.arg == "number_of_threads" for k in call.keywords)
@@ -89,14 +99,13 @@ def _check_call(ctx, call, guards, findings):
         if level >= threshold:
             barrier = name.rsplit(".", 1)[1] + "()"
             if isinstance(guard, ast.With):
-                where = "in 'with elect_one()' (line %d), which one thread runs" % guard.lineno
+                where = f"in 'with elect_one()' (line {guard.lineno}), which one thread runs"
             else:
                 what = {ast.If: "an 'if'", ast.While: "a 'while' loop",
                         ast.For: "a 'for' loop"}.get(type(guard), "control flow")
-                where = "under %s that depends on the thread index (line %d)" % (
-                    what, guard.lineno)
+                where = f"under {what} that depends on the thread index (line {guard.lineno})"
             findings.append(Finding(
-                ID, "%s %s: it must be reached by %s" % (barrier, where, scope),
+                ID, f"{barrier} {where}: it must be reached by {scope}",
                 ctx.source.begin(call), ctx.source.end(call),
                 no_fix_reason="where the barrier belongs depends on what it protects"))
             return

@@ -2,7 +2,9 @@
 arithmetic on thread indices, where cute.arch.WARP_SIZE is meant."""
 
 import ast
+from typing import List, Optional
 
+from ..context import Context
 from ..findings import Edit, Finding, Fix
 from ..model import UNIFORM, walk_own
 from ..names import ARCH, constant_int
@@ -10,8 +12,8 @@ from ..names import ARCH, constant_int
 ID = "cute-hardcoded-warp-width"
 
 
-def check(ctx):
-    findings = []
+def check(ctx: Context) -> List[Finding]:
+    findings: List[Finding] = []
     warp_size = ctx.names.spelling(ARCH + ".WARP_SIZE")
     for fn in ctx.module.functions:
         varies = ctx.module.variation(fn)
@@ -32,7 +34,8 @@ def check(ctx):
     return findings
 
 
-def _finding(ctx, op, literal, value, warp_size):
+def _finding(ctx: Context, op: ast.operator, literal: ast.expr, value: int,
+             warp_size: Optional[str]) -> Optional[Finding]:
     src = ctx.source
     begin, end = src.begin(literal), src.end(literal)
     if value == 32 and isinstance(op, (ast.FloorDiv, ast.Mod, ast.Mult)):
@@ -40,7 +43,7 @@ def _finding(ctx, op, literal, value, warp_size):
                 ast.Mult: "warp offset"}[type(op)]
         replacement = warp_size
     elif value == 31 and isinstance(op, ast.BitAnd):
-        what, replacement = "lane index", warp_size and "(%s - 1)" % warp_size
+        what, replacement = "lane index", warp_size and f"({warp_size} - 1)"
     elif value == 5 and isinstance(op, ast.RShift):
         return Finding(ID, "literal warp width in '>> 5' on a thread index: write "
                            "'// cute.arch.WARP_SIZE' (or use cute.arch.warp_idx())",
@@ -49,9 +52,9 @@ def _finding(ctx, op, literal, value, warp_size):
                                      "is left to the author")
     else:
         return None
-    literal = "literal warp width 32" if value == 32 else "literal 31 (warp width - 1)"
-    finding = Finding(ID, "%s in %s arithmetic on a thread index: use cute.arch.WARP_SIZE"
-                      % (literal, what), begin, end)
+    literal_text = "literal warp width 32" if value == 32 else "literal 31 (warp width - 1)"
+    finding = Finding(ID, f"{literal_text} in {what} arithmetic on a thread index: use "
+                          "cute.arch.WARP_SIZE", begin, end)
     if replacement is None:
         finding.no_fix_reason = "nothing imported in this file leads to cutlass.cute.arch"
     else:

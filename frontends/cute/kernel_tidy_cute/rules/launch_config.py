@@ -3,9 +3,11 @@ rejects at JIT time, or that the hardware cannot run."""
 
 import ast
 import math
+from typing import List, Optional
 
+from ..context import Context
 from ..findings import Finding
-from ..model import WARP_PRIMITIVES, walk_own
+from ..model import WARP_PRIMITIVES, Function, walk_own
 from ..names import constant_int
 
 ID = "cute-launch-config"
@@ -13,8 +15,8 @@ MAX_THREADS_PER_BLOCK = 1024  # Every CUDA GPU since compute capability 2.0.
 NO_FIX = "which value was meant is the author's choice"
 
 
-def check(ctx):
-    findings = []
+def check(ctx: Context) -> List[Finding]:
+    findings: List[Finding] = []
     for call, caller in ctx.module.calls():
         if not (isinstance(call.func, ast.Attribute) and call.func.attr == "launch"
                 and isinstance(call.func.value, ast.Call)):
@@ -28,7 +30,7 @@ def check(ctx):
     return findings
 
 
-def _dims(node):
+def _dims(node: ast.expr) -> Optional[List[ast.expr]]:
     """The elements of a literal list or tuple, else None."""
     if isinstance(node, (ast.List, ast.Tuple)) and not any(
             isinstance(e, ast.Starred) for e in node.elts):
@@ -36,16 +38,16 @@ def _dims(node):
     return None
 
 
-def _literal_non_int(node):
+def _literal_non_int(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is not int
 
 
-def _check_launch(ctx, call, kernel):
+def _check_launch(ctx: Context, call: ast.Call, kernel: Optional[Function]) -> List[Finding]:
     src = ctx.source
     keywords = {k.arg: k.value for k in call.keywords if k.arg}
-    found = []
+    found: List[Finding] = []
 
-    def report(node, message):
+    def report(node: ast.expr, message: str) -> None:
         found.append(Finding(ID, message, src.begin(node), src.end(node), no_fix_reason=NO_FIX))
 
     for name in ("grid", "block"):
@@ -54,19 +56,19 @@ def _check_launch(ctx, call, kernel):
             continue
         elts = _dims(value)
         if elts is not None and not 1 <= len(elts) <= 3:
-            report(value, "'%s' has %d dimensions; the DSL takes one to three integers"
-                   % (name, len(elts)))
+            report(value, f"'{name}' has {len(elts)} dimensions; the DSL takes one to three "
+                          "integers")
         elif _literal_non_int(value) or (elts and any(_literal_non_int(e) for e in elts)):
-            report(value, "'%s' must be integers (a list or tuple of one to three)" % name)
+            report(value, f"'{name}' must be integers (a list or tuple of one to three)")
     for name in ("cluster", "fallback_cluster", "max_number_threads"):
         value = keywords.get(name)
         if value is None or (isinstance(value, ast.Constant) and value.value is None):
             continue
         elts = _dims(value)
         if (elts is not None and len(elts) != 3) or isinstance(value, ast.Constant):
-            count = ("has %d element%s" % (len(elts), "" if len(elts) == 1 else "s")
+            count = (f"has {len(elts)} element{'' if len(elts) == 1 else 's'}"
                      if elts is not None else "is a scalar")
-            report(value, "'%s' %s; the DSL takes exactly three: [x, y, z]" % (name, count))
+            report(value, f"'{name}' {count}; the DSL takes exactly three: [x, y, z]")
     if "fallback_cluster" in keywords and "cluster" not in keywords:
         report(keywords["fallback_cluster"],
                "'fallback_cluster' without 'cluster': the DSL rejects it; set the preferred "
@@ -76,15 +78,15 @@ def _check_launch(ctx, call, kernel):
     if block is not None:
         threads = math.prod(block)
         if threads > MAX_THREADS_PER_BLOCK:
-            report(keywords["block"], "block of %d threads: a block has at most %d threads"
-                   % (threads, MAX_THREADS_PER_BLOCK))
+            report(keywords["block"], f"block of {threads} threads: a block has at most "
+                                      f"{MAX_THREADS_PER_BLOCK} threads")
         elif threads % 32 and kernel is not None:
             primitive = _warp_primitive(ctx, kernel)
             if primitive is not None:
                 report(keywords["block"],
-                       "block of %d threads is not a whole number of warps, but kernel '%s' "
-                       "uses the warp-level '%s': its last warp is partial"
-                       % (threads, kernel.name, primitive))
+                       f"block of {threads} threads is not a whole number of warps, but kernel "
+                       f"'{kernel.name}' uses the warp-level '{primitive}': its last warp is "
+                       "partial")
     grid = _literal_dims(keywords.get("grid"))
     cluster = _literal_dims(keywords.get("cluster"))
     if grid is not None and cluster is not None and len(cluster) == 3:
@@ -92,13 +94,13 @@ def _check_launch(ctx, call, kernel):
         for axis, (g, c) in enumerate(zip(grid3, cluster)):
             if c > 0 and g % c:
                 report(keywords["cluster"],
-                       "cluster dimension %s = %d does not divide grid dimension %s = %d"
-                       % ("xyz"[axis], c, "xyz"[axis], g))
+                       f"cluster dimension {'xyz'[axis]} = {c} does not divide grid dimension "
+                       f"{'xyz'[axis]} = {g}")
                 break
     return found
 
 
-def _literal_dims(node):
+def _literal_dims(node: Optional[ast.expr]) -> Optional[List[int]]:
     """[x, y, z] when a launch dimension is written as integer literals."""
     if node is None:
         return None
@@ -109,13 +111,14 @@ def _literal_dims(node):
     if elts is None or not 1 <= len(elts) <= 3:
         return None
     values = [constant_int(e) for e in elts]
-    return values if all(v is not None for v in values) else None
+    known = [v for v in values if v is not None]
+    return known if len(known) == len(values) else None
 
 
-def _warp_primitive(ctx, kernel):
+def _warp_primitive(ctx: Context, kernel: Function) -> Optional[str]:
     for node in walk_own(kernel.node):
         if isinstance(node, ast.Call):
             name = ctx.names.qualified(node.func)
-            if name in WARP_PRIMITIVES:
+            if name is not None and name in WARP_PRIMITIVES:
                 return name.rsplit(".", 1)[1]
     return None

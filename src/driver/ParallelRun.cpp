@@ -12,6 +12,8 @@ namespace kernel_tidy {
 std::optional<std::vector<FileResult>>
 analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analysis,
              const ParallelRunOptions &Options, std::string &Error) {
+  if (Files.empty())
+    return std::vector<FileResult>(); // An empty shard: empty reports.
   unsigned Workers = std::max(1u, std::min<unsigned>(Options.Jobs, Files.size()));
   AnalysisOptions Shared = Analysis;
   if (Analysis.Pch != PchMode::Off && !Analysis.Prefixes) {
@@ -36,7 +38,9 @@ analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analy
   std::vector<bool> Finished(Files.size(), false);
   auto Work = [&](Analyzer &Mine) {
     for (size_t I = Next++; I < Files.size(); I = Next++) {
-      Results[I] = Mine.analyze(Files[I]);
+      auto Given = Options.Contents.find(Files[I]);
+      Results[I] = Given == Options.Contents.end() ? Mine.analyze(Files[I])
+                                                   : Mine.analyze(Files[I], Given->second);
       if (Options.AfterAnalysis)
         Options.AfterAnalysis(I, Results[I], Mine);
       std::lock_guard<std::mutex> Guard(ProgressLock);

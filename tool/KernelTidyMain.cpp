@@ -200,9 +200,15 @@ std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd,
     Error = "no files to check (give files or folders, or -p with a compile database)";
     return std::nullopt;
   }
-  auto Files = kernel_tidy::collectFiles(Cmd.Files, Cmd.Excludes, Cmd.BuildPath, Error);
+  unsigned SkippedCpp = 0;
+  auto Files =
+      kernel_tidy::collectFiles(Cmd.Files, Cmd.Excludes, Cmd.BuildPath, Error, &SkippedCpp);
   if (!Files)
     return std::nullopt;
+  if (SkippedCpp && !Cmd.Quiet)
+    std::cerr << "kernel-tidy: note: skipped " << SkippedCpp
+              << " C++ file(s) that include no LuisaCompute header (no compile database; "
+                 "name a file, or give -p, to check it anyway)\n";
   // A file named on the command line that --exclude matches is skipped, as
   // Ruff's --force-exclude does, so that hooks passing every changed file
   // do not fail on generated ones.

@@ -2,10 +2,11 @@
 
 #include "src/driver/ParallelRun.h"
 
+#include "llvm/Support/ThreadPool.h"
+
 #include <algorithm>
 #include <atomic>
 #include <mutex>
-#include <thread>
 
 namespace kernel_tidy {
 
@@ -53,12 +54,13 @@ analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analy
         Options.OnProgress(Done, Files.size());
     }
   };
-  std::vector<std::thread> Threads;
+  // Workers - 1 pool threads, each with its own analyzer; the main thread
+  // works too.
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Workers - 1));
   for (unsigned I = 1; I < Workers; ++I)
-    Threads.emplace_back(Work, std::ref(*Analyzers[I]));
-  Work(*Analyzers[0]); // The main thread works too.
-  for (std::thread &T : Threads)
-    T.join();
+    Pool.async([&Work, &Mine = *Analyzers[I]] { Work(Mine); });
+  Work(*Analyzers[0]);
+  Pool.wait();
   return Results;
 }
 

@@ -234,6 +234,26 @@ TEST_F(Cli, AddNolintSuppressesEveryCurrentFinding) {
   EXPECT_EQ(1u, llvm::StringRef(R.Out).count("[cute-hardcoded-warp-width]")) << R.Out;
 }
 
+// Issue 32, item 8: in a folder that no compile database covers, C++ files
+// that include no LuisaCompute header (a CuTe project's host tools) are
+// skipped and counted, not failed for not parsing with the bundled model.
+TEST_F(Cli, AFolderWithoutADatabaseSkipsCppThatUsesNoLuisaCompute) {
+  copyFixture(ButterflyCase);
+  writeFile(Dir + "/tool.cpp", "int main() { return not_declared_anywhere; }\n");
+  writeFile(Dir + "/helper.h", "namespace luisa {}\n"); // Uses it, and parses at once.
+  writeFile(Dir + "/uses.cpp", "#include \"helper.h\"\nint f();\n");
+  ProcessResult R = runKernelTidy({"check", Dir});
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Err.find("kernel-tidy: note: skipped 1 C++ file(s) that include no LuisaCompute "
+                       "header"))
+      << R.Err;
+  EXPECT_EQ(std::string::npos, R.Out.find("tool.cpp")) << R.Out;
+  EXPECT_EQ(1u, llvm::StringRef(R.Out).count("[luisa-butterfly-reduction]")) << R.Out;
+  // Named, it is checked.
+  EXPECT_EQ(2, runKernelTidy({"check", Dir + "/tool.cpp"}).ExitCode);
+}
+
 TEST_F(Cli, AnExcludedFileGivenByNameIsSkippedWithANote) {
   std::string File = copyFixture(ButterflyCase);
   std::string Name = llvm::sys::path::filename(File).str();
@@ -274,6 +294,20 @@ TEST_F(Cli, VerifyConfigChecksTheConfigurationAndAnalysesNothing) {
   EXPECT_NE(std::string::npos, R.Err.find("error: no checks enabled")) << R.Err;
   writeFile(Dir + "/.clang-tidy", "CheckOptions: {WarpSize: 0}\n");
   EXPECT_EQ(2, runKernelTidy({"check", "--verify-config", File}).ExitCode);
+  // Issue 32, item 8: misspelt and unknown options, as clang-tidy names them.
+  writeFile(Dir + "/.clang-tidy",
+            "CheckOptions:\n  WarpSzie: 64\n  luisa-butterfly-reduction.Bogus: 1\n"
+            "  readability-identifier-naming.ClassCase: CamelCase\n");
+  R = runKernelTidy({"check", "--verify-config", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Err.find("warning: unknown check option 'WarpSzie' (from '" + Dir +
+                       "/.clang-tidy'); did you mean 'WarpSize'?"))
+      << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Err.find("warning: unknown check option 'luisa-butterfly-reduction.Bogus'"))
+      << R.Err;
+  EXPECT_EQ(std::string::npos, R.Err.find("ClassCase")) << "another tool's checks: " << R.Err;
 }
 
 TEST_F(Cli, LineFilterKeepsFindingsOnTheGivenLinesAsClangTidy) {

@@ -47,12 +47,15 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME kernel-tidy)
 set(CPACK_PACKAGE_VENDOR "kernel-tidy developers")
 set(CPACK_PACKAGE_CONTACT "${KERNEL_TIDY_PACKAGE_MAINTAINER}")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "linter and optimizer for LuisaCompute DSL GPU kernels")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "linter and optimizer for LuisaCompute DSL and CuTe DSL GPU kernels")
 set(CPACK_PACKAGE_DESCRIPTION
 "kernel-tidy finds slow or wrong patterns in GPU kernels written in the
 LuisaCompute C++ DSL (hand-written warp reductions, shared-memory atomics,
-divergent barriers, unbatched stream submissions) and rewrites them where the
-rewrite provably keeps the results. It is built on Clang 19.
+divergent barriers, unbatched stream submissions) and in NVIDIA's CuTe DSL
+for Python (hard-coded warp widths, butterfly reductions, divergent
+barriers), and rewrites them where the rewrite provably keeps the results.
+It is built on Clang 19; the CuTe DSL frontend runs on python3.
 .
 The package contains kernel-tidy (command line, SARIF and JSON reports,
 baselines, shards), kernel-clangd (clangd with the checks), a plugin for

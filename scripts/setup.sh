@@ -1,6 +1,15 @@
 #!/usr/bin/env bash
 # Installs kernel-tidy's build and test dependencies on Debian bookworm (run as root or with sudo).
+# --build-only: what building and packaging need, without the Node packages of the SARIF schema
+# test (npm), which only the test suite uses.
 set -euo pipefail
+BUILD_ONLY=0
+for arg in "$@"; do
+  case "$arg" in
+    --build-only) BUILD_ONLY=1 ;;
+    *) echo "usage: $0 [--build-only]" >&2; exit 2 ;;
+  esac
+done
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 # clangd-19: the plain-clangd baseline of the editor latency benchmark; libgrpc++-dev and
@@ -24,6 +33,10 @@ done
 if [ "${#missing[@]}" -gt 0 ]; then
   $SUDO apt-get update
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+if [ "$BUILD_ONLY" -eq 1 ]; then
+  exit 0
 fi
 
 # Node packages of the SARIF schema test (ajv and the OASIS SARIF 2.1.0 schema),

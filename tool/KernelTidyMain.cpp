@@ -11,15 +11,19 @@
 #include "src/driver/AtomicFile.h"
 #include "src/driver/ExportFixes.h"
 #include "src/driver/Baseline.h"
+#include "src/driver/CiFormats.h"
 #include "src/driver/FileList.h"
 #include "src/driver/FixApplier.h"
 #include "src/driver/HeaderCache.h"
 #include "src/driver/Nesting.h"
+#include "src/driver/Nolint.h"
 #include "src/driver/ParallelRun.h"
 #include "src/driver/Paths.h"
+#include "src/driver/RepeatedFindings.h"
 #include "src/driver/Report.h"
 #include "src/driver/ReportMerge.h"
 #include "src/driver/Sarif.h"
+#include "src/driver/UnifiedDiff.h"
 #include "src/dsl/WarpWidth.h"
 
 #include <CLI/CLI.hpp>
@@ -29,6 +33,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <csignal>
 #include <atomic>
@@ -92,6 +97,10 @@ struct CheckCommand {
   std::string CacheSize;
   std::string ExportFixes;
   bool Statistics = false;
+  bool ExitZero = false;
+  bool AddNolint = false;
+  std::string StdinFilename;
+  bool ShowFixes = false;
   bool Quiet = false;
   bool AllowNoChecks = false;
   bool VerifyConfig = false;
@@ -163,6 +172,27 @@ bool parseShard(const std::string &Text, unsigned &K, unsigned &N) {
          K <= N;
 }
 
+/// All of standard input, refused past the size of an input file.
+std::optional<std::string> readStandardInput(std::string &Error) {
+  std::string Text;
+  char Buffer[1 << 16];
+  for (;;) {
+    size_t N = std::fread(Buffer, 1, sizeof(Buffer), stdin);
+    Text.append(Buffer, N);
+    if (Text.size() > kernel_tidy::MaxInputBytes) {
+      Error = "standard input is larger than " + kernel_tidy::formatBytes(kernel_tidy::MaxInputBytes);
+      return std::nullopt;
+    }
+    if (N < sizeof(Buffer)) {
+      if (std::ferror(stdin)) {
+        Error = "cannot read standard input";
+        return std::nullopt;
+      }
+      return Text;
+    }
+  }
+}
+
 /// The files this run analyses: inputs expanded, excluded, and sharded.
 std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd,
                                                     std::string &Error) {
@@ -170,9 +200,15 @@ std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd,
     Error = "no files to check (give files or folders, or -p with a compile database)";
     return std::nullopt;
   }
-  auto Files = kernel_tidy::collectFiles(Cmd.Files, Cmd.Excludes, Cmd.BuildPath, Error);
+  unsigned SkippedCpp = 0;
+  auto Files =
+      kernel_tidy::collectFiles(Cmd.Files, Cmd.Excludes, Cmd.BuildPath, Error, &SkippedCpp);
   if (!Files)
     return std::nullopt;
+  if (SkippedCpp && !Cmd.Quiet)
+    std::cerr << "kernel-tidy: note: skipped " << SkippedCpp
+              << " C++ file(s) that include no LuisaCompute header (no compile database; "
+                 "name a file, or give -p, to check it anyway)\n";
   // A file named on the command line that --exclude matches is skipped, as
   // Ruff's --force-exclude does, so that hooks passing every changed file
   // do not fail on generated ones.
@@ -185,6 +221,15 @@ std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd,
     }
   if (Files->empty() && Skipped > 0 && Skipped == Cmd.Files.size())
     return Files;
+  // Folders without sources (a fresh project, a CI matrix entry) are no
+  // mistake of the command: a warning, empty reports, exit code 0.
+  if (Files->empty() && !Cmd.Files.empty() &&
+      llvm::all_of(Cmd.Files, [](const std::string &F) { return llvm::sys::fs::is_directory(F); })) {
+    std::cerr << "kernel-tidy: warning: no source files to check in "
+              << (Cmd.Files.size() == 1 ? "'" + Cmd.Files[0] + "'" : "the folders given")
+              << " (.cpp .cc .cxx .h .hpp .inl; .py that mention cutlass)\n";
+    return Files;
+  }
   if (Files->empty()) {
     Error = "no source files to check (" +
             std::string(".cpp .cc .cxx .h .hpp .inl; .py that mention cutlass") + ")";
@@ -200,6 +245,12 @@ std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd,
 
 std::optional<kernel_tidy::BaselineFilter> loadBaseline(const std::string &Path,
                                                         std::string &Error) {
+  if (!llvm::sys::fs::exists(Path)) {
+    // The first run of a CI job that reads a baseline: say how to make one.
+    Error = "the baseline '" + Path + "' does not exist; record the current findings in it with "
+            "'kernel-tidy check --write-baseline " + Path + " FILES...'";
+    return std::nullopt;
+  }
   // Only a regular file of bounded size: /dev/zero or a FIFO would never end.
   auto Text = kernel_tidy::readInputFile(Path, Error);
   if (!Text) {
@@ -285,15 +336,42 @@ struct RunState {
   std::vector<std::vector<kernel_tidy::BaselineEntry>> Recorded;
   std::vector<std::string> Diffs;
   std::atomic<unsigned> Hidden{0};
+  std::atomic<unsigned> NolintsAdded{0};
+  std::vector<std::vector<std::string>> NolintSkips; ///< Per file.
 };
+
+/// --add-nolint: the file rewritten with a NOLINT comment on each line with
+/// a finding; the findings commented are gone from the report.
+void addNolintComments(RunState &State, size_t Index, kernel_tidy::FileResult &Result) {
+  if (!Result.Errors.empty())
+    return;
+  unsigned Added = 0;
+  std::string Text = kernel_tidy::withNolintComments(Result, Added, State.NolintSkips[Index]);
+  if (Added == 0)
+    return;
+  std::string Error = kernel_tidy::writeFileAtomically(Result.File, Text, Result.Original);
+  if (!Error.empty()) {
+    Result.Errors.push_back({Result.File, 0, 0, Error});
+    return;
+  }
+  State.NolintsAdded += Added;
+  llvm::erase_if(Result.Findings, [&](const kernel_tidy::Finding &F) {
+    return F.File == Result.File &&
+           !llvm::any_of(State.NolintSkips[Index], [&](const std::string &Skip) {
+             return llvm::StringRef(Skip).starts_with(F.File + ":" + std::to_string(F.Begin.Line) + ":");
+           });
+  });
+}
 
 /// Runs on a worker thread for each analysed file: record, filter, fix.
 void afterAnalysis(const CheckCommand &Cmd, RunState &State, size_t Index,
                    kernel_tidy::FileResult &Result, kernel_tidy::Analyzer &Analyzer) {
-  if (!Cmd.WriteBaseline.empty())
-    State.Recorded[Index] = kernel_tidy::baselineEntries(Result, State.Root);
-  else if (State.Baseline)
+  if (State.Baseline && Cmd.WriteBaseline.empty())
     State.Hidden += State.Baseline->removeKnown(Result, State.Root);
+  if (Cmd.AddNolint) {
+    addNolintComments(State, Index, Result);
+    return;
+  }
   if (!Cmd.Fix && !Cmd.Diff) {
     // Reports promise only the fixes that --fix would apply.
     kernel_tidy::verifyFixes(Result, Analyzer);
@@ -302,7 +380,7 @@ void afterAnalysis(const CheckCommand &Cmd, RunState &State, size_t Index,
   kernel_tidy::applyFixes(Result, Analyzer, Cmd.UnsafeFixes);
   if (Result.Fixed && Cmd.Diff) {
     State.Diffs[Index] = kernel_tidy::unifiedDiff(Result.File, Result.Original, *Result.Fixed);
-  } else if (Result.Fixed && Cmd.Fix) {
+  } else if (Result.Fixed && Cmd.Fix && Cmd.StdinFilename.empty()) {
     std::string WriteError =
         kernel_tidy::writeFileAtomically(Result.File, *Result.Fixed, Result.Original);
     if (!WriteError.empty()) {
@@ -314,9 +392,15 @@ void afterAnalysis(const CheckCommand &Cmd, RunState &State, size_t Index,
   }
 }
 
+/// Whether the text report goes to stderr: stdout carries the diff, or the
+/// fixed text of standard input (as Ruff prints it).
+bool reportToStderr(const CheckCommand &Cmd) {
+  return Cmd.Diff || (Cmd.Fix && !Cmd.StdinFilename.empty());
+}
+
 kernel_tidy::TextOptions textOptions(const CheckCommand &Cmd) {
   kernel_tidy::TextOptions Text;
-  Text.Colour = useColour(Cmd, /*ToStderr=*/Cmd.Diff);
+  Text.Colour = useColour(Cmd, /*ToStderr=*/reportToStderr(Cmd));
   Text.FixesWritten = Cmd.Fix && !Cmd.Diff;
   return Text;
 }
@@ -333,7 +417,12 @@ void printFileReport(const CheckCommand &Cmd, const kernel_tidy::FileResult &Res
                      const std::string &Diff, llvm::StringSet<> &Warned) {
   printWarnings(Result, Warned);
   std::cout << Diff;
-  (Cmd.Diff ? std::cerr : std::cout) << kernel_tidy::formatText({Result}, textOptions(Cmd));
+  // After --fix or --diff, --quiet leaves the summary only (the pre-commit
+  // fix hooks pass it), but a file's errors are still told.
+  if (Cmd.Quiet && (Cmd.Fix || Cmd.Diff) && Result.Errors.empty())
+    return;
+  (reportToStderr(Cmd) ? std::cerr : std::cout)
+      << kernel_tidy::formatText({Result}, textOptions(Cmd));
   std::cout.flush();
 }
 
@@ -353,8 +442,22 @@ void printReport(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileRes
   else if (Cmd.Format == "sarif")
     std::cout << kernel_tidy::formatSarif(
         Results, {KERNEL_TIDY_VERSION, State.Root, Share + "/docs/rules", docsBase(Share)});
+  else if (Cmd.Format == "github")
+    std::cout << kernel_tidy::formatGithub(Results, State.Root);
+  else if (Cmd.Format == "gitlab")
+    std::cout << kernel_tidy::formatGitlab(Results, State.Root);
+  else if (Cmd.Format == "junit")
+    std::cout << kernel_tidy::formatJunit(Results);
+  if (Cmd.ShowFixes && Cmd.Fix && !Cmd.Diff)
+    std::cerr << kernel_tidy::formatAppliedFixes(Results);
   if (Cmd.Fix || Cmd.Diff)
     std::cerr << "kernel-tidy: " << kernel_tidy::formatFixSummary(Results, !Cmd.Diff);
+  if (Cmd.AddNolint) {
+    for (const auto &Skips : State.NolintSkips)
+      for (const std::string &Skip : Skips)
+        std::cerr << Skip << "\n";
+    std::cerr << "kernel-tidy: added " << State.NolintsAdded << " NOLINT comment(s)\n";
+  }
   if (Cmd.Statistics)
     std::cerr << kernel_tidy::formatStatistics(Results, State.Hidden);
   else if (State.Hidden && !Cmd.Quiet)
@@ -377,6 +480,8 @@ int exitCode(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileResult>
         Remaining = true;
         ErrorsRemaining |= F.AsError;
       }
+  if (Cmd.ExitZero)
+    return ExitClean;
   if (ErrorsRemaining)
     return ExitFindingsAsErrors;
   return Remaining ? ExitFindings : ExitClean;
@@ -430,16 +535,27 @@ bool configurationUsable(const CheckCommand &Cmd, const std::vector<std::string>
     return false;
   }
   llvm::StringSet<> Reported, Warned;
+  std::vector<std::string> WithoutChecks;
   for (const std::string &File : Files) {
     for (const std::string &Warning : Checker->configurationWarnings(File))
       if (Warned.insert(Warning).second)
         std::cerr << "kernel-tidy: warning: " << Warning << "\n";
     std::string Problem = Checker->configurationError(File);
     if (Problem.empty() && !Cmd.AllowNoChecks && Checker->enabledChecks(File).empty())
-      Problem = "no checks enabled for '" + File +
-                "': its Checks match no check (--allow-no-checks accepts it)";
+      WithoutChecks.push_back(File);
     if (!Problem.empty() && Reported.insert(Problem).second)
       std::cerr << "kernel-tidy: error: " << Problem << "\n";
+  }
+  // One error for them all (`--checks='-*'` is one mistake, not one per file).
+  if (!WithoutChecks.empty()) {
+    std::string Which = WithoutChecks.size() == 1
+                            ? "'" + WithoutChecks[0] + "'"
+                            : std::to_string(WithoutChecks.size()) + " files ('" +
+                                  WithoutChecks[0] + "', ...)";
+    std::string Problem = "no checks enabled for " + Which +
+                          ": the Checks match no check (--allow-no-checks accepts it)";
+    Reported.insert(Problem);
+    std::cerr << "kernel-tidy: error: " << Problem << "\n";
   }
   if (WarningCount)
     *WarningCount = Warned.size();
@@ -563,6 +679,12 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
               << Options.ModelDir << "' (set KERNEL_TIDY_SHARE_DIR)\n";
     return ExitError;
   }
+  if (Cmd.AddNolint && (Cmd.Fix || Cmd.Diff || !Cmd.WriteBaseline.empty() ||
+                        !Cmd.StdinFilename.empty())) {
+    std::cerr << "kernel-tidy: error: --add-nolint edits the files; it does not combine with "
+                 "--fix, --diff, --write-baseline or --stdin-filename\n";
+    return ExitError;
+  }
   if (!Cmd.WriteBaseline.empty() && (Cmd.Fix || Cmd.Diff)) {
     std::cerr << "kernel-tidy: error: --write-baseline records findings; "
                  "it does not combine with --fix or --diff\n";
@@ -582,7 +704,17 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
   ProfileFolder Profiles(Cmd.CheckProfile);
   Options.ProfileDir = Profiles.Path;
   std::string Error;
-  auto Files = selectFiles(Cmd, Error);
+  std::optional<std::vector<std::string>> Files;
+  std::optional<std::string> Stdin;
+  if (Cmd.StdinFilename.empty()) {
+    Files = selectFiles(Cmd, Error);
+  } else if (!Cmd.Files.empty()) {
+    Error = "--stdin-filename names the file that standard input holds; give no files with it";
+  } else if ((Stdin = readStandardInput(Error))) {
+    Files = std::vector<std::string>{Cmd.StdinFilename};
+    // Its preamble is read from the text, not from the file of that name.
+    Options.Pch = kernel_tidy::PchMode::Off;
+  }
   RunState State;
   State.Root = Cmd.SarifRoot.empty() ? kernel_tidy::repositoryRoot(".") : Cmd.SarifRoot;
   if (Files && !Cmd.Baseline.empty())
@@ -591,8 +723,6 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     std::cerr << "kernel-tidy: error: " << Error << "\n";
     return ExitError;
   }
-  if (Files->empty())
-    return ExitClean; // Every file given is excluded (noted above).
   if (Cmd.UnsafeFixes && !Cmd.Fix && !Cmd.Diff && Cmd.ExportFixes.empty())
     std::cerr << "kernel-tidy: warning: --unsafe-fixes has no effect without --fix, --diff "
                  "or --export-fixes\n";
@@ -603,10 +733,13 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     return ExitError;
   State.Recorded.resize(Files->size());
   State.Diffs.resize(Files->size());
+  State.NolintSkips.resize(Files->size());
 
   ProgressLine Progress(!Cmd.Quiet && Files->size() >= MinFilesForProgress &&
                         llvm::sys::Process::StandardErrIsDisplayed());
   kernel_tidy::ParallelRunOptions Run;
+  if (Stdin)
+    Run.Contents[Cmd.StdinFilename] = *Stdin;
   Run.Jobs = Cmd.Jobs ? Cmd.Jobs : std::max(1u, std::thread::hardware_concurrency());
   Run.AfterAnalysis = [&](size_t Index, kernel_tidy::FileResult &Result,
                           kernel_tidy::Analyzer &Analyzer) {
@@ -614,10 +747,14 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
   };
   Run.OnProgress = [&](size_t Done, size_t Total) { Progress.update(Done, Total); };
   llvm::StringSet<> Warned;
-  if (Cmd.Format == "text")
-    Run.InOrder = [&](size_t Index, const kernel_tidy::FileResult &Result) {
+  kernel_tidy::RepeatedFindings Repeats(*Files);
+  Run.InOrder = [&](size_t Index, kernel_tidy::FileResult &Result) {
+    Repeats.removeFrom(Result);
+    if (!Cmd.WriteBaseline.empty())
+      State.Recorded[Index] = kernel_tidy::baselineEntries(Result, State.Root);
+    if (Cmd.Format == "text")
       Progress.around([&] { printFileReport(Cmd, Result, State.Diffs[Index], Warned); });
-    };
+  };
   auto Results = kernel_tidy::analyzeFiles(*Files, Options, Run, Error);
   Progress.finish();
   if (!Results) {
@@ -625,6 +762,10 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     return ExitError;
   }
   printReport(Cmd, *Results, State, Share);
+  // --fix of standard input: the fixed text goes to standard output.
+  if (Stdin && Cmd.Fix && !Cmd.Diff)
+    for (const kernel_tidy::FileResult &Result : *Results)
+      std::cout << (Result.Fixed && Result.Errors.empty() ? *Result.Fixed : Result.Original);
   // A report that did not reach its reader (a full disk behind stdout) is
   // a failed run, not a clean one.
   if (!std::cout.flush()) {
@@ -732,6 +873,19 @@ int runRules(const RulesCommand &Cmd, const std::string &Share) {
   return ExitClean;
 }
 
+/// A regular expression as clang-tidy's header filters read it (llvm::Regex).
+CLI::Validator regexValidator() {
+  return CLI::Validator(
+      [](std::string &Value) -> std::string {
+        std::string Problem;
+        // Empty: no filter, as clang-tidy reads it.
+        if (Value.empty() || llvm::Regex(Value).isValid(Problem))
+          return "";
+        return "invalid regular expression '" + Value + "': " + Problem;
+      },
+      "REGEX");
+}
+
 CLI::Validator cacheSizeValidator() {
   return CLI::Validator(
       [](std::string &Value) -> std::string {
@@ -811,7 +965,7 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
                    "Leave out files and folders whose path matches this glob (repeatable)")
       ->allow_extra_args(false); // One glob per --exclude: files may follow.
   Check.add_option("--format", Cmd.Format, "Report format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}));
+      ->check(CLI::IsMember({"text", "json", "sarif", "github", "gitlab", "junit"}));
   Check.add_option("--sarif-root", Cmd.SarifRoot,
                    "Folder that SARIF URIs and baseline paths are relative to "
                    "(default: the git work tree holding the current folder)");
@@ -879,16 +1033,30 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
                    "Hide the findings recorded in this baseline file");
   Check.add_option("--write-baseline", Cmd.WriteBaseline,
                    "Record the current findings in this file (exit code 0 unless errors)");
+  Check.add_flag("--exit-zero", Cmd.ExitZero,
+                 "Exit code 0 even when findings remain (errors still exit 2), as Ruff's "
+                 "--exit-zero");
+  Check.add_flag("--show-fixes", Cmd.ShowFixes,
+                 "With --fix, list the fixes applied per file and rule on stderr");
+  Check.add_option("--stdin-filename", Cmd.StdinFilename,
+                   "Check the text on standard input as the file of this name (its "
+                   "configuration and compile command); with --fix the fixed text goes to "
+                   "standard output and the findings to stderr");
+  Check.add_flag("--add-nolint", Cmd.AddNolint,
+                 "Add a NOLINT(rule) comment on each line with a finding (C++ '//', Python "
+                 "'#', joining a comment already there), as Ruff's --add-noqa");
   Check.add_flag("--statistics", Cmd.Statistics,
                  "Print the number of findings per rule on stderr");
   Check.add_flag("--quiet", Cmd.Quiet,
                  "No progress and no notes on stderr (after --fix or --diff, only the counts)");
   Check.add_option("--header-filter", Cmd.HeaderFilter,
                    "Also report findings in headers whose path matches this regular expression "
-                   "(clang-tidy's option; overrides HeaderFilterRegex)");
+                   "(clang-tidy's option; overrides HeaderFilterRegex)")
+      ->check(regexValidator());
   Check.add_option("--exclude-header-filter", Cmd.ExcludeHeaderFilter,
                    "Of those, leave out headers whose path matches this regular expression "
-                   "(clang-tidy's option)");
+                   "(clang-tidy's option)")
+      ->check(regexValidator());
   Check.add_option("--line-filter", Cmd.LineFilter,
                    "Report only findings on these lines, clang-tidy's JSON: "
                    "'[{\"name\":\"k.cpp\",\"lines\":[[1,30]]}]'");
@@ -957,6 +1125,17 @@ int main(int argc, char **argv) {
   Cache->add_option("--cache-size", CacheCmd.Size, "The limit to show (as for check)")
       ->check(cacheSizeValidator());
 
+  // `kernel-tidy k.cpp`: a file where the command goes.
+  if (ToolArgc > 1 && argv[1][0] != '-' &&
+      !llvm::is_contained({"check", "merge", "rules", "cache"}, llvm::StringRef(argv[1])) &&
+      llvm::sys::fs::exists(argv[1])) {
+    std::cerr << "kernel-tidy: error: '" << argv[1]
+              << "' is not a command; did you mean: kernel-tidy check";
+    for (int I = 1; I < argc; ++I)
+      std::cerr << " " << argv[I];
+    std::cerr << "\n";
+    return ExitError;
+  }
   try {
     App.parse(ToolArgc, argv);
   } catch (const CLI::ParseError &E) {

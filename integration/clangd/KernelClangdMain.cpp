@@ -28,14 +28,17 @@
 
 #include "rules/FixProtocol.h"
 #include "rules/RuleRegistry.h"
+#include "src/driver/Nesting.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cerrno>
+#include <csignal>
 #include <optional>
 #include <string>
 #include <thread>
@@ -105,50 +108,56 @@ void copyAll(int From, int To) {
   }
 }
 
-/// Reads one LSP message from \p FD: \p Raw receives every byte read, \p Body
-/// the content if the header was well formed.
-bool readMessage(int FD, std::string &Raw, std::string &Body) {
-  auto ReadByte = [&](char &C) {
+/// Reads one LSP message from \p FD in blocks (a byte per read() took a
+/// minute for a 50 MB header line): \p Raw receives every byte read, which
+/// may go past the message, \p BodyEnd the message's end in it and \p Body
+/// its content if the header was well formed.
+bool readMessage(int FD, std::string &Raw, std::string &Body, size_t &BodyEnd) {
+  auto ReadMore = [&] {
+    char Buffer[1 << 16];
     for (;;) {
-      ssize_t N = ::read(FD, &C, 1);
+      ssize_t N = ::read(FD, Buffer, sizeof(Buffer));
       if (N < 0 && errno == EINTR)
         continue;
-      if (N != 1)
+      if (N <= 0)
         return false;
-      Raw += C;
+      Raw.append(Buffer, N);
       return true;
     }
   };
-  size_t Length = 0;
-  bool HaveLength = false;
-  std::string Line;
-  for (char C; ReadByte(C);) {
-    if (C != '\n') {
-      Line += C;
+  // The header ends with an empty line ("\r\n\r\n", or bare "\n"s).
+  size_t Searched = 0, HeaderEnd;
+  for (;;) {
+    HeaderEnd = Raw.find('\n', Searched);
+    if (HeaderEnd != std::string::npos) {
+      llvm::StringRef Before = llvm::StringRef(Raw).take_front(HeaderEnd).rtrim('\r');
+      if (Before.empty() || Before.back() == '\n')
+        break;
+      Searched = HeaderEnd + 1;
       continue;
     }
-    llvm::StringRef Header = llvm::StringRef(Line).rtrim('\r');
-    if (Header.empty())
-      break;
+    Searched = Raw.size();
+    if (!ReadMore())
+      return false;
+  }
+  size_t Length = 0;
+  bool HaveLength = false;
+  llvm::SmallVector<llvm::StringRef, 4> Lines;
+  llvm::StringRef(Raw).take_front(HeaderEnd).split(Lines, '\n');
+  for (llvm::StringRef Header : Lines) {
+    Header = Header.rtrim('\r');
     if (Header.consume_front_insensitive("content-length:"))
       HaveLength = !Header.trim().getAsInteger(10, Length);
-    Line.clear();
   }
   // clangd refuses messages over 1 GB; hand such a header on unread for it
   // to refuse, rather than allocate it here.
   if (!HaveLength || Length > (size_t(1) << 30))
     return false;
-  Body.resize(Length);
-  size_t Done = 0;
-  while (Done < Length) {
-    ssize_t N = ::read(FD, Body.data() + Done, Length - Done);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
+  BodyEnd = HeaderEnd + 1 + Length;
+  while (Raw.size() < BodyEnd)
+    if (!ReadMore())
       return false;
-    Done += N;
-  }
-  Raw += Body;
+  Body = Raw.substr(HeaderEnd + 1, Length);
   return true;
 }
 
@@ -156,6 +165,10 @@ bool readMessage(int FD, std::string &Raw, std::string &Body) {
 /// nothing if \p Body is not one or already carries fallbackFlags.
 std::optional<std::string> withFallbackFlags(llvm::StringRef Body,
                                              const std::string &ModelDir) {
+  // llvm::json::parse recurses once per level: a message nested a million
+  // levels deep would crash here; clangd gets it as sent.
+  if (!kernel_tidy::nestingProblem(Body, /*JsonStrings=*/true).empty())
+    return std::nullopt;
   llvm::Expected<llvm::json::Value> Message = llvm::json::parse(Body);
   if (!Message) {
     llvm::consumeError(Message.takeError());
@@ -194,14 +207,48 @@ bool installFallbackFlags(const std::string &ModelDir) {
   ::close(Pipe[0]);
   std::thread([Client, Out = Pipe[1], ModelDir] {
     std::string Raw, Body;
-    if (readMessage(Client, Raw, Body))
+    size_t BodyEnd = 0;
+    if (readMessage(Client, Raw, Body, BodyEnd))
       if (auto Patched = withFallbackFlags(Body, ModelDir))
-        Raw = std::move(*Patched);
+        Raw = std::move(*Patched) + Raw.substr(BodyEnd);
     if (writeAll(Out, Raw))
       copyAll(Client, Out);
     ::close(Out); // clangd sees end of input, as it would have.
   }).detach();
   return true;
+}
+
+/// Ends the process a few seconds after a crash began. clangd's crash
+/// report (stack dump) can block for ever when the fault left a lock held
+/// that the report needs (a stack overflow inside malloc, say), and an
+/// editor then waits on a server that neither answers nor exits; clangd-19
+/// alone does the same. The thread is started beforehand and woken with
+/// write(), which is safe in a signal handler.
+void endCrashesThatHang() {
+  static int Wake[2];
+  if (::pipe(Wake) != 0)
+    return;
+  std::thread([] {
+    char Byte;
+    ssize_t N;
+    while ((N = ::read(Wake[0], &Byte, 1)) < 0 && errno == EINTR) {
+    }
+    if (N != 1)
+      return;
+    ::sleep(3);
+    static const char Message[] =
+        "kernel-clangd: the crash report did not finish within 3 s; aborting\n";
+    (void)!::write(STDERR_FILENO, Message, sizeof(Message) - 1);
+    ::signal(SIGABRT, SIG_DFL);
+    ::raise(SIGABRT);
+  }).detach();
+  // Registered before clangd's handlers, so it runs before they can block.
+  llvm::sys::AddSignalHandler(
+      [](void *) {
+        char Byte = 0;
+        (void)!::write(Wake[1], &Byte, 1);
+      },
+      nullptr);
 }
 
 /// Marks each code action in \p Actions (a JSON array) that applies an
@@ -264,11 +311,14 @@ std::optional<std::thread> installUnsafeFixFilter() {
   ::close(Pipe[1]);
   return std::thread([Client, In = Pipe[0]] {
     std::string Raw, Body;
+    size_t BodyEnd = 0;
     bool Open = true;
-    while (Open && readMessage(In, Raw, Body)) {
+    while (Open && readMessage(In, Raw, Body, BodyEnd)) {
+      // Raw may hold the start of the next message past BodyEnd.
       std::optional<std::string> Patched = withUnsafeFixesNotPreferred(Body);
-      Open = writeAll(Client, Patched ? *Patched : Raw);
-      Raw.clear();
+      Open = writeAll(Client, Patched ? llvm::StringRef(*Patched)
+                                      : llvm::StringRef(Raw).take_front(BodyEnd));
+      Raw.erase(0, BodyEnd);
     }
     // What was read of a message that is not one goes on as it was.
     if (Open && writeAll(Client, Raw))
@@ -295,6 +345,7 @@ int main(int argc, char *argv[]) {
   // clangd offers a note's fix as its own code action, titled by the note
   // ("unsafe fix: ... rounding"), and applies it only when the user picks it.
   kernel_tidy::rules::offerUnsafeFixesByDefault();
+  endCrashesThatHang();
 
   std::vector<std::string> Args;
   std::string ModelDir = defaultModelDir(argv[0]);

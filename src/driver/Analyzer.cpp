@@ -28,6 +28,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -770,7 +771,40 @@ std::vector<std::string> Analyzer::enabledChecks(const std::string &File) {
 std::vector<std::string> Analyzer::configurationWarnings(const std::string &File) {
   auto Provider = State->makeOptionsProvider(llvm::vfs::getRealFileSystem());
   std::vector<std::string> Warnings;
+  // The options the kernel-tidy checks read: "luisa-rule.Name", and "Name"
+  // alone for every rule (a global option, as clang-tidy reads them).
+  static const NamesAndOptions Known = getAllChecksAndOptions();
+  llvm::StringSet<> Globals;
+  for (const auto &Option : Known.Options)
+    if (Option.getKey().starts_with("luisa-"))
+      Globals.insert(Option.getKey().rsplit('.').second);
   for (const auto &[Options, Source] : Provider->getRawOptions(absolutePath(File))) {
+    std::string From = Source == ClangTidyOptionsProvider::OptionsSourceTypeCheckCommandLineOption
+                           ? std::string("the command line")
+                           : "'" + Source + "'";
+    for (const auto &[Key, Value] : Options.CheckOptions) {
+      auto [Check, Name] = Key.rsplit('.');
+      bool Unknown = Name.empty()
+                         ? !Globals.contains(Key) && llvm::any_of(Globals.keys(), [&](llvm::StringRef G) {
+                             return Key.edit_distance(G) <= 2;
+                           })
+                         : Check.starts_with("luisa-") && !Known.Options.contains(Key);
+      if (!Unknown)
+        continue;
+      // The nearest known spelling, as clang-tidy's --verify-config says it.
+      std::string Nearest;
+      unsigned Best = 3;
+      for (const auto &Option : Name.empty() ? Globals : Known.Options) {
+        llvm::StringRef Candidate = Option.getKey();
+        if (!Name.empty() && !Candidate.starts_with((Check + ".").str()))
+          continue;
+        unsigned Distance = Key.edit_distance(Candidate);
+        if (Distance < Best)
+          Best = Distance, Nearest = Candidate.str();
+      }
+      Warnings.push_back("unknown check option '" + Key.str() + "' (from " + From + ")" +
+                         (Nearest.empty() ? "" : "; did you mean '" + Nearest + "'?"));
+    }
     if (!Options.Checks)
       continue;
     bool FromCommandLine =

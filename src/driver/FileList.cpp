@@ -6,12 +6,15 @@
 #include "src/driver/Paths.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -47,6 +50,53 @@ bool mentionsCutlass(const std::string &Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   return Buffer && (*Buffer)->getBuffer().contains("cutlass");
+}
+
+/// Whether a compile database covers the files of \p Dir: one in it or in a
+/// folder above it, where the analysis finds it.
+bool hasCompileDatabase(const std::string &Dir) {
+  llvm::SmallString<256> Folder(Dir);
+  llvm::sys::fs::make_absolute(Folder);
+  for (llvm::StringRef At = Folder; !At.empty(); At = llvm::sys::path::parent_path(At))
+    for (const char *Name : {"compile_commands.json", "compile_flags.txt"})
+      if (llvm::sys::fs::exists(At + "/" + Name))
+        return true;
+  return false;
+}
+
+/// Whether the C++ file \p Path includes a LuisaCompute header: its text
+/// names `luisa` (`<luisa/...>`, `namespace luisa`) or the 2024 layout's
+/// `<dsl/...>` and `<runtime/...>`, or a file it includes with quotes does.
+bool usesLuisaCompute(const std::string &Path, std::map<std::string, bool> &Known,
+                      unsigned Depth = 0) {
+  auto [It, New] = Known.try_emplace(Path, false); // False while open: a cycle.
+  if (!New || Depth > 32)
+    return It->second;
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return false;
+  llvm::StringRef Text = (*Buffer)->getBuffer();
+  if (Text.contains("luisa") || Text.contains("<dsl/") || Text.contains("<runtime/")) {
+    Known[Path] = true;
+    return true;
+  }
+  llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
+  for (size_t At = Text.find("#include"); At != llvm::StringRef::npos;
+       At = Text.find("#include", At + 1)) {
+    llvm::StringRef Rest = Text.substr(At + 8).ltrim(" \t");
+    if (!Rest.consume_front("\""))
+      continue;
+    llvm::StringRef Name = Rest.take_until([](char C) { return C == '"' || C == '\n'; });
+    llvm::SmallString<256> Included(Dir);
+    llvm::sys::path::append(Included, Name);
+    if (llvm::sys::fs::is_regular_file(Included) &&
+        usesLuisaCompute(Included.str().str(), Known, Depth + 1)) {
+      Known[Path] = true;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool isHidden(llvm::StringRef Path) {
@@ -126,7 +176,7 @@ bool isSourceFileName(const std::string &Path) {
 std::optional<std::vector<std::string>>
 collectFiles(const std::vector<std::string> &Inputs,
              const std::vector<std::string> &Excludes,
-             const std::string &BuildPath, std::string &Error) {
+             const std::string &BuildPath, std::string &Error, unsigned *SkippedCpp) {
   ExcludeList Exclude;
   if (!Exclude.parse(Excludes, Error))
     return std::nullopt;
@@ -145,6 +195,15 @@ collectFiles(const std::vector<std::string> &Inputs,
     std::vector<std::string> Found = walk(Input, Exclude, Error);
     if (!Error.empty())
       return std::nullopt;
+    if (BuildPath.empty() && !hasCompileDatabase(Input)) {
+      std::map<std::string, bool> Known;
+      size_t Before = Found.size();
+      llvm::erase_if(Found, [&](const std::string &File) {
+        return !isPythonFile(File) && !usesLuisaCompute(File, Known);
+      });
+      if (SkippedCpp)
+        *SkippedCpp += Before - Found.size();
+    }
     Candidates.insert(Candidates.end(), Found.begin(), Found.end());
   }
   std::vector<std::string> Files;

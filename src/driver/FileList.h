@@ -19,10 +19,16 @@ bool isSourceFileName(const std::string &Path);
 /// matching an \p Excludes glob (clang-tidy style `*`, matched against the
 /// path as listed) are left out, and so are folders matching one.
 /// Duplicates are dropped; the order is otherwise kept.
+///
+/// In a folder that no compile database covers (none given, none in it or
+/// above it), a C++ file that includes no LuisaCompute header, directly or
+/// through a quoted include of the project, is not a kernel file the
+/// bundled model can parse: it is left out and counted in \p SkippedCpp.
 std::optional<std::vector<std::string>>
 collectFiles(const std::vector<std::string> &Inputs,
              const std::vector<std::string> &Excludes,
-             const std::string &BuildPath, std::string &Error);
+             const std::string &BuildPath, std::string &Error,
+             unsigned *SkippedCpp = nullptr);
 
 /// A CI matrix's share of \p Files: shard \p K (1-based) of \p N.
 ///

@@ -30,10 +30,6 @@ std::string writeFileAtomically(const std::string &Path,
                                 const std::string &Contents,
                                 const std::string &Expected);
 
-/// A unified diff of \p Before and \p After ("" when they are equal).
-std::string unifiedDiff(const std::string &Path, const std::string &Before,
-                        const std::string &After);
-
 } // namespace kernel_tidy
 
 #endif // KERNEL_TIDY_SRC_DRIVER_FIXAPPLIER_H

@@ -2,16 +2,19 @@
 
 #include "src/driver/ParallelRun.h"
 
+#include "llvm/Support/ThreadPool.h"
+
 #include <algorithm>
 #include <atomic>
 #include <mutex>
-#include <thread>
 
 namespace kernel_tidy {
 
 std::optional<std::vector<FileResult>>
 analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analysis,
              const ParallelRunOptions &Options, std::string &Error) {
+  if (Files.empty())
+    return std::vector<FileResult>(); // An empty shard: empty reports.
   unsigned Workers = std::max(1u, std::min<unsigned>(Options.Jobs, Files.size()));
   AnalysisOptions Shared = Analysis;
   if (Analysis.Pch != PchMode::Off && !Analysis.Prefixes) {
@@ -36,7 +39,9 @@ analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analy
   std::vector<bool> Finished(Files.size(), false);
   auto Work = [&](Analyzer &Mine) {
     for (size_t I = Next++; I < Files.size(); I = Next++) {
-      Results[I] = Mine.analyze(Files[I]);
+      auto Given = Options.Contents.find(Files[I]);
+      Results[I] = Given == Options.Contents.end() ? Mine.analyze(Files[I])
+                                                   : Mine.analyze(Files[I], Given->second);
       if (Options.AfterAnalysis)
         Options.AfterAnalysis(I, Results[I], Mine);
       std::lock_guard<std::mutex> Guard(ProgressLock);
@@ -49,12 +54,13 @@ analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analy
         Options.OnProgress(Done, Files.size());
     }
   };
-  std::vector<std::thread> Threads;
+  // Workers - 1 pool threads, each with its own analyzer; the main thread
+  // works too.
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Workers - 1));
   for (unsigned I = 1; I < Workers; ++I)
-    Threads.emplace_back(Work, std::ref(*Analyzers[I]));
-  Work(*Analyzers[0]); // The main thread works too.
-  for (std::thread &T : Threads)
-    T.join();
+    Pool.async([&Work, &Mine = *Analyzers[I]] { Work(Mine); });
+  Work(*Analyzers[0]);
+  Pool.wait();
   return Results;
 }
 

@@ -5,6 +5,7 @@
 
 #include "src/driver/Analyzer.h"
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,9 @@ namespace kernel_tidy {
 
 struct ParallelRunOptions {
   unsigned Jobs = 1;
+  /// Texts analysed in place of the files they are keyed by (the text of
+  /// --stdin-filename).
+  std::map<std::string, std::string> Contents;
   /// Runs on the worker right after a file is analysed, with the worker's
   /// analyzer (to filter, fix and write the file). Called concurrently for
   /// different files.
@@ -21,8 +25,9 @@ struct ParallelRunOptions {
   std::function<void(size_t Done, size_t Total)> OnProgress;
   /// Called once per file, in the order of the files, as soon as the file
   /// and every file before it are done (after its AfterAnalysis), one call
-  /// at a time: a report can stream and still keep its order.
-  std::function<void(size_t Index, const FileResult &)> InOrder;
+  /// at a time: a report can stream and still keep its order, and drop
+  /// what an earlier file reported.
+  std::function<void(size_t Index, FileResult &)> InOrder;
 };
 
 /// Analyses \p Files with up to Options.Jobs threads, each with its own

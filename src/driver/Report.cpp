@@ -27,13 +27,19 @@ RunSummary summarize(const std::vector<FileResult> &Results) {
 
 std::string formatStatistics(const std::vector<FileResult> &Results,
                              unsigned HiddenByBaseline) {
-  std::map<std::string, std::pair<unsigned, unsigned>> PerRule; // All, fixable.
+  struct Counts {
+    unsigned All = 0, Safe = 0, Unsafe = 0;
+  };
+  std::map<std::string, Counts> PerRule;
   unsigned FilesWithFindings = 0;
   for (const FileResult &R : Results) {
     FilesWithFindings += !R.Findings.empty();
     for (const Finding &F : R.Findings) {
-      ++PerRule[F.Rule].first;
-      PerRule[F.Rule].second += F.FixIt.has_value();
+      Counts &C = PerRule[F.Rule];
+      ++C.All;
+      // Only a safe fix is applied by --fix alone.
+      if (F.FixIt)
+        ++(F.FixIt->Kind == Applicability::Safe ? C.Safe : C.Unsafe);
     }
   }
   RunSummary S = summarize(Results);
@@ -43,9 +49,11 @@ std::string formatStatistics(const std::vector<FileResult> &Results,
   if (HiddenByBaseline)
     Out += "; " + std::to_string(HiddenByBaseline) + " more hidden by the baseline";
   Out += "\n";
-  for (const auto &[Rule, Counts] : PerRule)
-    Out += "  " + std::to_string(Counts.first) + "  " + Rule + " (" +
-           std::to_string(Counts.second) + " fixable)\n";
+  for (const auto &[Rule, C] : PerRule)
+    Out += "  " + std::to_string(C.All) + "  " + Rule + " (" + std::to_string(C.Safe) +
+           " fixable" +
+           (C.Unsafe ? ", " + std::to_string(C.Unsafe) + " with an unsafe fix only" : "") +
+           ")\n";
   return Out;
 }
 
@@ -283,6 +291,27 @@ std::string formatFixSummary(const std::vector<FileResult> &Results, bool Writte
     return Out + ".\n";
   return Out + " (" + std::to_string(Fixed) + (Written ? " fixed, " : " fixable by this diff, ") +
          std::to_string(Findings - Fixed) + " remaining).\n";
+}
+
+std::string formatAppliedFixes(const std::vector<FileResult> &Results) {
+  std::string Files;
+  unsigned Total = 0;
+  for (const FileResult &R : Results) {
+    std::map<std::string, unsigned> PerRule;
+    for (const Finding &F : R.Findings)
+      if (F.FixApplied)
+        ++PerRule[F.Rule];
+    if (PerRule.empty())
+      continue;
+    Files += "- " + R.File + ":\n";
+    for (const auto &[Rule, N] : PerRule) {
+      Files += "    " + std::to_string(N) + " \u00d7 " + Rule + "\n";
+      Total += N;
+    }
+  }
+  if (Total == 0)
+    return "No fixes applied.\n";
+  return "Fixed " + std::to_string(Total) + (Total == 1 ? " finding:\n" : " findings:\n") + Files;
 }
 
 static nlohmann::json positionJson(const Edit &E) {

@@ -43,6 +43,10 @@ std::string formatCheckProfile(const std::vector<std::string> &Profiles);
 /// 1 remaining)." (\p Written: --fix wrote them; otherwise --diff shows them).
 std::string formatFixSummary(const std::vector<FileResult> &Results, bool Written);
 
+/// `--show-fixes`, Ruff's list of what --fix applied: "Fixed 3 findings:",
+/// then per file the count of each rule's fixes.
+std::string formatAppliedFixes(const std::vector<FileResult> &Results);
+
 /// The versioned JSON report (docs/json-report.md).
 std::string formatJson(const std::vector<FileResult> &Results,
                        const std::string &ToolVersion);

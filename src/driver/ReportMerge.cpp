@@ -7,6 +7,7 @@
 #include "src/driver/Nesting.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 
@@ -116,14 +117,20 @@ void mergeSarif(json &Into, const json &Log) {
                OtherInvocation.at("toolExecutionNotifications"), sarifUri);
 }
 
-void mergeJson(json &Into, const json &Report) {
+/// Adds \p Report to \p Into; false if a summary count would pass 2^64.
+bool mergeJson(json &Into, const json &Report) {
   auto FileOf = [](const json &Item) { return Item.value("file", ""); };
   appendByFile(Into["diagnostics"], Report.at("diagnostics"), FileOf);
   json &Summary = Into["summary"];
-  for (const char *Count : {"files", "diagnostics", "fixable", "fixed"})
-    Summary[Count] = Summary[Count].get<unsigned>() +
-                     Report.at("summary").at(Count).get<unsigned>();
+  for (const char *Count : {"files", "diagnostics", "fixable", "fixed"}) {
+    uint64_t Sum;
+    if (__builtin_add_overflow(Summary[Count].get<uint64_t>(),
+                               Report.at("summary").at(Count).get<uint64_t>(), &Sum))
+      return false;
+    Summary[Count] = Sum;
+  }
   appendByFile(Summary["errors"], Report.at("summary").at("errors"), FileOf);
+  return true;
 }
 
 void mergeBaseline(json &Into, const json &Baseline) {
@@ -165,12 +172,15 @@ std::optional<std::string> mergeReports(const std::vector<std::string> &Texts,
         (*Merged)["findings"] = json::array();
       }
     }
-    if (Kind == ReportKind::Sarif)
+    if (Kind == ReportKind::Sarif) {
       mergeSarif(*Merged, Report);
-    else if (Kind == ReportKind::Json)
-      mergeJson(*Merged, Report);
-    else
+    } else if (Kind == ReportKind::Baseline) {
       mergeBaseline(*Merged, Report);
+    } else if (!mergeJson(*Merged, Report)) {
+      Error = "report " + std::to_string(I + 1) +
+              ": the merged summary counts would pass 2^64";
+      return std::nullopt;
+    }
   } catch (const json::exception &E) {
     Error = "report " + std::to_string(I + 1) + " is malformed: " + E.what();
     return std::nullopt;

@@ -20,6 +20,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/xxhash.h"
 #include <chrono>
+#include <fcntl.h>
 #include <map>
 #include <set>
 #include <sys/wait.h>
@@ -342,6 +343,11 @@ private:
       InUse.insert(Job.Dir);
       return false;
     }
+    // Clang cannot parse from a folder that is gone; the analysis says so.
+    if (!llvm::sys::fs::is_directory(Job.Command.Directory)) {
+      Job.Result = nullptr;
+      return false;
+    }
     // After one cache problem the others would fail alike, each after a
     // whole header parse.
     std::string Problem = Broken ? "skipped" : prepare(Job, Cache);
@@ -354,8 +360,14 @@ private:
     // the PCH cannot be written (a full disk, ulimit -f), and a cache
     // problem must never fail the run.
     Job.Child = ::fork();
-    if (Job.Child == 0)
+    if (Job.Child == 0) {
+      // What went wrong is said once, by the parent, in the tool's words;
+      // Clang's own "LLVM ERROR: ..." lines would come once per child.
+      int Null = ::open("/dev/null", O_WRONLY);
+      if (Null >= 0)
+        ::dup2(Null, STDERR_FILENO);
       ::_exit(build(Job));
+    }
     if (Job.Child < 0) {
       finish(Job, build(Job));
       return false;

@@ -5,9 +5,12 @@
 #include "test/unit/Fixture.h"
 #include "test/unit/TestSupport.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
+#include <tuple>
 
 namespace kernel_tidy::test {
 namespace {
@@ -80,6 +83,177 @@ TEST_F(Cli, FixPrintsRuffsSummaryAndMarksWhatItApplied) {
   EXPECT_EQ("kernel-tidy: Found 0 findings.\n", R.Err) << "--quiet keeps the counts";
 }
 
+// Issue 32, item 7: the CI formats and options Ruff users expect.
+TEST_F(Cli, CiFormatsExitZeroAndShowFixes) {
+  std::string File = copyFixture(ButterflyCase);
+  ProcessResult R = runKernelTidy({"check", "--format", "github", "--sarif-root", Dir, File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_EQ(0u, R.Out.find("::warning file=k.cpp,line=12,col=9,endLine=16,endColumn=50,"
+                           "title=luisa-butterfly-reduction::butterfly reduction of 'm' over "
+                           "all 32 lanes"))
+      << R.Out;
+  EXPECT_EQ(1, std::count(R.Out.begin(), R.Out.end(), '\n')) << R.Out;
+
+  R = runKernelTidy({"check", "--format", "gitlab", "--sarif-root", Dir, File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  nlohmann::json Issues = nlohmann::json::parse(R.Out);
+  ASSERT_EQ(1u, Issues.size()) << R.Out;
+  EXPECT_EQ("luisa-butterfly-reduction", Issues[0]["check_name"]);
+  EXPECT_EQ("minor", Issues[0]["severity"]);
+  EXPECT_EQ("k.cpp", Issues[0]["location"]["path"]);
+  EXPECT_EQ(12, Issues[0]["location"]["lines"]["begin"]);
+  EXPECT_FALSE(Issues[0]["fingerprint"].get<std::string>().empty());
+
+  R = runKernelTidy({"check", "--format", "junit", File});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Out.find("<testsuites name=\"kernel-tidy\" tests=\"1\" failures=\"1\" errors=\"0\">"))
+      << R.Out;
+  EXPECT_NE(std::string::npos, R.Out.find("<testcase name=\"" + File + "\" classname=\"kernel-tidy\">\n"
+                                          "      <failure type=\"luisa-butterfly-reduction\" "
+                                          "message=\"butterfly reduction of &apos;m&apos;"))
+      << R.Out;
+
+  EXPECT_EQ(0, runKernelTidy({"check", "--exit-zero", File}).ExitCode);
+  EXPECT_EQ(2, runKernelTidy({"check", "--exit-zero", Dir + "/missing.cpp"}).ExitCode);
+
+  R = runKernelTidy({"check", "--fix", "--show-fixes", File});
+  EXPECT_EQ(0, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Err.find("Fixed 1 finding:\n- " + File + ":\n    1 \u00d7 luisa-butterfly-reduction\n"))
+      << R.Err;
+}
+
+// Issue 32, item 8: what a new user trips over.
+TEST_F(Cli, CommonSlipsGetOneClearMessage) {
+  std::string Safe = copyFixture(ButterflyCase), Unsafe = copyFixture(UnsafeCase, "u.cpp");
+  ProcessResult R = runKernelTidy({Safe});
+  EXPECT_EQ(2, R.ExitCode);
+  EXPECT_NE(std::string::npos, R.Err.find("did you mean: kernel-tidy check " + Safe + "\n")) << R.Err;
+
+  R = runKernelTidy({"check", "--checks=-*", Safe, Unsafe});
+  EXPECT_EQ(2, R.ExitCode);
+  EXPECT_EQ("kernel-tidy: error: no checks enabled for 2 files ('" + Safe +
+                "', ...): the Checks match no check (--allow-no-checks accepts it)\n",
+            R.Err);
+
+  std::string Empty = Dir + "/empty";
+  llvm::sys::fs::create_directories(Empty);
+  R = runKernelTidy({"check", Empty});
+  EXPECT_EQ(0, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Err.find("kernel-tidy: warning: no source files to check in '" + Empty + "'"))
+      << R.Err;
+
+  R = runKernelTidy({"check", "--baseline", Dir + "/base.json", Safe});
+  EXPECT_EQ(2, R.ExitCode);
+  EXPECT_NE(std::string::npos,
+            R.Err.find("the baseline '" + Dir + "/base.json' does not exist; record the current "
+                       "findings in it with 'kernel-tidy check --write-baseline " + Dir +
+                       "/base.json FILES...'"))
+      << R.Err;
+
+  R = runKernelTidy({"check", "--statistics", Unsafe});
+  EXPECT_NE(std::string::npos,
+            R.Err.find("luisa-butterfly-reduction (0 fixable, 1 with an unsafe fix only)"))
+      << R.Err;
+
+  R = runKernelTidy({"check", "--quiet", "--fix", Safe, Unsafe});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_EQ("", R.Out);
+  EXPECT_EQ("kernel-tidy: Found 2 findings (1 fixed, 1 remaining).\n", R.Err);
+}
+
+// Issue 32, item 7: --stdin-filename reads the file from standard input, as
+// editors and pre-commit integrations pass it; --fix prints the fixed text.
+TEST_F(Cli, StdinFilenameChecksTheTextOnStandardInput) {
+  std::string Input = copyFixture(ButterflyCase, "input.txt");
+  std::string Named = Dir + "/k.cpp"; // Not on disk: only its name is used.
+  auto Run = [&](const std::string &Options) {
+    std::string Script = "exec '" KERNEL_TIDY_BINARY "' check " + Options + " --stdin-filename '" +
+                         Named + "' < '" + Input + "' > '" + Dir + "/out' 2> '" + Dir + "/err'";
+    int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
+    return std::tuple{Code, readFile(Dir + "/out"), readFile(Dir + "/err")};
+  };
+  auto [Code, Out, Err] = Run("");
+  EXPECT_EQ(1, Code) << Err;
+  EXPECT_NE(std::string::npos, Out.find(Named + ":12:9: warning: butterfly reduction")) << Out;
+  std::tie(Code, Out, Err) = Run("--fix");
+  EXPECT_EQ(0, Code) << Err;
+  EXPECT_EQ(readFile(sourceDir() + ButterflyCase + ".fixed.cpp"), Out);
+  EXPECT_NE(std::string::npos, Err.find(Named + ":12:9: warning: butterfly reduction")) << Err;
+  EXPECT_FALSE(llvm::sys::fs::exists(Named));
+}
+
+// Issue 32, item 7: --add-nolint, as Ruff's --add-noqa: every current
+// finding suppressed by a comment on its line, comments already there kept.
+TEST_F(Cli, AddNolintSuppressesEveryCurrentFinding) {
+  std::string Cpp = copyFixture(ButterflyCase);
+  std::string Line12 = "        m = max(m, warp_read_lane(m, lane ^ 16u));";
+  ProcessResult R = runKernelTidy({"check", "--add-nolint", Cpp});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos,
+            readFile(Cpp).find("\n" + Line12 + " // NOLINT(luisa-butterfly-reduction)\n"))
+      << readFile(Cpp);
+  EXPECT_EQ(0, runKernelTidy({"check", Cpp}).ExitCode);
+
+  std::string Py = Dir + "/k.py";
+  writeFile(Py, "import cutlass\n"
+                "import cutlass.cute as cute\n"
+                "\n"
+                "\n"
+                "@cute.kernel\n"
+                "def k(dst: cute.Tensor):\n"
+                "    tidx, _, _ = cute.arch.thread_idx()\n"
+                "    warp = tidx // 32  # the warp\n"
+                "    lane = tidx % 32  # NOLINT(cute-other-rule)\n"
+                "    low = tidx % 32 + \\\n"
+                "        1\n"
+                "    dst[warp] = lane + low + (tidx >> 5)\n");
+  R = runKernelTidy({"check", "--add-nolint", Py});
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Err.find(Py + ":10: no NOLINT comment added: the line goes on into the next one"))
+      << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("kernel-tidy: added 3 NOLINT comment(s)\n")) << R.Err;
+  EXPECT_EQ("import cutlass\n"
+            "import cutlass.cute as cute\n"
+            "\n"
+            "\n"
+            "@cute.kernel\n"
+            "def k(dst: cute.Tensor):\n"
+            "    tidx, _, _ = cute.arch.thread_idx()\n"
+            "    warp = tidx // 32  # NOLINT(cute-hardcoded-warp-width) the warp\n"
+            "    lane = tidx % 32  # NOLINT(cute-other-rule, cute-hardcoded-warp-width)\n"
+            "    low = tidx % 32 + \\\n"
+            "        1\n"
+            "    dst[warp] = lane + low + (tidx >> 5)  # NOLINT(cute-hardcoded-warp-width)\n",
+            readFile(Py));
+  R = runKernelTidy({"check", Py});
+  EXPECT_EQ(1, R.ExitCode);
+  EXPECT_EQ(1u, llvm::StringRef(R.Out).count("[cute-hardcoded-warp-width]")) << R.Out;
+}
+
+// Issue 32, item 8: in a folder that no compile database covers, C++ files
+// that include no LuisaCompute header (a CuTe project's host tools) are
+// skipped and counted, not failed for not parsing with the bundled model.
+TEST_F(Cli, AFolderWithoutADatabaseSkipsCppThatUsesNoLuisaCompute) {
+  copyFixture(ButterflyCase);
+  writeFile(Dir + "/tool.cpp", "int main() { return not_declared_anywhere; }\n");
+  writeFile(Dir + "/helper.h", "namespace luisa {}\n"); // Uses it, and parses at once.
+  writeFile(Dir + "/uses.cpp", "#include \"helper.h\"\nint f();\n");
+  ProcessResult R = runKernelTidy({"check", Dir});
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Err.find("kernel-tidy: note: skipped 1 C++ file(s) that include no LuisaCompute "
+                       "header"))
+      << R.Err;
+  EXPECT_EQ(std::string::npos, R.Out.find("tool.cpp")) << R.Out;
+  EXPECT_EQ(1u, llvm::StringRef(R.Out).count("[luisa-butterfly-reduction]")) << R.Out;
+  // Named, it is checked.
+  EXPECT_EQ(2, runKernelTidy({"check", Dir + "/tool.cpp"}).ExitCode);
+}
+
 TEST_F(Cli, AnExcludedFileGivenByNameIsSkippedWithANote) {
   std::string File = copyFixture(ButterflyCase);
   std::string Name = llvm::sys::path::filename(File).str();
@@ -120,6 +294,20 @@ TEST_F(Cli, VerifyConfigChecksTheConfigurationAndAnalysesNothing) {
   EXPECT_NE(std::string::npos, R.Err.find("error: no checks enabled")) << R.Err;
   writeFile(Dir + "/.clang-tidy", "CheckOptions: {WarpSize: 0}\n");
   EXPECT_EQ(2, runKernelTidy({"check", "--verify-config", File}).ExitCode);
+  // Issue 32, item 8: misspelt and unknown options, as clang-tidy names them.
+  writeFile(Dir + "/.clang-tidy",
+            "CheckOptions:\n  WarpSzie: 64\n  luisa-butterfly-reduction.Bogus: 1\n"
+            "  readability-identifier-naming.ClassCase: CamelCase\n");
+  R = runKernelTidy({"check", "--verify-config", File});
+  EXPECT_EQ(2, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Err.find("warning: unknown check option 'WarpSzie' (from '" + Dir +
+                       "/.clang-tidy'); did you mean 'WarpSize'?"))
+      << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Err.find("warning: unknown check option 'luisa-butterfly-reduction.Bogus'"))
+      << R.Err;
+  EXPECT_EQ(std::string::npos, R.Err.find("ClassCase")) << "another tool's checks: " << R.Err;
 }
 
 TEST_F(Cli, LineFilterKeepsFindingsOnTheGivenLinesAsClangTidy) {
@@ -300,7 +488,7 @@ TEST_F(Cli, MissingFileAndBadOptionsExitTwo) {
   EXPECT_NE(std::string::npos, R.Out.find("missing.cpp: error: cannot read file")) << R.Out;
   EXPECT_EQ(2, runKernelTidy({"check", "--format", "xml", Dir}).ExitCode);
   EXPECT_EQ(2, runKernelTidy({"check", "--no-such-option", Dir}).ExitCode);
-  EXPECT_EQ(2, runKernelTidy({"check", Dir}).ExitCode) << "a folder without sources";
+  // A folder without sources is a warning and exit 0 (CommonSlipsGetOneClearMessage).
 }
 
 TEST_F(Cli, ChecksGlobAndConfigFileSelectRules) {

@@ -2,8 +2,10 @@
 
 #include "src/driver/AtomicFile.h"
 #include "src/driver/FixApplier.h"
+#include "src/driver/UnifiedDiff.h"
 #include "test/unit/TestSupport.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,6 +26,67 @@ TEST(UnifiedDiff, CountsRemovedLines) {
   std::string After = "1\nX\n5\n";
   EXPECT_EQ("--- f\n+++ f\n@@ -1,5 +1,3 @@\n 1\n-2\n-3\n-4\n+X\n 5\n",
             unifiedDiff("f", Before, After));
+}
+
+/// What GNU diff prints for the same change (`diff -u --label k.cpp
+/// --label k.cpp`), which --diff promises to print (issue 32, item 2).
+std::string gnuDiff(const std::string &Dir, const std::string &Before,
+                    const std::string &After) {
+  writeFile(Dir + "/before", Before);
+  writeFile(Dir + "/after", After);
+  std::string Out = Dir + "/out";
+  llvm::sys::fs::remove(Out); // The redirection does not truncate.
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(Out), std::nullopt};
+  int Code = llvm::sys::ExecuteAndWait(
+      "/usr/bin/diff", {"diff", "-u", "--label", "k.cpp", "--label", "k.cpp", Dir + "/before",
+                        Dir + "/after"},
+      std::nullopt, Redirects);
+  EXPECT_EQ(Before == After ? 0 : 1, Code);
+  return readFile(Out);
+}
+
+std::string numberedLines(int From, int To) {
+  std::string Text;
+  for (int I = From; I <= To; ++I)
+    Text += "  float x" + std::to_string(I) + " = a[" + std::to_string(I) + "];\n";
+  return Text;
+}
+
+TEST(UnifiedDiff, IsWhatGnuDiffPrints) {
+  std::string Dir = makeTempDir();
+  const std::string Long = numberedLines(1, 5000);
+  std::string TwoFar = Long;
+  // Two fixes 2,500 lines apart: two small hunks (the old line diff gave
+  // up past 4M cells and printed every line between them).
+  TwoFar.replace(TwoFar.find("x1000 = a[1000]"), 15, "x1000 = b[1000]");
+  TwoFar.replace(TwoFar.find("x3500 = a[3500]"), 15, "x3500 = b[3500]");
+  std::string Far = unifiedDiff("k.cpp", Long, TwoFar);
+  EXPECT_EQ(2u, llvm::StringRef(Far).count("\n@@ "));
+  EXPECT_EQ(20u, llvm::StringRef(Far).count('\n')); // 2 + 2 * 9 lines.
+  const std::pair<std::string, std::string> Cases[] = {
+      {Long, TwoFar},
+      // Lines that repeat: where GNU diff places the change among equals.
+      {"{\n}\n\n{\n}\n\n{\n}\n", "{\n}\n\n{\n}\n\n{\n}\n\n{\n}\n"},
+      {"a\nb\na\nb\na\nb\nc\n", "a\nb\nc\na\nb\n"},
+      {"x\n\n\n\ny\n\n\nz\n", "x\n\ny\n\n\n\n\nz\n"},
+      // Ends without a newline, one added or removed.
+      {"a\nb\nc", "a\nB\nc"},
+      {"a\nb\nc", "a\nb\nc\n"},
+      {"a\nb\nc\n", "a\nb"},
+      // Empty texts, one-line ranges, changes at both ends.
+      {"", "a\n"},
+      {"a\n", ""},
+      {"a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n", "A\nb\nc\nd\ne\nf\ng\nh\ni\nJ\n"},
+      // Changes 6 and 7 unchanged lines apart: one hunk, then two.
+      {numberedLines(1, 20), numberedLines(1, 4) + numberedLines(6, 11) + numberedLines(13, 20)},
+      {numberedLines(1, 20), numberedLines(1, 4) + numberedLines(6, 12) + numberedLines(14, 20)},
+      // A block moved: many equal-cost scripts.
+      {numberedLines(1, 40), numberedLines(21, 40) + numberedLines(1, 20)},
+  };
+  for (const auto &[Before, After] : Cases)
+    EXPECT_EQ(gnuDiff(Dir, Before, After), unifiedDiff("k.cpp", Before, After))
+        << "before:\n" << Before.substr(0, 400) << "after:\n" << After.substr(0, 400);
+  llvm::sys::fs::remove_directories(Dir);
 }
 
 class AtomicWrite : public ::testing::Test {

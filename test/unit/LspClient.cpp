@@ -59,13 +59,18 @@ LspClient::LspClient(const std::vector<std::string> &Argv,
 LspClient::~LspClient() {
   if (Pid > 0)
     waitExit(std::chrono::milliseconds(0));
+  if (ToServer >= 0)
+    ::close(ToServer);
   if (FromServer >= 0)
     ::close(FromServer);
 }
 
 void LspClient::send(const Json &Message) {
   std::string Body = Message.dump();
-  std::string Data = "Content-Length: " + std::to_string(Body.size()) + "\r\n\r\n" + Body;
+  sendRaw("Content-Length: " + std::to_string(Body.size()) + "\r\n\r\n" + Body);
+}
+
+void LspClient::sendRaw(const std::string &Data) {
   const char *P = Data.data();
   size_t Left = Data.size();
   while (Left > 0 && ToServer >= 0) {
@@ -173,8 +178,8 @@ LspClient::waitFor(const std::function<bool(const Json &)> &Match,
   return std::nullopt;
 }
 
-int LspClient::waitExit(std::chrono::milliseconds Timeout) {
-  if (ToServer >= 0) {
+int LspClient::waitExit(std::chrono::milliseconds Timeout, bool CloseInput) {
+  if (CloseInput && ToServer >= 0) {
     ::close(ToServer);
     ToServer = -1;
   }

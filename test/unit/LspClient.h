@@ -46,9 +46,13 @@ public:
   std::optional<Json> waitFor(const std::function<bool(const Json &)> &Match,
                               std::chrono::milliseconds Timeout);
 
-  /// Closes the server's input and waits for it to exit; its exit code, or
-  /// -1 if it was still running past the deadline (it is then killed).
-  int waitExit(std::chrono::milliseconds Timeout);
+  /// Sends \p Data as it is (framing included).
+  void sendRaw(const std::string &Data);
+
+  /// Closes the server's input (unless \p CloseInput is false) and waits for
+  /// it to exit; its exit code, or -1 if it was still running past the
+  /// deadline (it is then killed).
+  int waitExit(std::chrono::milliseconds Timeout, bool CloseInput = true);
 
 private:
   std::optional<Json> readMessage(std::chrono::steady_clock::time_point Deadline);

@@ -1,0 +1,139 @@
+//===--- CiFormats.cpp - Reports for CI systems: GitHub, GitLab, JUnit ----===//
+
+#include "src/driver/CiFormats.h"
+
+#include "src/driver/Fingerprint.h"
+#include "src/driver/Paths.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
+#include <nlohmann/json.hpp>
+
+namespace kernel_tidy {
+namespace {
+
+/// A workflow command's message: '%', CR and LF escaped as GitHub's runner
+/// reads them back; a property also ':' and ','.
+std::string githubEscape(llvm::StringRef Text, bool Property) {
+  std::string Out;
+  for (char C : Text) {
+    if (C == '%')
+      Out += "%25";
+    else if (C == '\r')
+      Out += "%0D";
+    else if (C == '\n')
+      Out += "%0A";
+    else if (Property && C == ':')
+      Out += "%3A";
+    else if (Property && C == ',')
+      Out += "%2C";
+    else
+      Out += C;
+  }
+  return Out;
+}
+
+std::string xmlEscape(llvm::StringRef Text) {
+  std::string Out;
+  for (unsigned char C : Text) {
+    switch (C) {
+    case '&': Out += "&amp;"; break;
+    case '<': Out += "&lt;"; break;
+    case '>': Out += "&gt;"; break;
+    case '"': Out += "&quot;"; break;
+    case '\'': Out += "&apos;"; break;
+    default:
+      // XML 1.0 has no other control characters, even escaped.
+      Out += C < 0x20 && C != '\t' && C != '\n' && C != '\r' ? '?' : static_cast<char>(C);
+    }
+  }
+  return Out;
+}
+
+std::string location(const std::string &File, unsigned Line, unsigned Column) {
+  return File + ":" + std::to_string(Line) + ":" + std::to_string(Column);
+}
+
+} // namespace
+
+std::string formatGithub(const std::vector<FileResult> &Results, const std::string &Root) {
+  std::string Out;
+  auto Command = [&](const char *Kind, const std::string &File, unsigned Line, unsigned Column,
+                     unsigned EndLine, unsigned EndColumn, const std::string &Title,
+                     const std::string &Message) {
+    Out += std::string("::") + Kind + " file=" + githubEscape(relativeToRoot(File, Root), true);
+    if (Line) {
+      Out += ",line=" + std::to_string(Line) + ",col=" + std::to_string(Column);
+      if (EndLine)
+        Out += ",endLine=" + std::to_string(EndLine) + ",endColumn=" + std::to_string(EndColumn);
+    }
+    Out += ",title=" + githubEscape(Title, true) + "::" + githubEscape(Message, false) + "\n";
+  };
+  for (const FileResult &R : Results) {
+    for (const ParseError &E : R.Errors)
+      Command("error", E.File, E.Line, E.Column, 0, 0, "kernel-tidy", E.Message);
+    for (const Finding &F : R.Findings)
+      Command(F.AsError ? "error" : "warning", F.File, F.Begin.Line, F.Begin.Column, F.End.Line,
+              F.End.Column, F.Rule, F.Message + " [" + F.Rule + "]");
+  }
+  return Out;
+}
+
+std::string formatGitlab(const std::vector<FileResult> &Results, const std::string &Root) {
+  nlohmann::json Issues = nlohmann::json::array();
+  for (const FileResult &R : Results) {
+    for (const ParseError &E : R.Errors) {
+      std::string Path = relativeToRoot(E.File, Root);
+      Issues.push_back(
+          {{"description", E.Message},
+           {"check_name", "kernel-tidy-error"},
+           {"fingerprint", llvm::utohexstr(llvm::xxh3_64bits("error\n" + Path + "\n" + E.Message))},
+           {"severity", "blocker"},
+           {"location", {{"path", Path}, {"lines", {{"begin", std::max(1u, E.Line)}}}}}});
+    }
+    // Line-independent fingerprints (as the baseline's), so that GitLab
+    // matches a finding across commits that move it.
+    std::vector<std::string> Prints = fingerprintFindings(R);
+    for (size_t I = 0; I < R.Findings.size(); ++I) {
+      const Finding &F = R.Findings[I];
+      std::string Path = relativeToRoot(F.File, Root);
+      Issues.push_back(
+          {{"description", F.Message},
+           {"check_name", F.Rule},
+           {"fingerprint",
+            llvm::utohexstr(llvm::xxh3_64bits(Path + "\n" + F.Rule + "\n" + Prints[I]))},
+           {"severity", F.AsError ? "major" : "minor"},
+           {"location",
+            {{"path", Path}, {"lines", {{"begin", F.Begin.Line}, {"end", F.End.Line}}}}}});
+    }
+  }
+  return Issues.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string formatJunit(const std::vector<FileResult> &Results) {
+  size_t Failures = 0;
+  std::string Cases;
+  for (const FileResult &R : Results) {
+    std::string Failed;
+    for (const ParseError &E : R.Errors)
+      Failed += "      <failure type=\"error\" message=\"" + xmlEscape(E.Message) + "\">" +
+                xmlEscape(location(E.File, E.Line, E.Column) + ": error: " + E.Message) +
+                "</failure>\n";
+    for (const Finding &F : R.Findings)
+      Failed += "      <failure type=\"" + xmlEscape(F.Rule) + "\" message=\"" +
+                xmlEscape(F.Message) + "\">" +
+                xmlEscape(location(F.File, F.Begin.Line, F.Begin.Column) + ": " +
+                          (F.AsError ? "error: " : "warning: ") + F.Message + " [" + F.Rule +
+                          "]") +
+                "</failure>\n";
+    Failures += !Failed.empty();
+    Cases += "    <testcase name=\"" + xmlEscape(R.File) + "\" classname=\"kernel-tidy\"";
+    Cases += Failed.empty() ? "/>\n" : ">\n" + Failed + "    </testcase>\n";
+  }
+  std::string Counts = "tests=\"" + std::to_string(Results.size()) + "\" failures=\"" +
+                       std::to_string(Failures) + "\" errors=\"0\"";
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kernel-tidy\" " +
+         Counts + ">\n  <testsuite name=\"kernel-tidy\" " + Counts + ">\n" + Cases +
+         "  </testsuite>\n</testsuites>\n";
+}
+
+} // namespace kernel_tidy

@@ -389,6 +389,65 @@ GENERATORS = {
 }
 
 
+# Item 3 of issue 30: the uniformity analysis checked by execution. The atomic rules fix
+# a per-thread atomic only on a slot the analysis calls warp-uniform (warp-aggregated)
+# or block-uniform (block-privatized); a fix on a slot that differs between the lanes of
+# a warp or the threads of a block changes the counters, which the comparison catches.
+UNIFORM_ATOMS = ["block_x()", "dispatch_size_x()", "block_size", "7u", "thread_x() / 32u",
+                 "thread_x() / warp_lane_count()", "warp_read_first_active_lane(x)", "warp_active_max(x)",
+                 "block_x() * block_size"]
+VARYING_ATOMS = ["thread_x()", "dispatch_x()", "warp_lane_id()", "x", "thread_x() % 2u", "warp_prefix_count_bits(true)"]
+
+
+def uniformity_expr(inst, r, depth=0):
+    if depth >= 2 or r.random() < 0.4:
+        atom = r.choice(UNIFORM_ATOMS * 3 + VARYING_ATOMS)
+        inst.branches.add(f"uniformity:atom={atom}")
+        return atom
+    op = inst.pick(r, "combine", ["+", "*", "%", ">>", "&", "select"])
+    a, b = uniformity_expr(inst, r, depth + 1), uniformity_expr(inst, r, depth + 1)
+    if op == "select":
+        return f"select({a}, {b}, {uniformity_expr(inst, r, depth + 1)} > 3u)"
+    if op in ("%", ">>"):
+        b = f"({b} % 5u + 1u)"
+    return f"({a} {op} {b})"
+
+
+def gen_uniformity(r, name):
+    inst = Instance("uniformity", name, "uint")
+    widths(inst, r)
+    inst.block = inst.pick(r, "block", [0, 0, 64, 128])
+    inst.lines += ["UInt element = dispatch_x();", "UInt x = in.read(element) % 4u;"]
+    how = inst.pick(r, "slot-from", ["expression", "variable", "reassigned", "reassigned-under-guard",
+                                     "callable", "loop-carried"])
+    e = uniformity_expr(inst, r)
+    if how == "expression":
+        slot = e
+    else:
+        inst.lines.append(f"UInt s = {e};")
+        slot = "s"
+        if how == "reassigned":
+            inst.lines.append(f"s = {uniformity_expr(inst, r)};")
+        elif how == "reassigned-under-guard":
+            cond = r.choice(["x > 1u", "thread_x() < 16u", "block_x() % 2u == 0u", "warp_lane_id() == 0u"])
+            inst.branches.add(f"uniformity:guard={cond}")
+            inst.lines.append(f"$if ({cond}) {{ s = {uniformity_expr(inst, r)}; }};")
+        elif how == "callable":
+            inst.lines.insert(0, "Callable twice = [](UInt a, UInt b) noexcept { return a * 2u + b; };")
+            inst.lines.append(f"s = twice(s, {uniformity_expr(inst, r)});")
+        elif how == "loop-carried":
+            inst.lines.append(f"$for (k, 3u) {{ s = s + {r.choice(['k', 'x', 'block_x()', 'warp_lane_id()'])}; }};")
+    guarded = guard_open(inst, r)
+    inst.lines.append(f"aux.atomic(dispatch_size_x() + ({slot}) % 4u).fetch_add(1u);")
+    inst.lines.append(f"out.write(element, {slot});")
+    if guarded:
+        inst.lines.append("};")
+    return inst
+
+
+GENERATORS["uniformity"] = gen_uniformity
+
+
 def generate(rule, seed, index):
     r = random.Random(f"{rule}/{seed}/{index}")
     name = "i_" + rule.replace("-", "_") + f"_{seed}_{index}"

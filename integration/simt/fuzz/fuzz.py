@@ -228,12 +228,20 @@ def main():
     ap.add_argument("--expect-failure", action="store_true",
                     help="with --mutate: exit 0 only if an instance of the mutated rule fails")
     ap.add_argument("--no-shrink", action="store_true")
+    ap.add_argument("--cover", action="store_true",
+                    help="add instances until every branch of each generator is taken")
     args = ap.parse_args()
     rules = args.rules.split(",")
     for rule in rules:
         if rule not in generators.GENERATORS:
             sys.exit(f"unknown rule {rule!r} (known: {', '.join(generators.GENERATORS)})")
-    instances = [generators.generate(rule, args.seed, k) for rule in rules for k in range(args.count)]
+    instances, uncovered = [], {}
+    for rule in rules:
+        if args.cover:
+            chosen, uncovered[rule] = generators.covering(rule, args.seed, args.count)
+        else:
+            chosen = [generators.generate(rule, args.seed, k) for k in range(args.count)]
+        instances += chosen
     runner = Runner(args)
     t0 = time.time()
     findings = runner.fix(instances)
@@ -255,7 +263,8 @@ def main():
         mine = [i for i in instances if i.rule == rule]
         fixed = sum(1 for i in mine if i.name in findings)
         branches = set().union(*(i.branches for i in mine))
-        print(f"{rule}: {len(mine)} instances, {fixed} with findings, {len(branches)} generator branches, "
+        cover = f" of {len(branches) + len(uncovered[rule])}" if rule in uncovered else ""
+        print(f"{rule}: {len(mine)} instances, {fixed} with findings, {len(branches)}{cover} generator branches, "
               f"{sum(1 for i in mine if i.name in fails)} failing, {sum(1 for i in mine if i.name in known)} known")
     print(summary)
     for name, why in known.items():

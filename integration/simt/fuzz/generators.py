@@ -452,3 +452,24 @@ def generate(rule, seed, index):
     r = random.Random(f"{rule}/{seed}/{index}")
     name = "i_" + rule.replace("-", "_") + f"_{seed}_{index}"
     return GENERATORS[rule](r, name)
+
+
+def universe(rule):
+    """Every branch label the generator of `rule` takes in a large fixed sample."""
+    return set().union(*(generate(rule, s, k).branches for s in range(1000, 1040) for k in range(50)))
+
+
+def covering(rule, seed, count, limit=2000):
+    """The first `count` instances of `seed`, then later ones that take a branch not yet
+    taken, until every branch of universe(rule) is (or `limit` instances were tried)."""
+    chosen = [generate(rule, seed, k) for k in range(count)]
+    taken = set().union(*(i.branches for i in chosen)) if chosen else set()
+    missing = universe(rule) - taken
+    k = count
+    while missing and k < limit:
+        inst = generate(rule, seed, k)
+        if inst.branches & missing:
+            chosen.append(inst)
+            missing -= inst.branches
+        k += 1
+    return chosen, missing

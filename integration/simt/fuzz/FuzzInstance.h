@@ -24,6 +24,10 @@ enum class Allowed {
   /// An unsafe fix that changes what lanes other than lane 0 hold (a shuffle-down
   /// reduction not broadcast): only lane 0's elements (one per warp) compare.
   LaneZeroOnly,
+  /// A fix meant to change results where the warp is not the width the code assumed
+  /// (luisa-hardcoded-warp-width): only the events compare (no new barrier, index or
+  /// undefined-use events).
+  EventsOnly,
 };
 
 using Recorded = luisa::shared_ptr<const luisa::compute::detail::FunctionBuilder>;

@@ -97,6 +97,24 @@ ShuffleRewrite rewriteFor(const LaneShiftLoop &Found, const std::optional<DownBo
   return R;
 }
 
+/// True if the statement after \p Loop in its block broadcasts lane 0's \p Target to
+/// the warp (`Target = warp_read_first_active_lane(Target)` or `warp_read_lane(Target,
+/// 0u)`), so that no lane reads the partial results the other lanes held.
+bool broadcastsLaneZero(const Stmt *Loop, StringRef Target, ASTContext &Ctx) {
+  auto Parents = Ctx.getParents(*Loop);
+  const auto *Block = Parents.empty() ? nullptr : Parents[0].get<CompoundStmt>();
+  if (!Block)
+    return false;
+  const auto *It = llvm::find(Block->body(), Loop);
+  if (It == Block->body_end() || std::next(It) == Block->body_end())
+    return false;
+  std::string Next = sourceText((*std::next(It))->getSourceRange(), Ctx);
+  llvm::erase_if(Next, [](char C) { return C == ' ' || C == '\n' || C == '\t'; });
+  std::string T = Target.str();
+  return Next == T + "=warp_read_first_active_lane(" + T + ")" ||
+         Next == T + "=warp_read_lane(" + T + ",0u)" || Next == T + "=warp_read_lane(" + T + ",0)";
+}
+
 } // namespace
 
 void ShuffleReductionCheck::registerMatchers(MatchFinder *Finder) {
@@ -166,6 +184,13 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
   std::string Target = sourceText(Step.Target->getSourceRange(), Ctx);
   ShuffleRewrite Rewrite = rewriteFor(*Found, Bound, Width, Read, A, Ctx);
   FixSafety &Safety = Rewrite.Safety;
+  // Before, lanes other than 0 hold partial reductions (from their own lane up); after,
+  // every lane holds the whole result. Same results only where lane 0's is broadcast.
+  if (Shift == LaneShift::Down && Safety.Kind != Applicability::None &&
+      !broadcastsLaneZero(Loop.Loop, Target, Ctx))
+    Safety.addHazard("lanes other than lane 0 held partial reductions, which the code after the "
+                     "loop may read; after the rewrite they hold the whole result (right when "
+                     "only lane 0's value is used)");
   if (!Loop.UpToLaneCount && !Width.known())
     Safety = FixSafety::none(Width.whyUnknown() + ", and the warp may be wider than " +
                              std::to_string(*Lanes) + " lanes");

@@ -3,7 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+# With the whole GPU harness on the SIMT executor (ctest simt_gpu_harness, docs/simt.md).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DKERNEL_TIDY_SIMT_HARNESS=ON
 cmake --build build -j "$(nproc)"
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer

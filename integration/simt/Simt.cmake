@@ -74,6 +74,21 @@ ExternalProject_Add(kernel_tidy_simt
   BUILD_ALWAYS ON)
 add_test(NAME simt_executor_tests COMMAND ${_simt_binary_dir}/kernel_tidy_simt_tests)
 set_tests_properties(simt_executor_tests PROPERTIES LABELS simt)
+# The differential fuzzer of the rewriting rules (integration/simt/fuzz, issue 30): a
+# seeded batch per rule (12 instances, then more until every branch of its generator
+# is taken), and the mutation test that proves its oracle can fail. They
+# share the subproject's fuzz-work/ folder, so they never run at the same time.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  set(_simt_fuzz ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz.py
+      --simt-build ${_simt_binary_dir} --kernel-tidy $<TARGET_FILE:kernel-tidy> --seed 1 --count 12)
+  add_test(NAME simt_fuzz COMMAND ${_simt_fuzz} --cover --no-shrink)
+  add_test(NAME simt_fuzz_mutations COMMAND ${_simt_fuzz}
+           --rules butterfly,block-privatized-atomic,shared-tree-reduction --expect-failure
+           --mutate butterfly-drops-a-lane,privatized-without-second-barrier,tree-wrong-identity)
+  set_tests_properties(simt_fuzz simt_fuzz_mutations PROPERTIES
+    LABELS "fuzz;simt" RESOURCE_LOCK simt_fuzz_work TIMEOUT 900)
+endif()
 if(KERNEL_TIDY_SIMT_HARNESS)
   # results.json and results.md stay in build/simt/harness; a rewrite that breaks a
   # correct original fails the test (the program's exit code 1).

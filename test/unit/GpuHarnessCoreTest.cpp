@@ -989,6 +989,16 @@ TEST(GpuHarnessReport, Markdown) {
             std::string::npos);
 }
 
+TEST(GpuHarnessReport, MarkdownSaysSimtRowsAreNotTimed) {
+  RunInfo Simt = run();
+  Simt.Backend = "simt";
+  std::string Md = toMarkdown(Simt, results());
+  EXPECT_NE(Md.find("| rewrite-fixes-original | inf | 0 | not timed (simt) | not timed (simt) | "
+                    "not timed (simt) | not timed (simt) | not timed (simt) |\n"),
+            std::string::npos)
+      << Md;
+}
+
 TEST(GpuHarnessReport, ProfitabilityLines) {
   std::vector<CaseResult> Results = results();
   // A timed result on another input set is left out.

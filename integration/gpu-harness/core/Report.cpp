@@ -113,7 +113,8 @@ std::string speedUpText(const SpeedUp &S) {
   return format("%.2fx [%.2f, %.2f]", S.Estimate, S.Low, S.High);
 }
 
-std::string markdownRow(const CaseResult &R) {
+/// \p Untimed fills the time columns of a result that was not timed.
+std::string markdownRow(const CaseResult &R, const std::string &Untimed) {
   std::vector<std::string> Cells{cell(R.Rule),
                                  cell(R.Case),
                                  cell(R.Type),
@@ -122,11 +123,11 @@ std::string markdownRow(const CaseResult &R) {
                                  verdictName(verdictOf(R.Before, R.After)),
                                  format("%g", R.Before.MaxUlp),
                                  format("%g", R.After.MaxUlp),
-                                 R.Timed ? format("%.2f", R.BeforeTime.Median * 1e6) : "-",
-                                 R.Timed ? format("%.2f", R.AfterTime.Median * 1e6) : "-",
-                                 R.Timed ? speedUpText(R.Speed) : "-",
-                                 R.Timed ? format("%.2f", R.BeforeBatch * 1e6) : "-",
-                                 R.Timed ? format("%.2f", R.AfterBatch * 1e6) : "-"};
+                                 R.Timed ? format("%.2f", R.BeforeTime.Median * 1e6) : Untimed,
+                                 R.Timed ? format("%.2f", R.AfterTime.Median * 1e6) : Untimed,
+                                 R.Timed ? speedUpText(R.Speed) : Untimed,
+                                 R.Timed ? format("%.2f", R.BeforeBatch * 1e6) : Untimed,
+                                 R.Timed ? format("%.2f", R.AfterBatch * 1e6) : Untimed};
   std::string Row = "|";
   for (const std::string &Text : Cells)
     Row += " " + Text + " |";
@@ -246,8 +247,10 @@ std::string toMarkdown(const RunInfo &Run, const std::vector<CaseResult> &Result
   Out += "| rule | case | type | shape | inputs | verdict | max ulp before | max ulp after "
          "| before (us) | after (us) | speed-up [95% CI] | batch before (us) | batch after (us) |\n";
   Out += "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  // The SIMT executor times nothing; on a GPU, an untimed row is one not worth timing.
+  std::string Untimed = Run.Backend == "simt" ? "not timed (simt)" : "-";
   for (const CaseResult *R : sorted(Results))
-    Out += markdownRow(*R);
+    Out += markdownRow(*R, Untimed);
   Counts C = countVerdicts(Results);
   Out += "\n" + std::to_string(C.Cases) + " cases: " + std::to_string(C.Equivalent) +
          " equivalent, " + std::to_string(C.Fixes) + " rewrite-fixes-original, " +

@@ -3,6 +3,7 @@
 #include "rules/SharedTreeReductionCheck.h"
 
 #include "rules/FixEdits.h"
+#include "src/dsl/Ast.h"
 #include "src/dsl/Matchers.h"
 #include "src/dsl/Naming.h"
 #include "src/dsl/TreeReduction.h"
@@ -183,6 +184,11 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
              isFloatingValue(Element))
     Safety = FixSafety::unsafe(Collective + " combines the floating-point values in another "
                                "order than the tree, so the result can differ by rounding");
+  // The operation comes from a call in code every instantiation shares, and
+  // another instantiation may pass another one (a ReduceOp template argument).
+  if (Safety.K != FixSafety::None && Tree->CombineHelper && isInTemplateInstantiation(Loop, Ctx))
+    Safety = FixSafety::none("the combining operation is a call in code instantiated from a "
+                             "template, which other instantiations share with other operations");
   if (Assumed > Lanes)
     Safety.addHazard("the fix assumes warps of at least " + std::to_string(Assumed) +
                      " lanes (one warp combines the " + std::to_string(Threads / Assumed) +

@@ -3,8 +3,10 @@
 #include "rules/ShuffleReductionCheck.h"
 
 #include "rules/FixEdits.h"
+#include "src/dsl/Ast.h"
 #include "src/dsl/HostEval.h"
 #include "src/dsl/Matchers.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Tooling/Transformer/Stencil.h"
 
@@ -35,6 +37,23 @@ bool readsVariableWrittenIn(const Expr *E, SourceRange Range, WriteAnalysis &Wri
   return false;
 }
 
+/// The qualifier the rewrite gives DSL names: the one of the warp_read_lane
+/// call, when that call is in the loop's scope or a scope around it.
+std::string dslQualifier(const LaneRead &Read, const Stmt *Loop, ASTContext &Ctx) {
+  std::string Qualifier = calleeQualifier(Read.WarpRead, Ctx);
+  if (!Read.Helper)
+    return Qualifier;
+  const DeclContext *HelperScope = Read.Helper->getEnclosingNamespaceContext();
+  for (DynTypedNodeList Parents = Ctx.getParents(*Loop); !Parents.empty();
+       Parents = Ctx.getParents(Parents[0]))
+    if (const auto *Function = Parents[0].get<FunctionDecl>())
+      return Function->getEnclosingNamespaceContext()->Encloses(HelperScope) ||
+                     HelperScope->Encloses(Function->getEnclosingNamespaceContext())
+                 ? Qualifier
+                 : "luisa::compute::";
+  return "luisa::compute::";
+}
+
 } // namespace
 
 void ShuffleReductionCheck::registerMatchers(MatchFinder *Finder) {
@@ -43,6 +62,12 @@ void ShuffleReductionCheck::registerMatchers(MatchFinder *Finder) {
       callExpr(dslCall({"warp_read_lane"}),
                hasArgument(1, ignoringImplicit(cxxOperatorCallExpr(
                                   hasAnyOverloadedOperatorName("+", "-", "^")))))
+          .bind("read"),
+      this);
+  // A call of a helper that reads the partner lane (matchLaneRead decides).
+  Finder->addMatcher(
+      callExpr(unless(dslCall({"warp_read_lane"})),
+               callee(functionDecl(hasBody(hasDescendant(callExpr(dslCall({"warp_read_lane"})))))))
           .bind("read"),
       this);
 }
@@ -102,7 +127,7 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   std::string Target = sourceText(Step.Target->getSourceRange(), Ctx);
-  std::string Qualifier = calleeQualifier(Read, Ctx);
+  std::string Qualifier = dslQualifier(Step.Read, Loop.Loop, Ctx);
   std::string Lane = sourceText(Step.Index.Lane->getSourceRange(), Ctx);
   std::string Replacement, Shown, Over = "the whole warp";
   FixSafety Safety = FixSafety::safe();
@@ -153,6 +178,21 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
                                        : "warp_active_" + collectiveSuffix(Step.Op).str()) +
                                " combines the floating-point values in another order, so the "
                                "result can differ by rounding");
+  // A helper that returns the lane's own value past a partner lane: lane 0's
+  // result reads partners up to the last lane of the warp.
+  if (Step.Read.LastPartner && *Step.Read.LastPartner < static_cast<int64_t>(Width.Widest) - 1) {
+    if (*Step.Read.LastPartner < static_cast<int64_t>(Width.Narrowest) - 1)
+      return;
+    Safety = FixSafety::none("'" + Step.Read.HelperName +
+                             "' returns the lane's own value for partners past lane " +
+                             std::to_string(*Step.Read.LastPartner) + ", but " + Width.RangeWhy);
+  }
+  // The operator is a template argument: the loop is shared with
+  // instantiations that may combine otherwise.
+  if (Safety.K != FixSafety::None && Step.CombinesThroughCall &&
+      isInTemplateInstantiation(Loop.Loop, Ctx))
+    Safety = FixSafety::none("the combining operation is a call in code instantiated from a "
+                             "template, which other instantiations share with other operations");
   if (!Loop.UpToLaneCount && !Width.known())
     Safety = FixSafety::none(Width.whyUnknown() + ", and the warp may be wider than " +
                              std::to_string(*Lanes) + " lanes");
@@ -165,16 +205,18 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
   D.Loc = Ctx.getSourceManager().getExpansionLoc(Loop.Loop->getBeginLoc());
   std::string InHelper =
       Helper->empty() ? "" : " (in '" + *Helper + "', so every call site benefits)";
+  std::string Through = Step.Read.Helper ? " (in '" + Step.Read.HelperName + "')" : "";
   if (IsScan)
-    D.Format = "lane-shift inclusive scan of '%0' takes one warp_read_lane shuffle per "
+    D.Format = "lane-shift inclusive scan of '%0' takes one warp_read_lane shuffle%5 per "
                "offset%1; %2 computes the same inclusive prefix";
   else if (Shift == LaneShift::Xor)
     D.Format = "butterfly reduction of '%0' in a device loop takes one warp_read_lane "
-               "shuffle per offset%1; %2 does the same";
+               "shuffle%5 per offset%1; %2 does the same";
   else
-    D.Format = "shuffle-down reduction of '%0' over %3 takes one warp_read_lane shuffle per "
+    D.Format = "shuffle-down reduction of '%0' over %3 takes one warp_read_lane shuffle%5 per "
                "offset and leaves the result in lane 0 only%1; %2 gives %4 the same result";
-  D.Args = {Target, InHelper, Shown, Over, Over == "the whole warp" ? "every lane" : "those lanes"};
+  D.Args = {Target, InHelper, Shown, Over, Over == "the whole warp" ? "every lane" : "those lanes",
+            Through};
   D.Kind = rewriteOf(Step.Op, Step.Target->getType(), Ctx);
   D.bind("loop", Loop.Loop);
   D.Edit = transformer::edit(

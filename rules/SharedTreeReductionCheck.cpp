@@ -3,6 +3,7 @@
 #include "rules/SharedTreeReductionCheck.h"
 
 #include "rules/FixEdits.h"
+#include "src/dsl/Ast.h"
 #include "src/dsl/Matchers.h"
 #include "src/dsl/Naming.h"
 #include "src/dsl/TreeReduction.h"
@@ -252,6 +253,12 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
             std::to_string(Tree->Loop.Values.size()), Collective, helperClause(Loop, Ctx)};
   D.Kind = rewriteOf(Tree->Op, Element, Ctx);
   D.Safety = treeSafety(Whole, Block, Width, D, Ctx);
+  // The operation comes from a call in code every instantiation shares, and
+  // another instantiation may pass another one (a ReduceOp template argument).
+  if (D.Safety.Kind != Applicability::None && Tree->CombineHelper &&
+      isInTemplateInstantiation(Loop, Ctx))
+    D.Safety = FixSafety::none("the combining operation is a call in code instantiated from a "
+                               "template, which other instantiations share with other operations");
   std::string Thread = sourceText(Tree->Thread->getSourceRange(), Ctx);
   if (D.Safety.Kind != Applicability::None && (Thread.empty() || !PP || !PP->isMacroDefined("$if")))
     D.Safety = FixSafety::none("the thread index is spelled in a macro, or the DSL's $if is not "

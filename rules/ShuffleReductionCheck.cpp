@@ -3,8 +3,10 @@
 #include "rules/ShuffleReductionCheck.h"
 
 #include "rules/FixEdits.h"
+#include "src/dsl/Ast.h"
 #include "src/dsl/HostEval.h"
 #include "src/dsl/Matchers.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Tooling/Transformer/Stencil.h"
 
@@ -36,16 +38,34 @@ bool readsVariableWrittenIn(const Expr *E, SourceRange Range, WriteAnalysis &Wri
 }
 
 /// The message of a finding on a loop of \p Shift steps: %0 the value,
-/// %1 the helper clause, %2 the collective, %3 and %4 the lanes it covers.
+/// %1 the helper clause, %2 the collective, %3 and %4 the lanes it covers,
+/// %5 the shuffle helper that reads the partner lane.
 const char *messageFor(LaneShift Shift) {
   if (Shift == LaneShift::Up)
-    return "lane-shift inclusive scan of '%0' takes one warp_read_lane shuffle per "
+    return "lane-shift inclusive scan of '%0' takes one warp_read_lane shuffle%5 per "
            "offset%1; %2 computes the same inclusive prefix";
   if (Shift == LaneShift::Xor)
     return "butterfly reduction of '%0' in a device loop takes one warp_read_lane "
-           "shuffle per offset%1; %2 does the same";
-  return "shuffle-down reduction of '%0' over %3 takes one warp_read_lane shuffle per "
+           "shuffle%5 per offset%1; %2 does the same";
+  return "shuffle-down reduction of '%0' over %3 takes one warp_read_lane shuffle%5 per "
          "offset and leaves the result in lane 0 only%1; %2 gives %4 the same result";
+}
+
+/// The qualifier the rewrite gives DSL names: the one of the warp_read_lane
+/// call, when that call is in the loop's scope or a scope around it.
+std::string rewriteQualifier(const LaneRead &Read, const Stmt *Loop, ASTContext &Ctx) {
+  std::string Qualifier = calleeQualifier(Read.WarpRead, Ctx);
+  if (!Read.Helper)
+    return Qualifier;
+  const DeclContext *HelperScope = Read.Helper->getEnclosingNamespaceContext();
+  for (DynTypedNodeList Parents = Ctx.getParents(*Loop); !Parents.empty();
+       Parents = Ctx.getParents(Parents[0]))
+    if (const auto *Function = Parents[0].get<FunctionDecl>())
+      return Function->getEnclosingNamespaceContext()->Encloses(HelperScope) ||
+                     HelperScope->Encloses(Function->getEnclosingNamespaceContext())
+                 ? Qualifier
+                 : "luisa::compute::";
+  return "luisa::compute::";
 }
 
 /// What replaces a lane-shift loop: the collective's code, how the message
@@ -56,12 +76,12 @@ struct ShuffleRewrite {
 };
 
 ShuffleRewrite rewriteFor(const LaneShiftLoop &Found, const std::optional<DownBound> &Bound,
-                          const WarpWidth &Width, const CallExpr *Read, Analyses &A,
+                          const WarpWidth &Width, Analyses &A,
                           ASTContext &Ctx) {
   const LaneShiftStep &Step = Found.Step;
   bool IsScan = Step.Index.Shift == LaneShift::Up, IsSum = Step.Op == CombineOp::Sum;
   std::string Target = sourceText(Step.Target->getSourceRange(), Ctx);
-  std::string Qualifier = calleeQualifier(Read, Ctx);
+  std::string Qualifier = rewriteQualifier(Step.Read, Found.Loop.Loop, Ctx);
   std::string Collective = IsScan ? (IsSum ? "warp_prefix_sum" : "warp_prefix_product")
                                   : collectiveName(Step.Op);
   ShuffleRewrite R;
@@ -125,6 +145,12 @@ void ShuffleReductionCheck::registerMatchers(MatchFinder *Finder) {
                                   hasAnyOverloadedOperatorName("+", "-", "^")))))
           .bind("read"),
       this);
+  // A call of a helper that reads the partner lane (matchLaneRead decides).
+  Finder->addMatcher(
+      callExpr(unless(dslCall({"warp_read_lane"})),
+               callee(functionDecl(hasBody(hasDescendant(callExpr(dslCall({"warp_read_lane"})))))))
+          .bind("read"),
+      this);
 }
 
 std::optional<std::string> ShuffleReductionCheck::laneSource(const Expr *Lane, ASTContext &Ctx) {
@@ -182,7 +208,7 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   std::string Target = sourceText(Step.Target->getSourceRange(), Ctx);
-  ShuffleRewrite Rewrite = rewriteFor(*Found, Bound, Width, Read, A, Ctx);
+  ShuffleRewrite Rewrite = rewriteFor(*Found, Bound, Width, A, Ctx);
   FixSafety &Safety = Rewrite.Safety;
   // Before, lanes other than 0 hold partial reductions (from their own lane up); after,
   // every lane holds the whole result. Same results only where lane 0's is broadcast.
@@ -191,6 +217,21 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
     Safety.addHazard("lanes other than lane 0 held partial reductions, which the code after the "
                      "loop may read; after the rewrite they hold the whole result (right when "
                      "only lane 0's value is used)");
+  // A helper that returns the lane's own value past a partner lane: lane 0's
+  // result reads partners up to the last lane of the warp.
+  if (Step.Read.LastPartner && *Step.Read.LastPartner < static_cast<int64_t>(Width.Widest) - 1) {
+    if (*Step.Read.LastPartner < static_cast<int64_t>(Width.Narrowest) - 1)
+      return;
+    Safety = FixSafety::none("'" + Step.Read.HelperName +
+                             "' returns the lane's own value for partners past lane " +
+                             std::to_string(*Step.Read.LastPartner) + ", but " + Width.RangeWhy);
+  }
+  // The operator is a template argument: the loop is shared with
+  // instantiations that may combine otherwise.
+  if (Safety.Kind != Applicability::None && Step.CombinesThroughCall &&
+      isInTemplateInstantiation(Loop.Loop, Ctx))
+    Safety = FixSafety::none("the combining operation is a call in code instantiated from a "
+                             "template, which other instantiations share with other operations");
   if (!Loop.UpToLaneCount && !Width.known())
     Safety = FixSafety::none(Width.whyUnknown() + ", and the warp may be wider than " +
                              std::to_string(*Lanes) + " lanes");
@@ -204,8 +245,9 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
   std::string InHelper =
       Helper->empty() ? "" : " (in '" + *Helper + "', so every call site benefits)";
   D.Format = messageFor(Shift);
+  std::string Through = Step.Read.Helper ? " (in '" + Step.Read.HelperName + "')" : "";
   D.Args = {Target, InHelper, Rewrite.Shown, Rewrite.Over,
-            Rewrite.Over == "the whole warp" ? "every lane" : "those lanes"};
+            Rewrite.Over == "the whole warp" ? "every lane" : "those lanes", Through};
   D.Kind = rewriteOf(Step.Op, Step.Target->getType(), Ctx);
   D.bind("loop", Loop.Loop);
   D.Edit = transformer::edit(

@@ -4,6 +4,7 @@
 
 #include "src/dsl/Names.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ParentMapContext.h"
 
 using namespace clang;
@@ -39,6 +40,21 @@ const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx) {
         return Decl;
   }
   return lambdaOfBody(S, Ctx);
+}
+
+bool isInTemplateInstantiation(const Stmt *S, ASTContext &Ctx) {
+  for (DynTypedNodeList Parents = Ctx.getParents(*S); !Parents.empty();
+       Parents = Ctx.getParents(Parents[0])) {
+    const auto *Function = Parents[0].get<FunctionDecl>();
+    if (!Function)
+      continue;
+    for (const DeclContext *DC = Function; DC; DC = DC->getParent())
+      if ((isa<FunctionDecl>(DC) && cast<FunctionDecl>(DC)->isTemplateInstantiation()) ||
+          isa<ClassTemplateSpecializationDecl>(DC))
+        return true;
+    return false;
+  }
+  return false;
 }
 
 const Stmt *enclosingFunctionBody(const Stmt *S, ASTContext &Ctx) {

@@ -26,6 +26,11 @@ const clang::Stmt *parentStmt(const clang::Stmt *S, clang::ASTContext &Ctx);
 const clang::Stmt *enclosingFunctionBody(const clang::Stmt *S,
                                          clang::ASTContext &Ctx);
 
+/// True if \p S is in code instantiated from a template (a function
+/// template's specialization or a member of a class template's), which every
+/// instantiation shares.
+bool isInTemplateInstantiation(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 /// The LambdaExpr whose body is \p Body, or nullptr.
 const clang::LambdaExpr *lambdaOfBody(const clang::Stmt *Body,
                                       clang::ASTContext &Ctx);

@@ -71,8 +71,13 @@ const FunctionDecl *calledFunction(const CallExpr *Call,
     if (const auto *Lambda = asLambda(Op->getArg(0)))
       Callee = Lambda->getCallOperator();
   }
-  // Library code is opaque to every analysis (its bodies may be skipped).
-  if (!Callee || isLibraryFunction(Callee, Callee->getASTContext().getSourceManager()))
+  // The DSL's and the system's code is opaque. Other code under namespace
+  // luisa (libraries built on the DSL) is seen through where its body was
+  // parsed: the shapes matched on it are exact.
+  if (!Callee || isInLuisaComputeLibrary(Callee) || Callee->isInStdNamespace())
+    return nullptr;
+  const SourceManager &SM = Callee->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
     return nullptr;
   for (unsigned I = First; I < Call->getNumArgs(); ++I)
     Args.push_back(Call->getArg(I));
@@ -255,9 +260,9 @@ std::optional<Combination> matchCombinationThroughHelpers(const Expr *E, ASTCont
     return std::nullopt;
   const ParmVarDecl *P0 = Callee->getParamDecl(0), *P1 = Callee->getParamDecl(1);
   if (isParameter(Inner->LHS, P0) && isParameter(Inner->RHS, P1))
-    return Combination{Inner->Op, Args[0], Args[1]};
+    return Combination{Inner->Op, Args[0], Args[1], Callee};
   if (isParameter(Inner->LHS, P1) && isParameter(Inner->RHS, P0))
-    return Combination{Inner->Op, Args[1], Args[0]};
+    return Combination{Inner->Op, Args[1], Args[0], Callee};
   return std::nullopt;
 }
 
@@ -279,18 +284,178 @@ std::optional<AccumulateStep> matchAccumulateThroughHelpers(const Stmt *S, ASTCo
   return std::nullopt;
 }
 
+namespace {
+
+/// The index of \p E's parameter in \p F when \p E names one, else -1.
+int parameterIndex(const Expr *E, const FunctionDecl *F) {
+  const auto *Param = dyn_cast_or_null<ParmVarDecl>(variableOf(E));
+  if (!Param)
+    return -1;
+  for (unsigned I = 0; I < F->getNumParams(); ++I)
+    if (F->getParamDecl(I) == Param)
+      return static_cast<int>(I);
+  return -1;
+}
+
+/// The host value that \p E, an expression of \p Helper's body, has at a call
+/// with \p Args: a host constant, or a parameter given one (or defaulted to one).
+std::optional<int64_t> valueAtCall(const Expr *E, const FunctionDecl *Helper,
+                                   llvm::ArrayRef<const Expr *> Args, ASTContext &Ctx) {
+  E = stripDslWrappers(E);
+  if (int I = parameterIndex(E, Helper); I >= 0) {
+    E = Args[I]->IgnoreImplicit();
+    if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
+      E = Default->getExpr();
+    E = stripDslWrappers(E);
+  }
+  return evaluateHostInt(E, Ctx);
+}
+
+/// The shape of a shuffle helper (see LaneRead), in the helper's own terms.
+struct ShuffleHelperShape {
+  const CallExpr *Read = nullptr;
+  LaneOffsetIndex Index;                 ///< Over the helper's parameters.
+  const VarDecl *Partner = nullptr;      ///< `UInt src = LANE OP OFFSET;`, if any.
+  llvm::SmallVector<const Expr *, 2> Clamps; ///< Conditions that return the value itself.
+};
+
+std::optional<ShuffleHelperShape> matchShuffleHelperShape(const FunctionDecl *Helper) {
+  auto Statements = blockStatements(Helper->getBody());
+  if (Statements.empty())
+    return std::nullopt;
+  ShuffleHelperShape Shape;
+  const VarDecl *Result = nullptr;
+  auto SingleVar = [](const Stmt *S) -> const VarDecl * {
+    const auto *Decl = dyn_cast<DeclStmt>(S);
+    const auto *Var = Decl && Decl->isSingleDecl() ? dyn_cast<VarDecl>(Decl->getSingleDecl())
+                                                   : nullptr;
+    return Var && Var->hasInit() ? Var : nullptr;
+  };
+  size_t I = 0;
+  if (Statements.size() > 1) {
+    if (const VarDecl *Var = SingleVar(Statements[I]);
+        Var && !asDslCall(Var->getInit(), "warp_read_lane")) {
+      Shape.Partner = Var;
+      ++I;
+    }
+    Result = I < Statements.size() ? SingleVar(Statements[I]) : nullptr;
+    if (!Result)
+      return std::nullopt;
+    Shape.Read = asDslCall(Result->getInit(), "warp_read_lane");
+    ++I;
+  } else if (const auto *Return = dyn_cast<ReturnStmt>(Statements[0])) {
+    Shape.Read = Return->getRetValue() ? asDslCall(Return->getRetValue(), "warp_read_lane")
+                                       : nullptr;
+  }
+  if (!Shape.Read || Shape.Read->getNumArgs() != 2 ||
+      parameterIndex(Shape.Read->getArg(0), Helper) < 0)
+    return std::nullopt;
+  // `$if (CLAMP) { result = VALUE; };` then `return result;`.
+  for (; Result && I + 1 < Statements.size(); ++I) {
+    const auto *E = dyn_cast<Expr>(Statements[I]);
+    auto If = E ? matchDslIf(E->IgnoreImplicit()) : std::nullopt;
+    auto Reset = If && If->Then->size() == 1 ? dyn_cast<Expr>(If->Then->body_front())
+                                              : nullptr;
+    const auto *Assign =
+        Reset ? dyn_cast<CXXOperatorCallExpr>(Reset->IgnoreImplicit()) : nullptr;
+    if (!Assign || Assign->getOperator() != OO_Equal || !isVariable(Assign->getArg(0), Result) ||
+        !isSameVariable(Assign->getArg(1), Shape.Read->getArg(0)))
+      return std::nullopt;
+    Shape.Clamps.push_back(If->Cond);
+  }
+  if (Result) {
+    const auto *Return = I + 1 == Statements.size() ? dyn_cast<ReturnStmt>(Statements[I])
+                                                    : nullptr;
+    if (!Return || !Return->getRetValue() || !isVariable(Return->getRetValue(), Result))
+      return std::nullopt;
+  }
+  const Expr *Index = Shape.Read->getArg(1);
+  if (Shape.Partner) {
+    if (!isVariable(Index, Shape.Partner))
+      return std::nullopt;
+    Index = Shape.Partner->getInit();
+  }
+  auto Found = matchLaneOffsetIndex(stripDslWrappers(Index));
+  if (!Found || parameterIndex(Found->Lane, Helper) < 0 ||
+      !isa<ParmVarDecl>(Found->Offset) || Found->Offset->getDeclContext() != Helper ||
+      variableOf(Found->Lane) == Found->Offset)
+    return std::nullopt;
+  Shape.Index = *Found;
+  return Shape;
+}
+
+/// Whether \p E is the partner lane of \p Shape: its local or `LANE OP OFFSET`.
+bool isPartnerLane(const Expr *E, const ShuffleHelperShape &Shape) {
+  E = stripDslWrappers(E);
+  return Shape.Partner ? isVariable(E, Shape.Partner) : isSameLaneOffset(E, Shape.Index);
+}
+
+} // namespace
+
+std::optional<LaneRead> matchLaneRead(const CallExpr *Call, ASTContext &Ctx) {
+  if (!Call)
+    return std::nullopt;
+  if (dslCallName(Call) == "warp_read_lane") {
+    auto Index = Call->getNumArgs() == 2 ? matchLaneOffsetIndex(Call->getArg(1)) : std::nullopt;
+    if (!Index)
+      return std::nullopt;
+    return LaneRead{Call, Call->getArg(0), *Index, nullptr, Call, "", std::nullopt};
+  }
+  llvm::SmallVector<const Expr *, 4> Args;
+  const FunctionDecl *Helper = calledFunction(Call, Args);
+  if (!Helper || !Helper->hasBody() || Args.size() != Helper->getNumParams())
+    return std::nullopt;
+  auto Shape = matchShuffleHelperShape(Helper);
+  if (!Shape)
+    return std::nullopt;
+  LaneRead Read;
+  Read.Call = Call;
+  Read.Helper = Helper;
+  Read.WarpRead = Shape->Read;
+  const VarDecl *Object = isa<CXXOperatorCallExpr>(Call) ? variableOf(Call->getArg(0)) : nullptr;
+  Read.HelperName = Object ? Object->getNameAsString() : Helper->getNameAsString();
+  Read.Value = Args[parameterIndex(Shape->Read->getArg(0), Helper)];
+  Read.Index.Shift = Shape->Index.Shift;
+  Read.Index.Lane = Args[parameterIndex(Shape->Index.Lane, Helper)];
+  Read.Index.Offset = variableOf(Args[cast<ParmVarDecl>(Shape->Index.Offset)->getFunctionScopeIndex()]);
+  if (!Read.Index.Offset)
+    return std::nullopt;
+  // Each clamp must leave alone the lanes a reduction or scan reads from.
+  for (const Expr *Clamp : Shape->Clamps) {
+    const auto *Cmp = binaryDslOperator(Clamp);
+    if (!Cmp)
+      return std::nullopt;
+    const Expr *L = Cmp->getArg(0), *R = Cmp->getArg(1);
+    OverloadedOperatorKind Op = Cmp->getOperator();
+    if (isPartnerLane(R, *Shape)) {
+      std::swap(L, R);
+      Op = Op == OO_Less ? OO_Greater : Op == OO_Greater ? OO_Less
+         : Op == OO_LessEqual ? OO_GreaterEqual : Op == OO_GreaterEqual ? OO_LessEqual : OO_None;
+    }
+    auto Bound = isPartnerLane(L, *Shape) ? valueAtCall(R, Helper, Args, Ctx) : std::nullopt;
+    if (!Bound)
+      return std::nullopt;
+    if (Read.Index.Shift == LaneShift::Up && Op == OO_Less && *Bound == 0)
+      continue; // Only lanes below the offset, which a scan's guard leaves out.
+    if (Read.Index.Shift != LaneShift::Down || (Op != OO_Greater && Op != OO_GreaterEqual))
+      return std::nullopt;
+    int64_t Last = Op == OO_Greater ? *Bound : *Bound - 1;
+    Read.LastPartner = Read.LastPartner ? std::min(*Read.LastPartner, Last) : Last;
+  }
+  return Read;
+}
+
 std::optional<LaneShiftLoop> matchLaneShiftLoop(const CallExpr *Read, ASTContext &Ctx,
                                                 WriteAnalysis &Writes) {
-  if (!Read || dslCallName(Read) != "warp_read_lane" || Read->getNumArgs() != 2)
+  auto Lanes = matchLaneRead(Read, Ctx);
+  if (!Lanes)
     return std::nullopt;
-  auto Index = matchLaneOffsetIndex(Read->getArg(1));
-  if (!Index)
-    return std::nullopt;
+  const LaneOffsetIndex *Index = &Lanes->Index;
   auto [Statement, Container] = statementOf(Read, Ctx);
   if (!Statement)
     return std::nullopt;
   LaneShiftStep Step;
-  Step.Read = Read;
+  Step.Read = *Lanes;
   Step.Index = *Index;
   // The statements of the step, in the body of the loop.
   std::vector<const Stmt *> Parts;
@@ -336,9 +501,10 @@ std::optional<LaneShiftLoop> matchLaneShiftLoop(const CallExpr *Read, ASTContext
   auto Accumulate = matchAccumulateThroughHelpers(Combine, Ctx);
   if (!Accumulate)
     return std::nullopt;
+  Step.CombinesThroughCall = !matchAccumulateStep(Combine);
   const Expr *Operand = Accumulate->Operand;
   bool OperandIsRead = Temp ? isVariable(Operand, Temp) : stripDslWrappers(Operand) == Read;
-  if (!OperandIsRead || !isSameVariable(Read->getArg(0), Accumulate->Target))
+  if (!OperandIsRead || !isSameVariable(Lanes->Value, Accumulate->Target))
     return std::nullopt;
   Step.Target = Accumulate->Target;
   Step.Op = Accumulate->Op;

@@ -78,15 +78,38 @@ std::optional<Combination> matchCombinationThroughHelpers(const clang::Expr *E,
 std::optional<AccumulateStep> matchAccumulateThroughHelpers(const clang::Stmt *S,
                                                             clang::ASTContext &Ctx);
 
-/// One step of a lane-shift loop: `T t = warp_read_lane(V, INDEX);` then
-/// `V = OP(V, t)`, or `V = OP(V, warp_read_lane(V, INDEX))` directly, either
-/// optionally inside `$if (GUARD) { ... };`.
+/// A read of a partner lane: `warp_read_lane(V, INDEX)` itself, or a call of
+/// a shuffle helper that returns one (`ShuffleDown(v, lane, offset)`), with V
+/// and INDEX in the caller's terms. A helper is a function or lambda over its
+/// parameters whose body is `return warp_read_lane(P, LANE OP OFFSET);`, or
+/// reads it into a local (through a local index at most) and returns that,
+/// after replacing it by P where the partner is out of range: below FIRST for
+/// a shift up (`$if (LANE - OFFSET < FIRST)`, FIRST 0 at the call) or past
+/// LAST for a shift down (`$if (LANE + OFFSET > LAST)`, LAST a host constant
+/// at the call). Other helpers, and Callables, are not seen through.
+struct LaneRead {
+  const clang::CallExpr *Call = nullptr; ///< warp_read_lane, or the helper call.
+  const clang::Expr *Value = nullptr;    ///< V, in the caller.
+  LaneOffsetIndex Index;                 ///< In the caller's terms.
+  const clang::FunctionDecl *Helper = nullptr; ///< nullptr for warp_read_lane.
+  const clang::CallExpr *WarpRead = nullptr;   ///< The warp_read_lane (Call, or in Helper).
+  std::string HelperName; ///< As the call spells it (a lambda's variable).
+  /// A shift-down helper returns the lane's own value for partners past this lane.
+  std::optional<int64_t> LastPartner;
+};
+std::optional<LaneRead> matchLaneRead(const clang::CallExpr *Call, clang::ASTContext &Ctx);
+
+/// One step of a lane-shift loop: `T t = READ;` then `V = OP(V, t)`, or
+/// `V = OP(V, READ)` directly, either optionally inside `$if (GUARD) { ... };`,
+/// READ a LaneRead of V.
 struct LaneShiftStep {
-  const clang::CallExpr *Read = nullptr;
+  LaneRead Read;
   const clang::Expr *Target = nullptr; ///< V, read and accumulated.
   CombineOp Op = CombineOp::Sum;
   LaneOffsetIndex Index;
   const clang::Expr *Guard = nullptr; ///< The `$if` condition, or nullptr.
+  /// OP is a call of a function, lambda or functor (seen through), not an operator.
+  bool CombinesThroughCall = false;
 };
 
 /// A loop whose body is exactly one lane-shift step (plus, for a device
@@ -96,7 +119,8 @@ struct LaneShiftLoop {
   LaneShiftStep Step;
 };
 
-/// The lane-shift loop that \p Read (a `warp_read_lane` call) is the read of.
+/// The lane-shift loop that \p Read (a `warp_read_lane` call, or a call of a
+/// shuffle helper, see LaneRead) is the read of.
 std::optional<LaneShiftLoop> matchLaneShiftLoop(const clang::CallExpr *Read,
                                                 clang::ASTContext &Ctx, WriteAnalysis &Writes);
 

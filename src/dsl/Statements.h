@@ -70,6 +70,8 @@ struct Combination {
   CombineOp Op;
   const clang::Expr *LHS;
   const clang::Expr *RHS;
+  /// The helper OP was seen through (matchCombinationThroughHelpers), if any.
+  const clang::FunctionDecl *Helper = nullptr;
 };
 std::optional<Combination> matchCombination(const clang::Expr *E);
 

@@ -154,6 +154,7 @@ struct Store {
   const Expr *Target = nullptr; ///< The element or variable written.
   CombineOp Op = CombineOp::Sum;
   const Expr *A = nullptr, *B = nullptr;
+  const FunctionDecl *Helper = nullptr; ///< OP's helper, if seen through one.
 };
 std::optional<Store> matchCombiningStore(const Stmt *S, ASTContext &Ctx) {
   const auto *E = dyn_cast_or_null<Expr>(S);
@@ -164,7 +165,7 @@ std::optional<Store> matchCombiningStore(const Stmt *S, ASTContext &Ctx) {
     auto C = matchCombinationThroughHelpers(Element->Stored, Ctx);
     if (!C)
       return std::nullopt;
-    return Store{Element->Access, C->Op, C->LHS, C->RHS};
+    return Store{Element->Access, C->Op, C->LHS, C->RHS, C->Helper};
   }
   const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
   if (!Op || Op->getNumArgs() != 2 || !Op->isAssignmentOp())
@@ -173,7 +174,7 @@ std::optional<Store> matchCombiningStore(const Stmt *S, ASTContext &Ctx) {
     auto C = matchCombinationThroughHelpers(Op->getArg(1), Ctx);
     if (!C)
       return std::nullopt;
-    return Store{Op->getArg(0), C->Op, C->LHS, C->RHS};
+    return Store{Op->getArg(0), C->Op, C->LHS, C->RHS, C->Helper};
   }
   auto Step = matchAccumulateStep(E);
   if (!Step)
@@ -378,6 +379,7 @@ std::optional<TreeReduction> matchTreeReduction(const CompoundStmt *Body, ASTCon
   if (!Read)
     return std::nullopt;
   Tree.Op = Read->Op;
+  Tree.CombineHelper = Read->Helper;
   auto Operands = matchPair(Read->A, Read->B, Loop->Var, Writes, Ctx);
   if (!Operands)
     return std::nullopt;

@@ -66,6 +66,8 @@ struct TreeReduction {
   const clang::ValueDecl *Array = nullptr;
   const clang::Expr *Thread = nullptr; ///< The thread index of the guard `Thread < stride`.
   CombineOp Op = CombineOp::Sum;
+  /// The helper the operation was seen through (`reduce_op(a, b)`), if any.
+  const clang::FunctionDecl *CombineHelper = nullptr;
   /// Register-then-write: the variable that holds a step's result between
   /// the read and the write-back (nullptr for the in-place form).
   const clang::VarDecl *Register = nullptr;

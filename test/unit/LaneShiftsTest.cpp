@@ -203,5 +203,116 @@ TEST(LaneShifts, CallSitesOfHelpers) {
   EXPECT_EQ(1u, ArgCounts["reduce"]);
 }
 
+
+/// The LaneRead of each call in \p Body to a function named \p Helper, in
+/// source order; \p Prelude declares the helpers.
+std::vector<std::optional<dsl::LaneRead>> laneReads(const std::string &Prelude,
+                                                    const std::string &Body) {
+  Current = std::make_unique<Snippet>(Body, Prelude);
+  Snippet &S = *Current;
+  EXPECT_TRUE(S.parsed()) << Prelude << Body;
+  auto Calls = match(findAll(callExpr(callee(functionDecl(hasName("shuffle"))),
+                                      isExpansionInMainFile())
+                                 .bind("call")),
+                     S.context());
+  std::vector<const CallExpr *> Sorted;
+  for (const auto &Node : Calls)
+    Sorted.push_back(Node.getNodeAs<CallExpr>("call"));
+  std::sort(Sorted.begin(), Sorted.end(), [](const CallExpr *A, const CallExpr *B) {
+    return A->getBeginLoc() < B->getBeginLoc();
+  });
+  Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
+  std::vector<std::optional<dsl::LaneRead>> Result;
+  for (const CallExpr *Call : Sorted)
+    Result.push_back(dsl::matchLaneRead(Call, S.context()));
+  return Result;
+}
+
+TEST(LaneShifts, ShuffleHelperReadsInTheCallersTerms) {
+  // Shift up with a clamp below lane FIRST, FIRST 0 by default.
+  auto Up = laneReads(
+      "UInt shuffle(UInt &v, UInt lane, UInt offset, UInt first = 0u) noexcept {\n"
+      "    UInt r = warp_read_lane(v, lane - offset);\n"
+      "    $if (Int(lane - offset) < Int(first)) { r = v; };\n"
+      "    return r;\n"
+      "}\n",
+      "    auto l = warp_lane_id();\n    UInt x = buffer.read(0u);\n    UInt d = 1u;\n"
+      "    UInt a = shuffle(x, l, d);\n"
+      "    UInt b = shuffle(x, l, d, 0u);\n"
+      "    UInt c = shuffle(x, l, d, 1u);\n");
+  ASSERT_EQ(3u, Up.size());
+  for (unsigned I = 0; I < 2; ++I) {
+    ASSERT_TRUE(Up[I]) << I;
+    EXPECT_EQ(dsl::LaneShift::Up, Up[I]->Index.Shift);
+    EXPECT_EQ("x", dsl::variableOf(Up[I]->Value)->getName());
+    EXPECT_EQ("l", dsl::variableOf(Up[I]->Index.Lane)->getName());
+    EXPECT_EQ("d", Up[I]->Index.Offset->getName());
+    EXPECT_EQ("shuffle", Up[I]->HelperName);
+    EXPECT_FALSE(Up[I]->LastPartner);
+  }
+  // A first lane above 0 clamps lanes a scan's guard lets through.
+  EXPECT_FALSE(Up[2]);
+}
+
+TEST(LaneShifts, ShuffleDownHelperStatesItsLastPartner) {
+  auto Down = laneReads(
+      "UInt shuffle(UInt &v, UInt lane, UInt offset, UInt last = 32u) noexcept {\n"
+      "    UInt src = lane + offset;\n"
+      "    UInt r = warp_read_lane(v, src);\n"
+      "    $if (src > last) { r = v; };\n"
+      "    $if (last <= src) { r = v; };\n"
+      "    return r;\n"
+      "}\n",
+      "    auto l = warp_lane_id();\n    UInt x = buffer.read(0u);\n    UInt d = 1u;\n"
+      "    UInt a = shuffle(x, l, d);\n"
+      "    UInt b = shuffle(x, l, d, 64u);\n"
+      "    UInt c = shuffle(x, l, d, n);\n");
+  ASSERT_EQ(3u, Down.size());
+  ASSERT_TRUE(Down[0]);
+  EXPECT_EQ(dsl::LaneShift::Down, Down[0]->Index.Shift);
+  // `src > 32` and `32 <= src`: partners up to lane 31.
+  EXPECT_EQ(31, Down[0]->LastPartner);
+  ASSERT_TRUE(Down[1]);
+  EXPECT_EQ(63, Down[1]->LastPartner);
+  // A bound that is no host constant at the call: not a known shuffle.
+  EXPECT_FALSE(Down[2]);
+}
+
+TEST(LaneShifts, HelpersThatAreNotShuffles) {
+  const char *Body = "    auto l = warp_lane_id();\n    UInt x = buffer.read(0u);\n"
+                     "    UInt d = 1u;\n    UInt a = shuffle(x, l, d);\n";
+  const char *NotShuffles[] = {
+      // Returns something else than the partner's value where it clamps.
+      "UInt shuffle(UInt &v, UInt lane, UInt offset) noexcept {\n"
+      "    UInt r = warp_read_lane(v, lane + offset);\n"
+      "    $if (lane + offset > 31u) { r = 1u; };\n    return r;\n}\n",
+      // Changes the value it read.
+      "UInt shuffle(UInt &v, UInt lane, UInt offset) noexcept {\n"
+      "    UInt r = warp_read_lane(v, lane + offset);\n    r += 1u;\n    return r;\n}\n",
+      // Reads another value than its parameter.
+      "UInt shuffle(UInt &v, UInt lane, UInt offset) noexcept {\n"
+      "    return warp_read_lane(v + 1u, lane ^ offset);\n}\n",
+      // A shift-up clamp on a shift down.
+      "UInt shuffle(UInt &v, UInt lane, UInt offset) noexcept {\n"
+      "    UInt r = warp_read_lane(v, lane + offset);\n"
+      "    $if (lane + offset < 0u) { r = v; };\n    return r;\n}\n",
+      // The lane and the offset are the same parameter.
+      "UInt shuffle(UInt &v, UInt lane, UInt offset) noexcept {\n"
+      "    return warp_read_lane(v, lane + lane);\n}\n",
+  };
+  for (const char *Helper : NotShuffles) {
+    auto Reads = laneReads(Helper, Body);
+    ASSERT_EQ(1u, Reads.size()) << Helper;
+    EXPECT_FALSE(Reads[0]) << Helper;
+  }
+  // The one-line butterfly helper is one.
+  auto Xor = laneReads("UInt shuffle(UInt &v, UInt lane, UInt offset) noexcept {\n"
+                       "    return warp_read_lane(v, lane ^ offset);\n}\n",
+                       Body);
+  ASSERT_EQ(1u, Xor.size());
+  ASSERT_TRUE(Xor[0]);
+  EXPECT_EQ(dsl::LaneShift::Xor, Xor[0]->Index.Shift);
+}
+
 } // namespace
 } // namespace kernel_tidy::test

@@ -175,10 +175,9 @@ TEST_F(Cli, StdinFilenameChecksTheTextOnStandardInput) {
     int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
     return std::tuple{Code, readFile(Dir + "/out"), readFile(Dir + "/err")};
   };
-  auto [Code, Out, Err] = Run("");
-  EXPECT_EQ(1, Code) << Err;
-  EXPECT_NE(std::string::npos, Out.find(Named + ":12:9: warning: butterfly reduction")) << Out;
-  std::tie(Code, Out, Err) = Run("--fix");
+  // One run (each parses the DSL model without a shared PCH): the findings
+  // go to stderr, the fixed text to stdout.
+  auto [Code, Out, Err] = Run("--fix");
   EXPECT_EQ(0, Code) << Err;
   EXPECT_EQ(readFile(sourceDir() + ButterflyCase + ".fixed.cpp"), Out);
   EXPECT_NE(std::string::npos, Err.find(Named + ":12:9: warning: butterfly reduction")) << Err;

@@ -241,7 +241,8 @@ TEST_F(Reliability, HeaderFixesFromTwoFilesAreNeverApplied) {
   for (size_t At = R.Out.find(": warning: "); At != std::string::npos;
        At = R.Out.find(": warning: ", At + 1))
     ++Warnings;
-  EXPECT_EQ(2u, Warnings) << R.Out;
+  // Reported once (issue 31, item 17), by the first file that includes it.
+  EXPECT_EQ(1u, Warnings) << R.Out;
   EXPECT_NE(std::string::npos, R.Out.find("fix not applied: it edits another file")) << R.Out;
   EXPECT_EQ("#pragma once\n" + Kernel, readFile(Dir + "/kernel.h"));
 }

@@ -9,6 +9,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include <algorithm>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 namespace kernel_tidy {
@@ -48,7 +49,9 @@ private:
 bool offsetOf(const nlohmann::json &Object, const char *Key, const LineIndex &Index,
               unsigned &Out) {
   auto It = Object.find(Key);
-  if (It == Object.end() || !It->is_number_unsigned())
+  // Read wide: get<unsigned>() would wrap 2^32 + 5 to 5, inside the file.
+  if (It == Object.end() || !It->is_number_unsigned() ||
+      It->get<uint64_t>() > std::numeric_limits<unsigned>::max())
     return false;
   Out = It->get<unsigned>();
   return Index.contains(Out);

@@ -50,7 +50,9 @@ function fixtureInput(file) {
 }
 for (const [to, from] of Object.entries(copies))
   fs.writeFileSync(path.join(dir, to), fixtureInput(path.join(fixtures, from)));
-fs.writeFileSync(path.join(dir, 'src', 'broken.cpp'), 'int broken( {\n');
+// It includes LuisaCompute: folder mode skips C++ files that do not.
+fs.writeFileSync(path.join(dir, 'src', 'broken.cpp'),
+                 '#include <luisa/luisa-compute.h>\nint broken( {\n');
 // --target cuda: the float max and the integer atomic get a profitability note.
 const run = spawnSync(binary, ['check', '--format', 'sarif', '--sarif-root', dir,
                                '--warnings-as-errors', 'luisa-shared-atomic-counter',

@@ -90,6 +90,9 @@ TEST(CuteBridge, ReportsThatAreNotTheProtocolAreErrorsOfTheFile) {
         R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 1, "end_offset": 1,
             "fix": {"kind": "safe", "edits": [{"offset": 1, "length": 4294967295, "text": "",
                                                "replaced": ""}]}}]})",
+        // An offset past 2^32 is outside the file, not wrapped into it.
+        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 4294967296,
+            "end_offset": 4294967296}]})",
         // Items 1 and 2: an edit must name the text it replaces, and be right.
         R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
             "fix": {"kind": "safe", "edits": [{"offset": 4, "length": 1, "text": "2"}]}}]})",

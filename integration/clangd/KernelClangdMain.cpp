@@ -161,12 +161,10 @@ bool readMessage(int FD, std::string &Raw, std::string &Body, size_t &BodyEnd) {
   return true;
 }
 
-/// The initialize request with the bundled-model fallback flags added, or
-/// nothing if \p Body is not one or already carries fallbackFlags.
-std::optional<std::string> withFallbackFlags(llvm::StringRef Body,
-                                             const std::string &ModelDir) {
-  // llvm::json::parse recurses once per level: a message nested a million
-  // levels deep would crash here; clangd gets it as sent.
+/// \p Body as JSON; nothing when it is not JSON or is nested too deep
+/// (llvm::json::parse recurses once per level: a message nested a million
+/// levels deep would crash here; clangd gets it as sent).
+std::optional<llvm::json::Value> parseMessage(llvm::StringRef Body) {
   if (!kernel_tidy::nestingProblem(Body, /*JsonStrings=*/true).empty())
     return std::nullopt;
   llvm::Expected<llvm::json::Value> Message = llvm::json::parse(Body);
@@ -174,7 +172,15 @@ std::optional<std::string> withFallbackFlags(llvm::StringRef Body,
     llvm::consumeError(Message.takeError());
     return std::nullopt;
   }
-  llvm::json::Object *Object = Message->getAsObject();
+  return std::move(*Message);
+}
+
+/// The initialize request with the bundled-model fallback flags added, or
+/// nothing if \p Body is not one or already carries fallbackFlags.
+std::optional<std::string> withFallbackFlags(llvm::StringRef Body,
+                                             const std::string &ModelDir) {
+  std::optional<llvm::json::Value> Message = parseMessage(Body);
+  llvm::json::Object *Object = Message ? Message->getAsObject() : nullptr;
   if (!Object || Object->getString("method") != "initialize")
     return std::nullopt;
   llvm::json::Object *Params = Object->getObject("params");
@@ -277,12 +283,8 @@ std::optional<std::string> withUnsafeFixesNotPreferred(llvm::StringRef Body) {
   // Most messages mention no unsafe fix: pass them on unparsed.
   if (!Body.contains(kernel_tidy::fix_protocol::unsafeFixNote("")))
     return std::nullopt;
-  llvm::Expected<llvm::json::Value> Message = llvm::json::parse(Body);
-  if (!Message) {
-    llvm::consumeError(Message.takeError());
-    return std::nullopt;
-  }
-  llvm::json::Object *Object = Message->getAsObject();
+  std::optional<llvm::json::Value> Message = parseMessage(Body);
+  llvm::json::Object *Object = Message ? Message->getAsObject() : nullptr;
   if (!Object)
     return std::nullopt;
   bool Changed = unpreferUnsafeFixes(Object->getArray("result"));

@@ -10,26 +10,31 @@ namespace {
 /// The snippet last parsed by shiftLoops: the loops it returns point into it.
 std::unique_ptr<Snippet> Current;
 
+/// The calls of functions named \p Name in the main file, in source order,
+/// each once (lambda bodies are reachable twice).
+std::vector<const CallExpr *> callsInMainFile(llvm::StringRef Name, ASTContext &Ctx) {
+  auto Calls = match(
+      findAll(callExpr(callee(functionDecl(hasName(Name))), isExpansionInMainFile()).bind("call")),
+      Ctx);
+  std::vector<const CallExpr *> Sorted;
+  for (const auto &Node : Calls)
+    Sorted.push_back(Node.getNodeAs<CallExpr>("call"));
+  std::sort(Sorted.begin(), Sorted.end(), [](const CallExpr *A, const CallExpr *B) {
+    return A->getBeginLoc() < B->getBeginLoc();
+  });
+  Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
+  return Sorted;
+}
+
 /// The lane-shift loop of each warp_read_lane in \p Body, in source order
 /// (valid until the next call).
 std::vector<std::optional<dsl::LaneShiftLoop>> shiftLoops(const std::string &Body) {
   Current = std::make_unique<Snippet>(Body);
   Snippet &S = *Current;
   EXPECT_TRUE(S.parsed()) << Body;
-  auto Reads = match(findAll(callExpr(callee(functionDecl(hasName("warp_read_lane"))),
-                                      isExpansionInMainFile())
-                                 .bind("read")),
-                     S.context());
-  std::vector<const CallExpr *> Sorted;
-  for (const auto &Node : Reads)
-    Sorted.push_back(Node.getNodeAs<CallExpr>("read"));
-  std::sort(Sorted.begin(), Sorted.end(), [](const CallExpr *A, const CallExpr *B) {
-    return A->getBeginLoc() < B->getBeginLoc();
-  });
-  Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
   dsl::WriteAnalysis Writes(S.context());
   std::vector<std::optional<dsl::LaneShiftLoop>> Result;
-  for (const CallExpr *Read : Sorted)
+  for (const CallExpr *Read : callsInMainFile("warp_read_lane", S.context()))
     Result.push_back(dsl::matchLaneShiftLoop(Read, S.context(), Writes));
   return Result;
 }
@@ -204,26 +209,15 @@ TEST(LaneShifts, CallSitesOfHelpers) {
 }
 
 
-/// The LaneRead of each call in \p Body to a function named \p Helper, in
+/// The LaneRead of each call in \p Body of a helper named `shuffle`, in
 /// source order; \p Prelude declares the helpers.
 std::vector<std::optional<dsl::LaneRead>> laneReads(const std::string &Prelude,
                                                     const std::string &Body) {
   Current = std::make_unique<Snippet>(Body, Prelude);
   Snippet &S = *Current;
   EXPECT_TRUE(S.parsed()) << Prelude << Body;
-  auto Calls = match(findAll(callExpr(callee(functionDecl(hasName("shuffle"))),
-                                      isExpansionInMainFile())
-                                 .bind("call")),
-                     S.context());
-  std::vector<const CallExpr *> Sorted;
-  for (const auto &Node : Calls)
-    Sorted.push_back(Node.getNodeAs<CallExpr>("call"));
-  std::sort(Sorted.begin(), Sorted.end(), [](const CallExpr *A, const CallExpr *B) {
-    return A->getBeginLoc() < B->getBeginLoc();
-  });
-  Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
   std::vector<std::optional<dsl::LaneRead>> Result;
-  for (const CallExpr *Call : Sorted)
+  for (const CallExpr *Call : callsInMainFile("shuffle", S.context()))
     Result.push_back(dsl::matchLaneRead(Call, S.context()));
   return Result;
 }

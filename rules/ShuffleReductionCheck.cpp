@@ -135,6 +135,46 @@ bool broadcastsLaneZero(const Stmt *Loop, StringRef Target, ASTContext &Ctx) {
          Next == T + "=warp_read_lane(" + T + ",0u)" || Next == T + "=warp_read_lane(" + T + ",0)";
 }
 
+/// Adds to \p Safety what the code around the loop decides: readers of the
+/// partial results, a helper's clamp, a template's shared code, the width.
+/// False when the loop reduces no whole warp after all.
+bool addLoopHazards(FixSafety &Safety, const LaneShiftLoop &Found, const WarpWidth &Width,
+                    std::optional<unsigned> Lanes, const std::string &Target, ASTContext &Ctx) {
+  const LaneShiftStep &Step = Found.Step;
+  const OffsetLoop &Loop = Found.Loop;
+  // Before, lanes other than 0 hold partial reductions (from their own lane up); after,
+  // every lane holds the whole result. Same results only where lane 0's is broadcast.
+  if (Step.Index.Shift == LaneShift::Down && Safety.Kind != Applicability::None &&
+      !broadcastsLaneZero(Loop.Loop, Target, Ctx))
+    Safety.addHazard("lanes other than lane 0 held partial reductions, which the code after the "
+                     "loop may read; after the rewrite they hold the whole result (right when "
+                     "only lane 0's value is used)");
+  // A helper that returns the lane's own value past a partner lane: lane 0's
+  // result reads partners up to the last lane of the warp.
+  if (Step.Read.LastPartner &&
+      *Step.Read.LastPartner < static_cast<int64_t>(Width.Widest) - 1) {
+    if (*Step.Read.LastPartner < static_cast<int64_t>(Width.Narrowest) - 1)
+      return false;
+    Safety = FixSafety::none("'" + Step.Read.HelperName +
+                             "' returns the lane's own value for partners past lane " +
+                             std::to_string(*Step.Read.LastPartner) + ", but " + Width.RangeWhy);
+  }
+  // The operator is a template argument: the loop is shared with
+  // instantiations that may combine otherwise.
+  if (Safety.Kind != Applicability::None && Step.CombinesThroughCall &&
+      isInTemplateInstantiation(Loop.Loop, Ctx))
+    Safety = FixSafety::none("the combining operation is a call in code instantiated from a "
+                             "template, which other instantiations share with other operations");
+  if (!Loop.UpToLaneCount && !Width.known())
+    Safety = FixSafety::none(Width.whyUnknown() + ", and the warp may be wider than " +
+                             std::to_string(*Lanes) + " lanes");
+  else if (!Width.exact() && !Loop.UpToLaneCount)
+    // Offsets up to warp_lane_count() follow the width; constant ones do not.
+    Safety.addHazard(Width.assumption() + "; on a wider warp the loop reaches only the lanes "
+                     "its offsets cover, and the collective the whole warp");
+  return true;
+}
+
 } // namespace
 
 void ShuffleReductionCheck::registerMatchers(MatchFinder *Finder) {
@@ -209,36 +249,8 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
 
   std::string Target = sourceText(Step.Target->getSourceRange(), Ctx);
   ShuffleRewrite Rewrite = rewriteFor(*Found, Bound, Width, A, Ctx);
-  FixSafety &Safety = Rewrite.Safety;
-  // Before, lanes other than 0 hold partial reductions (from their own lane up); after,
-  // every lane holds the whole result. Same results only where lane 0's is broadcast.
-  if (Shift == LaneShift::Down && Safety.Kind != Applicability::None &&
-      !broadcastsLaneZero(Loop.Loop, Target, Ctx))
-    Safety.addHazard("lanes other than lane 0 held partial reductions, which the code after the "
-                     "loop may read; after the rewrite they hold the whole result (right when "
-                     "only lane 0's value is used)");
-  // A helper that returns the lane's own value past a partner lane: lane 0's
-  // result reads partners up to the last lane of the warp.
-  if (Step.Read.LastPartner && *Step.Read.LastPartner < static_cast<int64_t>(Width.Widest) - 1) {
-    if (*Step.Read.LastPartner < static_cast<int64_t>(Width.Narrowest) - 1)
-      return;
-    Safety = FixSafety::none("'" + Step.Read.HelperName +
-                             "' returns the lane's own value for partners past lane " +
-                             std::to_string(*Step.Read.LastPartner) + ", but " + Width.RangeWhy);
-  }
-  // The operator is a template argument: the loop is shared with
-  // instantiations that may combine otherwise.
-  if (Safety.Kind != Applicability::None && Step.CombinesThroughCall &&
-      isInTemplateInstantiation(Loop.Loop, Ctx))
-    Safety = FixSafety::none("the combining operation is a call in code instantiated from a "
-                             "template, which other instantiations share with other operations");
-  if (!Loop.UpToLaneCount && !Width.known())
-    Safety = FixSafety::none(Width.whyUnknown() + ", and the warp may be wider than " +
-                             std::to_string(*Lanes) + " lanes");
-  else if (!Width.exact() && !Loop.UpToLaneCount)
-    // Offsets up to warp_lane_count() follow the width; constant ones do not.
-    Safety.addHazard(Width.assumption() + "; on a wider warp the loop reaches only the lanes "
-                     "its offsets cover, and the collective the whole warp");
+  if (!addLoopHazards(Rewrite.Safety, *Found, Width, Lanes, Target, Ctx))
+    return;
 
   Diagnosis D;
   D.Loc = Ctx.getSourceManager().getExpansionLoc(Loop.Loop->getBeginLoc());
@@ -252,7 +264,7 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
   D.bind("loop", Loop.Loop);
   D.Edit = transformer::edit(
       transformer::changeTo(userStatements("loop", "loop"), transformer::cat(Rewrite.Code)));
-  D.Safety = std::move(Safety);
+  D.Safety = std::move(Rewrite.Safety);
   if (Target.empty())
     D.Safety = FixSafety::none("the value reduced is spelled in a macro");
   emit(Result, std::move(D));

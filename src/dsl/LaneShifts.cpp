@@ -412,8 +412,7 @@ std::optional<LaneRead> matchLaneRead(const CallExpr *Call, ASTContext &Ctx) {
   Read.Call = Call;
   Read.Helper = Helper;
   Read.WarpRead = Shape->Read;
-  const VarDecl *Object = isa<CXXOperatorCallExpr>(Call) ? variableOf(Call->getArg(0)) : nullptr;
-  Read.HelperName = Object ? Object->getNameAsString() : Helper->getNameAsString();
+  Read.HelperName = calleeName(Call);
   Read.Value = Args[parameterIndex(Shape->Read->getArg(0), Helper)];
   Read.Index.Shift = Shape->Index.Shift;
   Read.Index.Lane = Args[parameterIndex(Shape->Index.Lane, Helper)];

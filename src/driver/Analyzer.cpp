@@ -328,8 +328,12 @@ struct Analyzer::Impl {
     // object file.
     if (isHeaderLike(File))
       ModelArgs.insert(ModelArgs.begin(), {"-x", "c++-header"});
-    return std::make_unique<tooling::FixedCompilationDatabase>(
-        llvm::sys::path::parent_path(File), ModelArgs);
+    // Arguments after `--` are the user's, relative to where kernel-tidy
+    // runs, as clang-tidy takes them (`-I include` from the project root).
+    SmallString<256> WorkingDir;
+    if (llvm::sys::fs::current_path(WorkingDir))
+      WorkingDir = llvm::sys::path::parent_path(File);
+    return std::make_unique<tooling::FixedCompilationDatabase>(WorkingDir, ModelArgs);
   }
 
   /// The cute-* rules (analysed by the CuTe DSL frontend) that \p Opts enable.

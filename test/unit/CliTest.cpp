@@ -780,6 +780,26 @@ TEST_F(Cli, CompilerArgumentsAfterDoubleDash) {
   EXPECT_EQ(1, runKernelTidy({"check", File, "--", "-DKERNEL_TIDY_TEST_DEFINE"}).ExitCode);
 }
 
+TEST_F(Cli, RelativeIncludeFoldersAfterDoubleDashAreFromTheWorkingDirectory) {
+  // As clang-tidy takes them: `kernel-tidy check src/a/k.cpp -- -I include`
+  // run from the project root, not from the file's folder.
+  llvm::sys::fs::create_directories(Dir + "/inc");
+  llvm::sys::fs::create_directories(Dir + "/src/a");
+  writeFile(Dir + "/inc/defs.h", "#define FROM_INCLUDE_FOLDER 1\n");
+  std::string File = Dir + "/src/a/k.cpp";
+  std::string Source = fixtureInput(sourceDir() + ButterflyCase + ".cpp");
+  writeFile(File, "#include \"defs.h\"\n#ifndef FROM_INCLUDE_FOLDER\n#error\n#endif\n" + Source);
+  llvm::SmallString<256> Cwd;
+  ASSERT_FALSE(llvm::sys::fs::current_path(Cwd));
+  std::string Up;
+  for (auto It = llvm::sys::path::begin(Cwd); It != llvm::sys::path::end(Cwd); ++It)
+    if (*It != "/")
+      Up += "../";
+  std::string Relative = Up + (Dir + "/inc").substr(1);
+  ProcessResult R = runKernelTidy({"check", File, "--", "-I", Relative});
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+}
+
 TEST_F(Cli, CompileDatabaseFlagsAreUsed) {
   std::string File = Dir + "/k.cpp";
   std::string Source = fixtureInput(sourceDir() + ButterflyCase + ".cpp");

@@ -57,6 +57,44 @@ bool isHalving(const Stmt *S, const VarDecl *Var, const ASTContext &Ctx) {
          (Rhs->getOperator() == OO_Slash && isHostValue(Rhs->getArg(1), 2, Ctx));
 }
 
+/// The variable V of `$if (V == 0) { $break; };` (the exit of a `$loop` or
+/// `$while (true)` halving loop), or nullptr.
+const VarDecl *breakWhenZero(const Stmt *S, const ASTContext &Ctx) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  auto If = E ? matchDslIf(E->IgnoreImplicit()) : std::nullopt;
+  if (!If || If->Then->size() != 1)
+    return nullptr;
+  const auto *Exit = dyn_cast<Expr>(If->Then->body_front());
+  if (!Exit || matchDslExit(Exit->IgnoreImplicit()) != DslExit::Break)
+    return nullptr;
+  const auto *Cmp = binaryDslOperator(If->Cond);
+  if (!Cmp || Cmp->getOperator() != OO_EqualEqual)
+    return nullptr;
+  const Expr *L = Cmp->getArg(0), *R = Cmp->getArg(1);
+  if (isHostValue(L, 0, Ctx))
+    std::swap(L, R);
+  return isHostValue(R, 0, Ctx) ? variableOf(L) : nullptr;
+}
+
+/// The exit of an endless `$loop`/`$while (true)` whose body is \p Body when
+/// it leaves only through `$if (V == 0) { $break; };` as the body's first or
+/// last statement: that statement, or nullptr.
+const Stmt *endlessLoopExit(const DslControl &Control, const CompoundStmt *Body,
+                            const ASTContext &Ctx) {
+  bool Endless = Control.K == DslControl::Loop ||
+                 (Control.K == DslControl::While && Control.Conditions.size() == 1 &&
+                  isHostValue(Control.Conditions.front(), 1, Ctx) &&
+                  Control.Conditions.front()->IgnoreParenImpCasts()->getType()->isBooleanType());
+  auto Statements = blockStatements(Body);
+  if (!Endless || Statements.size() < 2)
+    return nullptr;
+  for (const Stmt *Exit : {Statements.front(), Statements.back()})
+    if (breakWhenZero(Exit, Ctx) &&
+        llvm::none_of(Statements, [&](const Stmt *S) { return S != Exit && containsDslExit(S); }))
+      return Exit;
+  return nullptr;
+}
+
 /// B when \p E is `B / 2` or `B >> 1` (host or DSL arithmetic), else nullptr.
 const Expr *halvedOperand(const Expr *E, const ASTContext &Ctx) {
   E = stripDslWrappers(E);
@@ -273,18 +311,28 @@ std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext
     Result.Values = Host->Values;
     return Result;
   }
-  if (Control->K != DslControl::While || Control->Conditions.size() != 1)
-    return std::nullopt;
-  // `V > K`, `V >= K`, `V != 0` or `K < V`.
-  const auto *Cond = binaryDslOperator(Control->Conditions.front());
-  if (!Cond)
-    return std::nullopt;
-  const Expr *L = Cond->getArg(0), *R = Cond->getArg(1);
-  OverloadedOperatorKind Kind = Cond->getOperator();
-  if (Kind == OO_Less)
-    std::swap(L, R), Kind = OO_Greater;
-  const VarDecl *Var = variableOf(L);
-  auto Limit = evaluateHostInt(stripDslWrappers(R), Ctx, constantLocals(R, Ctx, Writes));
+  const VarDecl *Var = nullptr;
+  std::optional<int64_t> Limit;
+  OverloadedOperatorKind Kind = OO_None;
+  // `$loop { ...; $if (V == 0) { $break; }; }` runs as `$while (V != 0)`
+  // once V starts at a positive constant (checked below).
+  const Stmt *Exit = endlessLoopExit(*Control, Body, Ctx);
+  if (Exit) {
+    Var = breakWhenZero(Exit, Ctx), Limit = 0, Kind = OO_ExclaimEqual;
+  } else {
+    if (Control->K != DslControl::While || Control->Conditions.size() != 1)
+      return std::nullopt;
+    // `V > K`, `V >= K`, `V != 0` or `K < V`.
+    const auto *Cond = binaryDslOperator(Control->Conditions.front());
+    if (!Cond)
+      return std::nullopt;
+    const Expr *L = Cond->getArg(0), *R = Cond->getArg(1);
+    Kind = Cond->getOperator();
+    if (Kind == OO_Less)
+      std::swap(L, R), Kind = OO_Greater;
+    Var = variableOf(L);
+    Limit = evaluateHostInt(stripDslWrappers(R), Ctx, constantLocals(R, Ctx, Writes));
+  }
   if (!Var || !Limit || (Kind != OO_Greater && Kind != OO_GreaterEqual && Kind != OO_ExclaimEqual))
     return std::nullopt;
   if (!Var->isLocalVarDecl() || !Var->hasInit() || !isDslValueType(Var->getType()))
@@ -297,9 +345,12 @@ std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext
   const Expr *HalfOf = nullptr;
   bool DownToOne = (Kind == OO_Greater && *Limit == 0) || (Kind == OO_GreaterEqual && *Limit == 1) ||
                    (Kind == OO_ExclaimEqual && *Limit == 0);
-  if (!Start && DownToOne)
+  // A run-time start may be 0, which an exit at the end of the body would
+  // not stop before the first step.
+  if (!Start && DownToOne && (!Exit || Exit == blockStatements(Body).front()))
     HalfOf = halvedOperand(Var->getInit(), Ctx);
-  if ((!Start && !HalfOf) || VarWrites.size() != 1 || containsDslExit(Body) ||
+  if ((!Start && !HalfOf) || (Start && Exit && *Start <= 0) || VarWrites.size() != 1 ||
+      (!Exit && containsDslExit(Body)) ||
       repeatedWithin(Control->Statement, scopeOf(Var, Ctx), Ctx))
     return std::nullopt;
   auto Statements = blockStatements(Body);
@@ -309,7 +360,7 @@ std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext
   });
   if (Update == Statements.end() || !isHalving(*Update, Var, Ctx) ||
       std::any_of(Update + 1, Statements.end(),
-                  [&](const Stmt *S) { return references(S, Var); }))
+                  [&](const Stmt *S) { return S != Exit && references(S, Var); }))
     return std::nullopt;
   HalvingLoop Result;
   Result.Loop = Control->Statement;
@@ -317,6 +368,7 @@ std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext
   Result.Var = Var;
   Result.Device = true;
   Result.Update = *Update;
+  Result.Exit = Exit;
   if (!Start) {
     Result.HalfOf = HalfOf;
     return Result;
@@ -345,7 +397,7 @@ std::optional<TreeReduction> matchTreeReduction(const CompoundStmt *Body, ASTCon
   std::string Shape;
   std::vector<const Stmt *> Steps;
   for (const Stmt *S : blockStatements(Body)) {
-    if (S == Loop->Update)
+    if (S == Loop->Update || S == Loop->Exit)
       continue;
     if (isBarrier(S)) {
       Shape += 'B';

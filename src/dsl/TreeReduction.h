@@ -44,6 +44,8 @@ struct HalvingLoop {
   const clang::VarDecl *Var = nullptr;
   bool Device = false;                 ///< A `$while` over a DSL variable.
   const clang::Stmt *Update = nullptr; ///< For Device: the halving statement in Body.
+  /// For an endless `$loop`/`$while (true)`: its `$if (V == 0) { $break; };`.
+  const clang::Stmt *Exit = nullptr;
   std::vector<int64_t> Values;         ///< Var's value in each iteration.
   /// For a device loop that halves down to 1 from a start that is not a
   /// constant, `B / 2` or `B >> 1`: B (Values is then empty).
@@ -55,8 +57,10 @@ struct HalvingLoop {
 /// where V is initialised with a host constant and written only by one
 /// halving statement of the body (`V >>= 1u`, `V /= 2u`, `V = V / 2u`,
 /// `V = V >> 1u`) after every other use of V there, and the body has no
-/// `$break`/`$continue`/`$return`. A device loop may also start at half of
-/// a run-time value (HalfOf).
+/// `$break`/`$continue`/`$return`; or an endless `$loop`/`$while (true)`
+/// whose only exit is `$if (V == 0u) { $break; };` first or last in the
+/// body, from a positive start. A device loop may also start at half of a
+/// run-time value (HalfOf) when nothing runs before its exit test.
 std::optional<HalvingLoop> matchHalvingLoop(const clang::CompoundStmt *Body,
                                             clang::ASTContext &Ctx, WriteAnalysis &Writes);
 

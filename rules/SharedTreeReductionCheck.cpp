@@ -174,6 +174,23 @@ std::string treeReplacement(const BlockTree &T, StringRef Thread, SourceLocation
        {"total", Total}});
 }
 
+/// The elements \p Tree combines when it reduces its whole 1D block of
+/// \p Block and every thread of the block reaches it; std::nullopt for a
+/// tree over a part of the block or per row of a 2D block (not the block's
+/// reduction) and for one reached by only some threads
+/// (luisa-divergent-barrier's finding).
+std::optional<int64_t> wholeBlockExtent(const TreeReduction &Tree, const BlockSize &Block,
+                                        Analyses &A) {
+  std::optional<int64_t> Extent = treeExtent(Tree.Loop.Values);
+  if (!Extent || A.Uniformity.isDivergent(Tree.Loop.Loop))
+    return std::nullopt;
+  auto Shape = Block.known();
+  if (Shape ? (*Shape)[1] * (*Shape)[2] != 1 || (*Shape)[0] != *Extent
+            : !llvm::isPowerOf2_64(*Extent))
+    return std::nullopt;
+  return Extent;
+}
+
 } // namespace
 
 void SharedTreeReductionCheck::registerMatchers(MatchFinder *Finder) {
@@ -221,22 +238,13 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
     reportRunTimeBlock(*Tree, Result);
     return;
   }
-  std::optional<int64_t> Extent = treeExtent(Tree->Loop.Values);
-  if (!Extent)
-    return;
-  // A tree over a part of the block, or per row of a 2D block, is not the
-  // block's reduction; one reached by only some threads is
-  // luisa-divergent-barrier's finding.
   BlockSize Block = A.Blocks.sizeAt(Loop);
-  auto Shape = Block.known();
-  if (Shape ? (*Shape)[1] * (*Shape)[2] != 1 || (*Shape)[0] != *Extent
-            : !llvm::isPowerOf2_64(*Extent))
-    return;
-  if (A.Uniformity.isDivergent(Loop))
+  std::optional<int64_t> Extent = wholeBlockExtent(*Tree, Block, A);
+  if (!Extent)
     return;
 
   WarpWidth Width = widthAt(Loop, Ctx);
-  BlockTree Whole(*Tree, *Extent, Shape.has_value(), Width);
+  BlockTree Whole(*Tree, *Extent, Block.known().has_value(), Width);
   std::string Array = Tree->Array->getNameAsString();
   std::string Collective = collectiveName(Tree->Op);
   QualType Element = sharedElementType(Tree->Array->getType());

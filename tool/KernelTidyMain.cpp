@@ -728,7 +728,7 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
                  "or --export-fixes\n";
   if (!outputsSpareTheInputs(Cmd, *Files))
     return ExitError;
-  *Files = withoutRepeats(std::move(*Files));
+  *Files = kernel_tidy::RepeatedFindings::headersFirst(withoutRepeats(std::move(*Files)));
   if (!configurationUsable(Cmd, *Files, Options))
     return ExitError;
   State.Recorded.resize(Files->size());

@@ -50,11 +50,6 @@ std::vector<std::string> bundledModelArgs(const std::string &ModelDir) {
   return {"-std=c++20", "-isystem", ModelDir, "-isystem", ModelDir + "/luisa"};
 }
 
-static bool isHeaderLike(llvm::StringRef File) {
-  llvm::StringRef Ext = llvm::sys::path::extension(File);
-  return Ext == ".h" || Ext == ".hpp" || Ext == ".inl";
-}
-
 namespace {
 
 /// clang-tidy's .clang-tidy lookup, except that a file that does not parse

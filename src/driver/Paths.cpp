@@ -66,4 +66,9 @@ std::optional<std::string> readInputFile(const std::string &Path, std::string &E
   return (*Buffer)->getBuffer().str();
 }
 
+bool isHeaderLike(llvm::StringRef File) {
+  llvm::StringRef Ext = llvm::sys::path::extension(File);
+  return Ext == ".h" || Ext == ".hpp" || Ext == ".inl";
+}
+
 } // namespace kernel_tidy

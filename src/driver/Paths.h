@@ -3,6 +3,7 @@
 #ifndef KERNEL_TIDY_SRC_DRIVER_PATHS_H
 #define KERNEL_TIDY_SRC_DRIVER_PATHS_H
 
+#include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +20,10 @@ std::string relativeToRoot(const std::string &Path, const std::string &Root);
 
 /// An absolute, dot-free version of \p Path.
 std::string absolutePath(const std::string &Path);
+
+/// Whether \p File is named as a header (.h, .hpp, .inl): Clang takes it
+/// for C++ only when told, and other files of a run may include it.
+bool isHeaderLike(llvm::StringRef File);
 
 /// The most a baseline, report, configuration or compile database may hold.
 constexpr uint64_t MaxInputBytes = uint64_t(1) << 30; // 1 GiB

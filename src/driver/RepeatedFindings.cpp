@@ -2,16 +2,26 @@
 
 #include "src/driver/RepeatedFindings.h"
 
+#include "src/driver/Paths.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
+#include <cassert>
 
 namespace kernel_tidy {
 
 RepeatedFindings::RepeatedFindings(const std::vector<std::string> &Files) {
-  for (const std::string &File : Files)
-    RunFiles.insert(identity(File));
+  assert(llvm::is_sorted(Files, [](const std::string &A, const std::string &B) {
+           return isHeaderLike(A) && !isHeaderLike(B);
+         }) && "the run's headers come first");
+}
+
+std::vector<std::string> RepeatedFindings::headersFirst(std::vector<std::string> Files) {
+  std::stable_partition(Files.begin(), Files.end(),
+                        [](const std::string &File) { return isHeaderLike(File); });
+  return Files;
 }
 
 const std::string &RepeatedFindings::identity(const std::string &Path) {
@@ -33,10 +43,10 @@ void RepeatedFindings::removeFrom(FileResult &Result) {
   std::vector<std::string> Gone; // The "FILE:LINE: " their fix notes start with.
   llvm::erase_if(Result.Findings, [&](const Finding &F) {
     const std::string &File = identity(F.File);
+    bool First = Reported.insert({File, F.Begin.Offset, F.Rule, F.Message}).second;
     if (File == Own)
       return false;
-    if (RunFiles.contains(File) ||
-        !Reported.insert({File, F.Begin.Offset, F.Rule, F.Message}).second) {
+    if (!First) {
       Gone.push_back(F.File + ":" + std::to_string(F.Begin.Line) + ": ");
       return true;
     }

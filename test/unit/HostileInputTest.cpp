@@ -732,6 +732,27 @@ TEST_F(HostileInput, AHeaderIncludedTwiceAndCheckedItselfIsReportedOnce) {
   EXPECT_EQ(readFile(sourceDir() + SafeCase + ".fixed.cpp"), readFile(Header));
 }
 
+// A header of the run is reported from its own analysis, but a template in
+// it is checked only where a file instantiates it: that finding stays.
+TEST_F(HostileInput, AFindingOnlyAnIncluderSeesInAHeaderOfTheRunIsKept) {
+  std::string Kernel = fixtureInput(sourceDir() + SafeCase + ".cpp");
+  for (auto [From, To] : {std::pair<std::string, std::string>{"void build_row_max(",
+                                                               "template <typename T>\nvoid build_row_max("},
+                          {"BufferFloat data", "BufferVar<T> data"},
+                          {"Float m =", "Var<T> m ="}}) {
+    size_t At = Kernel.find(From);
+    ASSERT_NE(std::string::npos, At) << From;
+    Kernel.replace(At, From.size(), To);
+  }
+  std::string Header = put("k.h", "#pragma once\n" + Kernel);
+  std::string Source =
+      put("a.cpp", "#include \"k.h\"\ntemplate void build_row_max<float>(Device &);\n");
+  ProcessResult R = runKernelTidy({"check", "--header-filter=k\\.h$", Source, Header});
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ(1u, count(R.Out, "[luisa-butterfly-reduction]")) << R.Out;
+  EXPECT_NE(std::string::npos, R.Out.find("k.h:")) << R.Out;
+}
+
 // Issue 31, item 19: a header filter that is no regular expression is an
 // error before anything runs, as clang-tidy refuses it.
 TEST_F(HostileInput, AnInvalidHeaderFilterIsAnError) {

@@ -306,19 +306,16 @@ TEST(ClangTidyPlugin, ListsTheChecks) {
       EXPECT_NE(std::string::npos, Out.find(Rule.Id.str())) << Out;
 }
 
-/// Fixtures through `clang-tidy --fix` and the CLI's `--fix`, each on
-/// its own copy; the texts must be equal. With --fix-notes (clang-tidy) and
-/// --unsafe-fixes (CLI), the result is the fixture's .fixed.cpp.
-TEST(ClangTidyPlugin, FixGivesTheCliFix) {
-  if (PluginIsSanitized)
-    GTEST_SKIP() << "sanitized plugin: not loadable by clang-tidy-19";
-  std::string Dir = makeTempDir();
-  llvm::sys::fs::create_directories(Dir + "/tidy");
-  llvm::sys::fs::create_directories(Dir + "/cli");
-  llvm::sys::fs::create_directories(Dir + "/notes");
-  std::vector<std::pair<std::string, std::string>> Cases; // name, fixed text
-  // Per rule: its first case with a safe fix, with an unsafe fix, and without
-  // a fix (FixtureTest runs every fixture through the CLI's engine).
+/// A fixture case: its file name in a test folder, its input and fixed texts.
+struct PluginCase {
+  std::string Name, Input, Expected;
+};
+
+/// Per C++ rule, its first fixture case (without options) with a safe fix,
+/// with an unsafe fix and without a fix (FixtureTest runs every fixture
+/// through the CLI's engine).
+std::vector<PluginCase> firstCaseOfEachFixKind() {
+  std::vector<PluginCase> Cases;
   for (const rules::RuleInfo &Rule : rules::allRules()) {
     if (Rule.Language != "C++")
       continue; // clang-tidy does not read Python.
@@ -337,21 +334,35 @@ TEST(ClangTidyPlugin, FixGivesTheCliFix) {
       if (Have)
         continue;
       Have = true;
-      std::string Name = (Rule.Id + "__" + llvm::sys::path::filename(File)).str();
-      for (const char *Sub : {"/tidy/", "/cli/", "/notes/"})
-        writeFile(Dir + Sub + Name, F.Input);
-      Cases.push_back({Name, Expected});
+      Cases.push_back({(Rule.Id + "__" + llvm::sys::path::filename(File)).str(), F.Input, Expected});
     }
   }
+  return Cases;
+}
+
+/// Fixtures through `clang-tidy --fix` and the CLI's `--fix`, each on
+/// its own copy; the texts must be equal. With --fix-notes (clang-tidy) and
+/// --unsafe-fixes (CLI), the result is the fixture's .fixed.cpp.
+TEST(ClangTidyPlugin, FixGivesTheCliFix) {
+  if (PluginIsSanitized)
+    GTEST_SKIP() << "sanitized plugin: not loadable by clang-tidy-19";
+  std::string Dir = makeTempDir();
+  llvm::sys::fs::create_directories(Dir + "/tidy");
+  llvm::sys::fs::create_directories(Dir + "/cli");
+  llvm::sys::fs::create_directories(Dir + "/notes");
+  std::vector<PluginCase> Cases = firstCaseOfEachFixKind();
+  for (const PluginCase &C : Cases)
+    for (const char *Sub : {"/tidy/", "/cli/", "/notes/"})
+      writeFile(Dir + Sub + C.Name, C.Input);
   ASSERT_GE(Cases.size(), 6u);
   std::vector<std::string> Tidy{"--checks=-*,luisa-*", "--fix", "--quiet"};
   std::vector<std::string> Notes{"--checks=-*,luisa-*", "--config={CheckOptions: {UnsafeFixes: true}}",
                                  "--fix", "--fix-notes", "--quiet"};
   std::vector<std::string> Cli{"check", "--fix"};
-  for (const auto &[Name, Expected] : Cases) {
-    Tidy.push_back(Dir + "/tidy/" + Name);
-    Notes.push_back(Dir + "/notes/" + Name);
-    Cli.push_back(Dir + "/cli/" + Name);
+  for (const PluginCase &C : Cases) {
+    Tidy.push_back(Dir + "/tidy/" + C.Name);
+    Notes.push_back(Dir + "/notes/" + C.Name);
+    Cli.push_back(Dir + "/cli/" + C.Name);
   }
   for (const std::string &A : modelArgsWithPch()) {
     Tidy.push_back(A);
@@ -362,10 +373,66 @@ TEST(ClangTidyPlugin, FixGivesTheCliFix) {
   EXPECT_NE(-1, runClangTidy(Notes, &Out)) << Out;
   ProcessResult R = runKernelTidy(Cli);
   EXPECT_NE(2, R.ExitCode) << R.Out << R.Err;
-  for (const auto &[Name, Expected] : Cases) {
-    EXPECT_EQ(readFile(Dir + "/cli/" + Name), readFile(Dir + "/tidy/" + Name)) << Name;
-    EXPECT_EQ(Expected, readFile(Dir + "/notes/" + Name)) << Name;
+  for (const PluginCase &C : Cases) {
+    EXPECT_EQ(readFile(Dir + "/cli/" + C.Name), readFile(Dir + "/tidy/" + C.Name)) << C.Name;
+    EXPECT_EQ(C.Expected, readFile(Dir + "/notes/" + C.Name)) << C.Name;
   }
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+/// \p Text less clang-tidy's progress and summary lines ("[1/3] Processing
+/// file a.cpp.", "3 warnings generated.", "Suppressed 2 warnings (...)").
+std::string withoutTidySummary(llvm::StringRef Text) {
+  std::string Kept;
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    Text = Rest;
+    if ((Line.starts_with("[") && Line.contains("] Processing file ")) ||
+        Line.ends_with(" generated.") || Line.starts_with("Suppressed ") ||
+        Line.starts_with("Use -header-filter=") || Line.starts_with("Use -system-headers"))
+      continue;
+    Kept += Line.str() + "\n";
+  }
+  return Kept;
+}
+
+/// Issue 32, item 1: the text report is what clang-tidy prints for the same
+/// diagnostics, both rendered by Clang's TextDiagnostic: a finding in a
+/// header whose range and fix span several lines (a.h, included by a.cpp),
+/// an unsafe fix as the note that carries its fix-its (b.cpp), notes at other
+/// places (c.cpp). The one difference is the CLI's word on an unsafe fix that
+/// it did not apply. clang-tidy prints the findings of the run sorted by
+/// file, the CLI per file in the given order: the names make them agree.
+TEST(ClangTidyPlugin, TextReportIsWhatClangTidyPrints) {
+  if (PluginIsSanitized)
+    GTEST_SKIP() << "sanitized plugin: not loadable by clang-tidy-19";
+  std::string Dir = makeTempDir();
+  writeFile(Dir + "/a.h", fixtureInput(sourceDir() + SafeCase + ".cpp"));
+  writeFile(Dir + "/a.cpp", "#include \"a.h\"\n");
+  writeFile(Dir + "/b.cpp", fixtureInput(sourceDir() + UnsafeCase + ".cpp"));
+  writeFile(Dir + "/c.cpp", fixtureInput(sourceDir() + "/test/fixtures/luisa-divergent-barrier/"
+                                                       "helper-calls.cpp"));
+  std::vector<std::string> Files{Dir + "/a.cpp", Dir + "/b.cpp", Dir + "/c.cpp"};
+  std::vector<std::string> Tidy{"--config={Checks: '-*,luisa-*', CheckOptions: {UnsafeFixes: true}}",
+                                "--header-filter=.*"};
+  std::vector<std::string> Cli{"check", "--header-filter=.*"};
+  Tidy.insert(Tidy.end(), Files.begin(), Files.end());
+  Cli.insert(Cli.end(), Files.begin(), Files.end());
+  for (const std::string &A : modelArgsWithPch())
+    Tidy.push_back(A);
+  std::string Expected;
+  EXPECT_EQ(0, runClangTidy(Tidy, &Expected)) << Expected;
+  ProcessResult R = runKernelTidy(Cli);
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  std::string Text = R.Out;
+  const llvm::StringRef NotApplied = " (applied only with --unsafe-fixes)";
+  for (size_t At; (At = Text.find(NotApplied.str())) != std::string::npos;)
+    Text.erase(At, NotApplied.size());
+  EXPECT_EQ(withoutTidySummary(Expected), Text);
+  for (const std::string &Seen : std::vector<std::string>{
+           Dir + "/a.h:12:9: warning: ", "   16 |         m = max(m, warp_read_lane(m, lane ^ 1u));\n",
+        Dir + "/b.cpp:12:9: note: unsafe fix: ", Dir + "/c.cpp:41:25: note: "})
+    EXPECT_NE(std::string::npos, Text.find(Seen)) << Text;
   llvm::sys::fs::remove_directories(Dir);
 }
 

@@ -581,12 +581,16 @@ TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
   // With the width stated, rounding is the only reason.
   ProcessResult R = runKernelTidy({"check", "--warp-size=32", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
+  // The note carries the unsafe fix, as the plugin's does in clang-tidy.
   EXPECT_NE(std::string::npos,
-            R.Out.find("      |         ^" + std::string(37, '~') + "\n"
-                       "      |         s = warp_active_sum(s);\n" +
-                       File + ":12:9: note: unsafe fix (applied only with --unsafe-fixes): " +
-                       RoundingReason + "\n"))
+            R.Out.find(File + ":12:9: note: unsafe fix (applied only with --unsafe-fixes): " +
+                       RoundingReason + "\n"
+                       "   12 |         s = s + warp_read_lane(s, lane ^ 16u);\n"
+                       "      |         ^" + std::string(37, '~') + "\n"
+                       "      |         s = warp_active_sum(s);\n"
+                       "   13 |         s = s + warp_read_lane(s, lane ^ 8u);\n"))
       << R.Out;
+  EXPECT_EQ(1u, llvm::StringRef(R.Out).count("s = warp_active_sum(s);")) << R.Out;
   R = runKernelTidy({"check", "--warp-size=32", "--format", "json", File});
   auto D = nlohmann::json::parse(R.Out)["diagnostics"][0];
   EXPECT_EQ("unsafe", D["fix"]["applicability"]);
@@ -759,8 +763,8 @@ TEST_F(Cli, TargetAddsTheProfitabilityNoteToEveryFormat) {
 
   R = runKernelTidy({"check", "--target", "cuda", File});
   EXPECT_NE(std::string::npos,
-            R.Out.find("      |         ^" + std::string(41, '~') + "\n" +
-                       "      |         m = warp_active_max(m);\n" + File +
+            R.Out.find("   16 |         m = max(m, warp_read_lane(m, lane ^ 1u));\n"
+                       "      |         " + std::string(41, '~') + "\n" + File +
                        ":12:9: note: on cuda this rewrite is "
                        "not expected to be faster ("))
       << R.Out;

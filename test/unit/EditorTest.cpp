@@ -306,16 +306,19 @@ TEST(ClangTidyPlugin, ListsTheChecks) {
       EXPECT_NE(std::string::npos, Out.find(Rule.Id.str())) << Out;
 }
 
-/// A fixture case: its file name in a test folder, its input and fixed texts.
-struct PluginCase {
-  std::string Name, Input, Expected;
-};
-
-/// Per C++ rule, its first fixture case (without options) with a safe fix,
-/// with an unsafe fix and without a fix (FixtureTest runs every fixture
-/// through the CLI's engine).
-std::vector<PluginCase> firstCaseOfEachFixKind() {
-  std::vector<PluginCase> Cases;
+/// Fixtures through `clang-tidy --fix` and the CLI's `--fix`, each on
+/// its own copy; the texts must be equal. With --fix-notes (clang-tidy) and
+/// --unsafe-fixes (CLI), the result is the fixture's .fixed.cpp.
+TEST(ClangTidyPlugin, FixGivesTheCliFix) {
+  if (PluginIsSanitized)
+    GTEST_SKIP() << "sanitized plugin: not loadable by clang-tidy-19";
+  std::string Dir = makeTempDir();
+  llvm::sys::fs::create_directories(Dir + "/tidy");
+  llvm::sys::fs::create_directories(Dir + "/cli");
+  llvm::sys::fs::create_directories(Dir + "/notes");
+  std::vector<std::pair<std::string, std::string>> Cases; // name, fixed text
+  // Per rule: its first case with a safe fix, with an unsafe fix, and without
+  // a fix (FixtureTest runs every fixture through the CLI's engine).
   for (const rules::RuleInfo &Rule : rules::allRules()) {
     if (Rule.Language != "C++")
       continue; // clang-tidy does not read Python.
@@ -334,35 +337,21 @@ std::vector<PluginCase> firstCaseOfEachFixKind() {
       if (Have)
         continue;
       Have = true;
-      Cases.push_back({(Rule.Id + "__" + llvm::sys::path::filename(File)).str(), F.Input, Expected});
+      std::string Name = (Rule.Id + "__" + llvm::sys::path::filename(File)).str();
+      for (const char *Sub : {"/tidy/", "/cli/", "/notes/"})
+        writeFile(Dir + Sub + Name, F.Input);
+      Cases.push_back({Name, Expected});
     }
   }
-  return Cases;
-}
-
-/// Fixtures through `clang-tidy --fix` and the CLI's `--fix`, each on
-/// its own copy; the texts must be equal. With --fix-notes (clang-tidy) and
-/// --unsafe-fixes (CLI), the result is the fixture's .fixed.cpp.
-TEST(ClangTidyPlugin, FixGivesTheCliFix) {
-  if (PluginIsSanitized)
-    GTEST_SKIP() << "sanitized plugin: not loadable by clang-tidy-19";
-  std::string Dir = makeTempDir();
-  llvm::sys::fs::create_directories(Dir + "/tidy");
-  llvm::sys::fs::create_directories(Dir + "/cli");
-  llvm::sys::fs::create_directories(Dir + "/notes");
-  std::vector<PluginCase> Cases = firstCaseOfEachFixKind();
-  for (const PluginCase &C : Cases)
-    for (const char *Sub : {"/tidy/", "/cli/", "/notes/"})
-      writeFile(Dir + Sub + C.Name, C.Input);
   ASSERT_GE(Cases.size(), 6u);
   std::vector<std::string> Tidy{"--checks=-*,luisa-*", "--fix", "--quiet"};
   std::vector<std::string> Notes{"--checks=-*,luisa-*", "--config={CheckOptions: {UnsafeFixes: true}}",
                                  "--fix", "--fix-notes", "--quiet"};
   std::vector<std::string> Cli{"check", "--fix"};
-  for (const PluginCase &C : Cases) {
-    Tidy.push_back(Dir + "/tidy/" + C.Name);
-    Notes.push_back(Dir + "/notes/" + C.Name);
-    Cli.push_back(Dir + "/cli/" + C.Name);
+  for (const auto &[Name, Expected] : Cases) {
+    Tidy.push_back(Dir + "/tidy/" + Name);
+    Notes.push_back(Dir + "/notes/" + Name);
+    Cli.push_back(Dir + "/cli/" + Name);
   }
   for (const std::string &A : modelArgsWithPch()) {
     Tidy.push_back(A);
@@ -373,9 +362,9 @@ TEST(ClangTidyPlugin, FixGivesTheCliFix) {
   EXPECT_NE(-1, runClangTidy(Notes, &Out)) << Out;
   ProcessResult R = runKernelTidy(Cli);
   EXPECT_NE(2, R.ExitCode) << R.Out << R.Err;
-  for (const PluginCase &C : Cases) {
-    EXPECT_EQ(readFile(Dir + "/cli/" + C.Name), readFile(Dir + "/tidy/" + C.Name)) << C.Name;
-    EXPECT_EQ(C.Expected, readFile(Dir + "/notes/" + C.Name)) << C.Name;
+  for (const auto &[Name, Expected] : Cases) {
+    EXPECT_EQ(readFile(Dir + "/cli/" + Name), readFile(Dir + "/tidy/" + Name)) << Name;
+    EXPECT_EQ(Expected, readFile(Dir + "/notes/" + Name)) << Name;
   }
   llvm::sys::fs::remove_directories(Dir);
 }

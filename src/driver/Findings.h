@@ -4,6 +4,7 @@
 #define KERNEL_TIDY_SRC_DRIVER_FINDINGS_H
 
 #include "rules/FixProtocol.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,13 @@ struct Fix {
   std::vector<Edit> Edits;
 };
 
+/// A byte range [Begin, End) of a file that a finding highlights.
+struct Span {
+  std::string File;
+  Position Begin;
+  Position End;
+};
+
 /// A note of a finding that carries no fix (e.g. that the rewrite is not
 /// expected to be faster on the --target backend).
 struct Note {
@@ -52,6 +60,9 @@ struct Finding {
   std::string File;
   Position Begin;
   Position End;
+  /// The ranges its rule highlighted (a Clang diagnostic's ranges), which
+  /// the text report underlines; none given: [Begin, End) if not empty.
+  std::vector<Span> Ranges;
   std::optional<Fix> FixIt;
   /// Without FixIt: why there is no fix, when the rule (or the verification
   /// of its fix) said so.
@@ -73,6 +84,9 @@ struct ParseError {
 struct FileResult {
   std::string File;                 ///< As given on the command line.
   std::string Original;             ///< Contents that were analysed.
+  /// The analysed texts of the other files (headers) that findings point
+  /// into, by Finding::File, for the source lines of the text report.
+  std::map<std::string, std::string> OtherTexts;
   bool ReadFromDisk = false;        ///< Original was read from File (not given in memory).
   std::vector<Finding> Findings;
   std::vector<ParseError> Errors;

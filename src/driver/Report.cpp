@@ -3,13 +3,23 @@
 #include "src/driver/Report.h"
 
 #include "src/driver/Nesting.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/TextDiagnostic.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 
 namespace kernel_tidy {
+
+using clang::CharSourceRange;
+using clang::DiagnosticsEngine;
+using clang::FixItHint;
+using clang::SourceLocation;
 
 RunSummary summarize(const std::vector<FileResult> &Results) {
   RunSummary Summary;
@@ -57,183 +67,161 @@ std::string formatStatistics(const std::vector<FileResult> &Results,
   return Out;
 }
 
-static std::string lineOf(const std::string &Text, unsigned Line) {
-  size_t Begin = 0;
-  for (unsigned L = 1; L < Line && Begin != std::string::npos; ++L) {
-    Begin = Text.find('\n', Begin);
-    if (Begin != std::string::npos)
-      ++Begin;
-  }
-  if (Begin == std::string::npos || Begin > Text.size())
-    return "";
-  size_t End = Text.find('\n', Begin);
-  std::string Result = Text.substr(Begin, End == std::string::npos ? End : End - Begin);
-  if (!Result.empty() && Result.back() == '\r')
-    Result.pop_back();
-  return Result;
-}
-
 static const char *applicabilityName(Applicability Kind) {
   return Kind == Applicability::Safe ? "safe" : Kind == Applicability::Unsafe ? "unsafe" : "none";
 }
 
-/// The blank that lines text up under \p Source up to byte \p Column (tabs
-/// kept, one space per UTF-8 character), as Clang's caret line does.
-static std::string blankUpTo(llvm::StringRef Source, size_t Column) {
-  std::string Blank;
-  for (size_t I = 0; I < Column; ++I) {
-    unsigned char C = I < Source.size() ? Source[I] : ' ';
-    if ((C & 0xC0) != 0x80)
-      Blank += C == '\t' ? '\t' : ' ';
-  }
-  return Blank;
-}
-
-/// Clang's caret line: spaces up to the finding, `^` under its first
-/// character and `~` under the rest of its range on that line (tabs kept,
-/// so that the marks line up; one mark per UTF-8 character).
-static std::string underline(llvm::StringRef Source, const Finding &F) {
-  size_t Begin = F.Begin.Column > 0 ? F.Begin.Column - 1 : 0;
-  size_t End = F.End.Line == F.Begin.Line && F.End.Column > F.Begin.Column
-                   ? F.End.Column - 1
-                   : F.End.Line > F.Begin.Line ? Source.size() : Begin + 1;
-  std::string Line = blankUpTo(Source, Begin);
-  for (size_t I = Begin; I < std::max(End, Begin + 1); ++I) {
-    unsigned char C = I < Source.size() ? Source[I] : ' ';
-    if ((C & 0xC0) == 0x80)
-      continue; // A UTF-8 continuation byte: one mark per character.
-    Line += I == Begin ? '^' : C == '\t' ? '\t' : '~';
-  }
-  return Line;
-}
-
 namespace {
 
-/// Clang's colours for diagnostics (clang/lib/Frontend/TextDiagnostic.cpp):
-/// bold locations and messages, magenta warnings, red errors, grey notes,
-/// green carets and fix-its.
-class Painter {
+/// Diagnostics printed by Clang itself: clang::TextDiagnostic, the renderer
+/// behind clang-tidy's output, over a SourceManager that holds the texts the
+/// findings were made on. One per report, as clang-tidy keeps one per run: a
+/// diagnostic at the place of the one before shows no second snippet.
+class ClangText {
 public:
-  explicit Painter(bool Colour) : Colour(Colour) {}
-  std::string bold(llvm::StringRef Text) const { return paint("\033[1m", Text); }
-  std::string severity(llvm::StringRef Kind) const {
-    const char *Code = Kind == "error"     ? "\033[0;1;31m"
-                       : Kind == "warning" ? "\033[0;1;35m"
-                                           : "\033[0;1;30m";
-    return paint(Code, (Kind + ": ").str());
+  explicit ClangText(bool Colour)
+      : Options(new clang::DiagnosticOptions), Files(clang::FileSystemOptions()),
+        Engine(new clang::DiagnosticIDs, Options, new clang::IgnoringDiagConsumer),
+        Sources(Engine, Files), Stream(Out), Printer(Stream, Language, &*Options) {
+    Options->ShowColors = Colour;
+    Stream.enable_colors(Colour);
   }
-  std::string green(llvm::StringRef Text) const { return paint("\033[0;1;32m", Text); }
 
-  /// `LOCATION: KIND: MESSAGE` and a newline.
-  std::string line(llvm::StringRef Location, llvm::StringRef Kind,
-                   llvm::StringRef Message) const {
-    return bold((Location + ": ").str()) + severity(Kind) + bold(Message) + "\n";
+  /// Serves \p Text as the contents of \p File.
+  void addText(const std::string &File, llvm::StringRef Text) {
+    auto [It, New] = Ids.try_emplace(File);
+    if (New)
+      It->second = Sources.createFileID(llvm::MemoryBuffer::getMemBufferCopy(Text, File));
+  }
+
+  /// \p At in \p File, whose text was added or is read now from disk (as
+  /// clang-tidy reads it); invalid when there is none.
+  SourceLocation location(const std::string &File, const Position &At) {
+    clang::FileID Id = idOf(File);
+    if (Id.isInvalid())
+      return {};
+    unsigned Size = Sources.getBufferData(Id).size();
+    return Sources.getLocForStartOfFile(Id).getLocWithOffset(std::min(At.Offset, Size));
+  }
+
+  /// The location of a parse error's line and column.
+  SourceLocation location(const ParseError &E) {
+    clang::FileID Id = idOf(E.File);
+    if (!E.Line || Id.isInvalid())
+      return {};
+    return Sources.translateLineCol(Id, E.Line, std::max(E.Column, 1u));
+  }
+
+  CharSourceRange range(const std::string &File, const Position &Begin, const Position &End) {
+    return CharSourceRange::getCharRange(location(File, Begin), location(File, End));
+  }
+
+  /// Prints a diagnostic at \p Loc; without one, at \p Where (a file, or
+  /// "FILE:LINE:COLUMN") and without source.
+  void emit(SourceLocation Loc, llvm::StringRef Where, DiagnosticsEngine::Level Level,
+            llvm::StringRef Message, llvm::ArrayRef<CharSourceRange> Ranges = {},
+            llvm::ArrayRef<FixItHint> Hints = {}) {
+    if (Loc.isValid()) {
+      Printer.emitDiagnostic(clang::FullSourceLoc(Loc, Sources), Level, Message, Ranges, Hints);
+      return;
+    }
+    Stream.changeColor(llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true) << Where << ": ";
+    Stream.resetColor();
+    clang::TextDiagnostic::printDiagnosticLevel(Stream, Level, Options->ShowColors);
+    clang::TextDiagnostic::printDiagnosticMessage(Stream, Level == DiagnosticsEngine::Note, Message,
+                                           0, 0, Options->ShowColors);
+  }
+
+  void print(llvm::StringRef Text) { Stream << Text; }
+  std::string take() {
+    Stream.flush();
+    return std::move(Out);
   }
 
 private:
-  std::string paint(const char *Code, llvm::StringRef Text) const {
-    return Colour && !Text.empty() ? Code + Text.str() + "\033[0m" : Text.str();
+  clang::FileID idOf(const std::string &File) {
+    if (!Ids.count(File))
+      if (auto Buffer = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
+                                                    /*RequiresNullTerminator=*/false))
+        addText(File, (*Buffer)->getBuffer());
+    return Ids[File];
   }
-  bool Colour;
+
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Options;
+  clang::FileManager Files;
+  DiagnosticsEngine Engine;
+  clang::SourceManager Sources;
+  clang::LangOptions Language;
+  std::string Out;
+  llvm::raw_string_ostream Stream;
+  clang::TextDiagnostic Printer;
+  std::map<std::string, clang::FileID> Ids;
 };
 
 std::string positionText(const Position &P) {
   return std::to_string(P.Line) + ":" + std::to_string(P.Column);
 }
 
-/// The lines of \p Replacement in the source gutter, the first one starting
-/// at \p Lead (the blank up to its column); `\r` dropped.
-std::string replacementLines(llvm::StringRef Replacement, const std::string &Gutter,
-                             const std::string &Lead, const Painter &P) {
-  std::string Out;
-  llvm::StringRef Rest(Replacement);
-  bool First = true;
-  while (!Rest.empty()) {
-    auto [Line, Tail] = Rest.split('\n');
-    Out += Gutter + " | " + (First ? Lead : "") + P.green(Line.rtrim('\r')) + "\n";
-    First = false;
-    Rest = Tail;
-  }
-  return Out;
-}
-
-/// One finding: Clang's diagnostic with the source line and caret, the fix
-/// as Clang shows a fix-it (the replacement under the caret line; edits of
-/// other lines as notes), then the notes and what became of the fix.
-std::string formatFinding(const FileResult &R, const Finding &F, const TextOptions &Options) {
-  Painter P(Options.Colour);
+/// One finding as clang-tidy prints it: the diagnostic with its ranges and,
+/// for a safe fix, its fix-its; the notes clang-tidy adds after a fix is
+/// applied; the rule's notes; an unsafe fix as the note that carries it,
+/// and why there is no fix.
+void emitFinding(ClangText &Text, const Finding &F, const TextOptions &Options) {
+  SourceLocation Loc = Text.location(F.File, F.Begin);
   std::string Where = F.File + ":" + positionText(F.Begin);
+  std::vector<CharSourceRange> Ranges;
+  for (const Span &S : F.Ranges)
+    Ranges.push_back(Text.range(S.File, S.Begin, S.End));
+  if (F.Ranges.empty() && F.End.Offset > F.Begin.Offset)
+    Ranges.push_back(Text.range(F.File, F.Begin, F.End));
+  std::vector<FixItHint> Hints;
+  if (F.FixIt)
+    for (const Edit &E : F.FixIt->Edits)
+      Hints.push_back(
+          FixItHint::CreateReplacement(Text.range(E.File, E.Begin, E.End), E.Replacement));
+  bool Safe = F.FixIt && F.FixIt->Kind == Applicability::Safe;
   // As clang-tidy marks findings that --warnings-as-errors promotes.
-  std::string Out = P.line(Where, F.AsError ? "error" : "warning",
-                           F.Message + " [" + F.Rule +
-                               (F.AsError ? ",-warnings-as-errors" : "") + "]");
-  std::string Gutter(5, ' ');
-  std::string Source;
-  bool ShowsSource = F.File == R.File;
-  if (ShowsSource) {
-    std::string Number = std::to_string(F.Begin.Line);
-    Gutter = std::string(Number.size() < 5 ? 5 - Number.size() : 0, ' ') + Number;
-    Source = lineOf(R.Original, F.Begin.Line);
-    Out += Gutter + " | " + Source + "\n";
-    Gutter.assign(Gutter.size(), ' ');
-    Out += Gutter + " | " + P.green(underline(Source, F)) + "\n";
-  }
-  // Clang shows a fix-it under the caret line when it edits that line.
-  const Edit *UnderCaret = nullptr;
-  if (F.FixIt && ShowsSource && !F.FixIt->Edits.empty()) {
-    const Edit &First = F.FixIt->Edits.front();
-    if (First.File == R.File && First.Begin.Line == F.Begin.Line && !First.Replacement.empty())
-      UnderCaret = &First;
-  }
-  if (UnderCaret)
-    Out += replacementLines(UnderCaret->Replacement, Gutter,
-                            blankUpTo(Source, UnderCaret->Begin.Column ? UnderCaret->Begin.Column - 1 : 0), P);
-  for (const Note &N : F.Notes)
-    Out += P.line(N.File + ":" + positionText(N.At), "note", N.Message);
-  // The reasons as the rules' notes say them (and clang-tidy prints them).
-  if (!F.NoFixReason.empty())
-    Out += P.line(Where, "note", fix_protocol::noFixNote(F.NoFixReason));
-  if (!F.FixIt)
-    return Out;
-  for (const Edit &E : F.FixIt->Edits) {
-    if (&E == UnderCaret)
-      continue;
-    bool Also = UnderCaret || &E != &F.FixIt->Edits.front();
-    std::string What = std::string(Also ? "the fix also " : "fix: ") +
-                       (E.Replacement.empty() ? "removes " : "replaces ") + positionText(E.Begin) +
-                       "-" + positionText(E.End) + (E.Replacement.empty() ? "" : " with:");
-    Out += P.line(E.File + ":" + positionText(E.Begin), "note", What);
-    Out += replacementLines(E.Replacement, std::string(5, ' '), "", P);
-  }
-  if (F.FixIt->Kind == Applicability::Unsafe)
-    Out += P.line(Where, "note",
-                  fix_protocol::labelled(
-                      (fix_protocol::UnsafeFix +
-                       (F.FixApplied ? "" : " (applied only with --unsafe-fixes)"))
-                          .str(),
-                      F.FixIt->Reason));
+  Text.emit(Loc, Where, F.AsError ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning,
+            F.Message + " [" + F.Rule + (F.AsError ? ",-warnings-as-errors" : "") + "]", Ranges,
+            Safe ? Hints : std::vector<FixItHint>());
   if (F.FixApplied && Options.FixesWritten)
-    Out += P.line(Where, "note", "FIX-IT applied suggested code changes");
-  return Out;
+    for (const Edit &E : F.FixIt->Edits)
+      Text.emit(Text.location(E.File, E.Begin), E.File + ":" + positionText(E.Begin),
+                DiagnosticsEngine::Note, "FIX-IT applied suggested code changes");
+  for (const Note &N : F.Notes)
+    Text.emit(Text.location(N.File, N.At), N.File + ":" + positionText(N.At),
+              DiagnosticsEngine::Note, N.Message);
+  if (F.FixIt && !Safe)
+    Text.emit(Loc, Where, DiagnosticsEngine::Note,
+              fix_protocol::labelled((fix_protocol::UnsafeFix +
+                                      (F.FixApplied ? "" : " (applied only with --unsafe-fixes)"))
+                                         .str(),
+                                     F.FixIt->Reason),
+              {}, Hints);
+  // The reason as the rule's note says it (and clang-tidy prints it).
+  if (!F.NoFixReason.empty())
+    Text.emit(Loc, Where, DiagnosticsEngine::Note, fix_protocol::noFixNote(F.NoFixReason));
 }
 
 } // namespace
 
 std::string formatText(const std::vector<FileResult> &Results, const TextOptions &Options) {
-  Painter P(Options.Colour);
-  std::string Out;
+  ClangText Text(Options.Colour);
   for (const FileResult &R : Results) {
+    Text.addText(R.File, R.Original);
+    for (const auto &[File, Contents] : R.OtherTexts)
+      Text.addText(File, Contents);
     for (const ParseError &E : R.Errors)
-      Out += P.line(E.Line ? E.File + ":" + std::to_string(E.Line) + ":" +
-                                 std::to_string(E.Column)
-                           : E.File,
-                    "error", E.Message);
+      Text.emit(Text.location(E), E.Line ? E.File + ":" + std::to_string(E.Line) + ":" +
+                                               std::to_string(E.Column)
+                                         : E.File,
+                DiagnosticsEngine::Error, E.Message);
     for (const Finding &F : R.Findings)
-      Out += formatFinding(R, F, Options);
+      emitFinding(Text, F, Options);
     for (const std::string &Note : R.FixNotes)
-      Out += Note + "\n";
+      Text.print(Note + "\n");
   }
-  return Out;
+  return Text.take();
 }
 
 std::string formatCheckProfile(const std::vector<std::string> &Profiles) {

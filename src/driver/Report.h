@@ -30,9 +30,11 @@ struct TextOptions {
   bool FixesWritten = false; ///< --fix wrote the applied fixes (clang-tidy's note).
 };
 
-/// Findings as Clang prints diagnostics: location, message, source line,
-/// caret, the fix as Clang shows a fix-it (its replacement under the caret
-/// line) and why a fix is unsafe.
+/// Per file, its parse errors, its findings and the notes of its dropped
+/// fixes, as clang-tidy prints them: by Clang's TextDiagnostic over the
+/// analysed texts (location, message, the source lines of the ranges and
+/// fix-its with carets, fix-it insertion lines, notes, why a fix is unsafe
+/// or missing).
 std::string formatText(const std::vector<FileResult> &Results, const TextOptions &Options = {});
 
 /// --enable-check-profile: the time of each check summed over clang-tidy's

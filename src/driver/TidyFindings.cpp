@@ -41,6 +41,8 @@ public:
       return std::nullopt;
     return File.Text.substr(Offset, Length);
   }
+  /// The whole text of \p Path (empty when it cannot be read).
+  const std::string &text(const std::string &Path) { return get(Path).Text; }
 
 private:
   struct Content {
@@ -144,6 +146,10 @@ public:
     if (!Message.Ranges.empty() && Message.Ranges[0].FilePath == Message.FilePath)
       F.End = Cache.position(Message.FilePath,
                              Message.Ranges[0].FileOffset + Message.Ranges[0].Length);
+    for (const tooling::FileByteRange &Range : Message.Ranges)
+      F.Ranges.push_back({displayName(Range.FilePath),
+                          Cache.position(Range.FilePath, Range.FileOffset),
+                          Cache.position(Range.FilePath, Range.FileOffset + Range.Length)});
     if (!Message.Fix.empty())
       F.FixIt = Fix{Applicability::Safe, "", edits(Message.Fix)};
     for (const tooling::DiagnosticMessage &Note : Error.Notes) {
@@ -161,6 +167,27 @@ public:
     if (F.FixIt)
       F.NoFixReason.clear();
     return F;
+  }
+
+  /// Gives \p Result the texts of the other files (headers) that \p F or
+  /// \p E point into, for the text report's source lines.
+  void keepOtherTexts(const Finding &F, FileResult &Result) {
+    auto Keep = [&](const std::string &File) {
+      if (File != Input.File && !Result.OtherTexts.count(File))
+        Result.OtherTexts[File] = Cache.text(File);
+    };
+    Keep(F.File);
+    for (const Span &S : F.Ranges)
+      Keep(S.File);
+    for (const Note &N : F.Notes)
+      Keep(N.File);
+    if (F.FixIt)
+      for (const Edit &E : F.FixIt->Edits)
+        Keep(E.File);
+  }
+  void keepOtherTexts(const ParseError &E, FileResult &Result) {
+    if (E.Line && E.File != Input.File && !Result.OtherTexts.count(E.File))
+      Result.OtherTexts[E.File] = Cache.text(E.File);
   }
 
 private:
@@ -197,14 +224,17 @@ void addTidyDiagnostics(std::vector<ClangTidyError> Errors, const TidyInput &Inp
   for (ClangTidyError &Error : Errors) {
     resolvePaths(Error, Input.CommandDirectory);
     if (std::optional<ParseError> Failure = Convert.parseError(Error)) {
+      Convert.keepOtherTexts(*Failure, Result);
       Result.Errors.push_back(std::move(*Failure));
       continue;
     }
     if (StringRef(Error.DiagnosticName).starts_with("clang-tidy-"))
       continue; // Configuration problems reach the user through stderr.
     Finding F = Convert.finding(Error);
-    if (Keep(F))
-      Result.Findings.push_back(std::move(F));
+    if (!Keep(F))
+      continue;
+    Convert.keepOtherTexts(F, Result);
+    Result.Findings.push_back(std::move(F));
   }
 }
 

@@ -54,7 +54,7 @@ last=$(grep '<' "$work/rules.i" | tail -n 1 | sed 's/^ *//; s/ *$//')
 tail -n 1 "$work/rules/Rules.def" | grep -qx '#undef KERNEL_TIDY_RULE' || fail "#undef is not last"
 
 grep -B1 -x '<!-- end of the rules table -->' "$work/README.md" \
-  | grep -qxF '| [luisa-warp-vote-loop](docs/rules/luisa-warp-vote-loop.md) | 3.9 | safe | vote loop -> warp_active_any |' \
+  | grep -qxF '| [luisa-warp-vote-loop](docs/rules/luisa-warp-vote-loop.md) | safe | vote loop -> warp_active_any |' \
   || fail "the README row"
 echo "ok: the skeleton, the registry line and the README row"
 

@@ -375,6 +375,8 @@ TEST_F(Cli, UnsafeFixesAloneSaysItHasNoEffect) {
             R.Err);
 }
 
+/// Clang's TextDiagnostic draws the lines: tabs expanded to its tab stops,
+/// one mark per UTF-8 character, every line of a range of several lines.
 TEST(TextReport, CaretLineUnderlinesTheRangeAsClangDoes) {
   FileResult R;
   R.File = "k.cpp";
@@ -386,17 +388,49 @@ TEST(TextReport, CaretLineUnderlinesTheRangeAsClangDoes) {
   F.Begin = {8, 2, 2};
   F.End = {19, 2, 13}; // `foo("é", 1`: 11 bytes, 10 characters.
   R.Findings.push_back(F);
-  F.Begin = F.End = {0, 1, 5}; // A point.
+  F.Begin = F.End = {4, 1, 5}; // A point.
   R.Findings.push_back(F);
   F.Begin = {0, 1, 1};
-  F.End = {26, 3, 4}; // Over several lines: to the end of the first.
+  F.End = {26, 3, 4}; // Over several lines.
   R.Findings.push_back(F);
   std::string Text = formatText({R});
-  EXPECT_NE(std::string::npos, Text.find("    2 | \tfoo(\"\xC3\xA9\", 1);\n      | \t^" + std::string(9, '~') +
-                                         "\n"))
+  EXPECT_NE(std::string::npos,
+            Text.find("k.cpp:2:2: warning: m [r]\n"
+                      "    2 |         foo(\"\xC3\xA9\", 1);\n      |         ^" + std::string(9, '~') +
+                      "\n"))
       << Text;
-  EXPECT_NE(std::string::npos, Text.find("    1 | int x;\n      |     ^\n")) << Text;
-  EXPECT_NE(std::string::npos, Text.find("    1 | int x;\n      | ^~~~~~\n")) << Text;
+  EXPECT_NE(std::string::npos, Text.find("k.cpp:1:5: warning: m [r]\n"
+                                         "    1 | int x;\n      |     ^\n"))
+      << Text;
+  EXPECT_NE(std::string::npos, Text.find("k.cpp:1:1: warning: m [r]\n"
+                                         "    1 | int x;\n      | ^~~~~~\n"
+                                         "    2 |         foo(\"\xC3\xA9\", 1);\n      |         ~~~~~~~~~~~~\n"
+                                         "    3 | end\n      | ~~~\n"))
+      << Text;
+}
+
+/// A finding in a header shows the header's lines (as they were analysed,
+/// not as they are on disk now) and its fix as a fix-it, as for the file.
+TEST(TextReport, AHeaderFindingShowsTheHeadersSource) {
+  FileResult R;
+  R.File = "k.cpp";
+  R.Original = "#include \"k.h\"\n";
+  R.OtherTexts["/nowhere/k.h"] = "int a;\nint b = a\n    + 1;\n";
+  Finding F;
+  F.Rule = "r";
+  F.Message = "m";
+  F.File = "/nowhere/k.h";
+  F.Begin = {15, 2, 9};
+  F.End = {24, 3, 8}; // `a\n    + 1`
+  F.FixIt = Fix{Applicability::Safe, "", {Edit{F.File, F.Begin, F.End, "a + 1", std::nullopt}}};
+  R.Findings.push_back(F);
+  EXPECT_EQ("/nowhere/k.h:2:9: warning: m [r]\n"
+            "    2 | int b = a\n"
+            "      |         ^\n"
+            "      |         a + 1\n"
+            "    3 |     + 1;\n"
+            "      |     ~~~\n",
+            formatText({R}));
 }
 
 TEST_F(Cli, CleanFileGivesExitCodeZero) {
@@ -547,12 +581,16 @@ TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
   // With the width stated, rounding is the only reason.
   ProcessResult R = runKernelTidy({"check", "--warp-size=32", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
+  // The note carries the unsafe fix, as the plugin's does in clang-tidy.
   EXPECT_NE(std::string::npos,
-            R.Out.find("      |         ^" + std::string(37, '~') + "\n"
-                       "      |         s = warp_active_sum(s);\n" +
-                       File + ":12:9: note: unsafe fix (applied only with --unsafe-fixes): " +
-                       RoundingReason + "\n"))
+            R.Out.find(File + ":12:9: note: unsafe fix (applied only with --unsafe-fixes): " +
+                       RoundingReason + "\n"
+                       "   12 |         s = s + warp_read_lane(s, lane ^ 16u);\n"
+                       "      |         ^" + std::string(37, '~') + "\n"
+                       "      |         s = warp_active_sum(s);\n"
+                       "   13 |         s = s + warp_read_lane(s, lane ^ 8u);\n"))
       << R.Out;
+  EXPECT_EQ(1u, llvm::StringRef(R.Out).count("s = warp_active_sum(s);")) << R.Out;
   R = runKernelTidy({"check", "--warp-size=32", "--format", "json", File});
   auto D = nlohmann::json::parse(R.Out)["diagnostics"][0];
   EXPECT_EQ("unsafe", D["fix"]["applicability"]);
@@ -725,8 +763,8 @@ TEST_F(Cli, TargetAddsTheProfitabilityNoteToEveryFormat) {
 
   R = runKernelTidy({"check", "--target", "cuda", File});
   EXPECT_NE(std::string::npos,
-            R.Out.find("      |         ^" + std::string(41, '~') + "\n" +
-                       "      |         m = warp_active_max(m);\n" + File +
+            R.Out.find("   16 |         m = max(m, warp_read_lane(m, lane ^ 1u));\n"
+                       "      |         " + std::string(41, '~') + "\n" + File +
                        ":12:9: note: on cuda this rewrite is "
                        "not expected to be faster ("))
       << R.Out;

@@ -226,7 +226,7 @@ TEST_F(DriverReport, AFixThatDoesNotCompileIsReportedAsNoFixWithTheError) {
   EXPECT_NE(std::string::npos, Text.find(File + ":2:5: note: no automatic fix: the fix was "
                                                 "dropped because"))
       << Text;
-  EXPECT_NE(std::string::npos, Text.find("    1 | int safe = 1;\n      |     ^\n      |     safe_fixed\n"))
+  EXPECT_NE(std::string::npos, Text.find("    1 | int safe = 1;\n      |     ^~~~\n      |     safe_fixed\n"))
       << Text;
 
   // --fix applies the fix that compiles, and says nothing more of the other.

@@ -90,10 +90,10 @@ TEST(RuleRegistry, EveryFixtureFolderIsARule) {
 /// The README's rules table, one row per rule of the registry (the row
 /// scripts/new-rule appends).
 std::string rulesTable() {
-  std::string Table = "| rule | guide | fix | what |\n|---|---|---|---|\n";
+  std::string Table = "| rule | fix | what |\n|---|---|---|\n";
   for (const auto &Rule : rules::allRules())
-    Table += ("| [" + Rule.Id + "](docs/rules/" + Rule.Id + ".md) | " + Rule.GuideSection +
-              " | " + Rule.FixKinds + " | " + Rule.Summary + " |\n")
+    Table += ("| [" + Rule.Id + "](docs/rules/" + Rule.Id + ".md) | " + Rule.FixKinds + " | " +
+              Rule.Summary + " |\n")
                  .str();
   return Table;
 }

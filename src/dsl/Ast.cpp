@@ -171,6 +171,47 @@ const LambdaExpr *enclosingKernel(const Stmt *S, ASTContext &Ctx) {
   return nullptr;
 }
 
+const LambdaExpr *lambdaOfInit(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
+      return Lambda;
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+      E = Construct->getNumArgs() >= 1 ? Construct->getArg(0) : nullptr;
+    else if (const auto *Cast = dyn_cast<CastExpr>(E))
+      E = Cast->getSubExpr();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+namespace {
+
+/// Collects the calls of one DSL builtin in one kernel's code.
+class DslCallFinder : public KernelCodeVisitor<DslCallFinder> {
+public:
+  DslCallFinder(ASTContext &Ctx, StringRef Name) : KernelCodeVisitor(Ctx), Name(Name) {}
+  std::vector<const CallExpr *> Calls;
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (dslCallName(Call) == Name)
+      Calls.push_back(Call);
+    return true;
+  }
+
+private:
+  StringRef Name;
+};
+
+} // namespace
+
+std::vector<const CallExpr *> dslCallsIn(const Stmt *Body, StringRef Name, ASTContext &Ctx) {
+  DslCallFinder Finder(Ctx, Name);
+  Finder.TraverseStmt(const_cast<Stmt *>(Body));
+  return std::move(Finder.Calls);
+}
+
 std::string calleeName(const CallExpr *Call) {
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
       Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)

@@ -54,6 +54,10 @@ std::vector<const clang::Stmt *> blockStatements(const clang::Stmt *Body);
 /// The lambda that \p E is, through implicit nodes and parentheses.
 const clang::LambdaExpr *asLambda(const clang::Expr *E);
 
+/// The lambda that a variable's initialiser wraps (`Callable f = [](...) {...};`,
+/// through conversions and constructions), or nullptr.
+const clang::LambdaExpr *lambdaOfInit(const clang::Expr *E);
+
 /// What kind of function a lambda is to the DSL.
 enum class LambdaRole {
   Kernel,   ///< Converted to Kernel1D/2D/3D or compiled by a device.
@@ -92,6 +96,12 @@ public:
 protected:
   clang::ASTContext &Ctx;
 };
+
+/// The calls of the DSL builtin \p Name in the code of one kernel or
+/// builder body (DSL statement bodies included, other kernels and Callables
+/// not: their settings are their own), in source order.
+std::vector<const clang::CallExpr *> dslCallsIn(const clang::Stmt *Body, llvm::StringRef Name,
+                                                clang::ASTContext &Ctx);
 
 /// The name of what \p Call runs: a function, a lambda or Callable
 /// variable ("the callee" when it is none of them).

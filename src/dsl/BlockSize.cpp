@@ -38,19 +38,6 @@ std::optional<unsigned> dimensionOfType(QualType T) {
   return std::nullopt;
 }
 
-/// Collects the set_block_size calls of one kernel (not of nested kernels).
-class BlockSizeFinder : public KernelCodeVisitor<BlockSizeFinder> {
-public:
-  using KernelCodeVisitor::KernelCodeVisitor;
-  std::vector<const CallExpr *> Calls;
-
-  bool VisitCallExpr(CallExpr *Call) {
-    if (dslCallName(Call) == "set_block_size")
-      Calls.push_back(Call);
-    return true;
-  }
-};
-
 /// The integer components of a `uint2/uint3` argument written as
 /// `make_uint3(a, b, c)` or `uint3{a, b, c}`.
 /// The value of a host argument: a constant, or built from constant locals
@@ -171,9 +158,7 @@ BlockSize BlockSizeAnalysis::sizeOf(const LambdaExpr *Kernel) {
   if (!Inserted)
     return It->second;
   BlockSize Size;
-  BlockSizeFinder Finder(Ctx);
-  Finder.TraverseStmt(Kernel->getBody());
-  for (const CallExpr *Call : Finder.Calls) {
+  for (const CallExpr *Call : dslCallsIn(Kernel->getBody(), "set_block_size", Ctx)) {
     Size.SetBy = Call;
     auto Shape = shapeOfCall(Call, Ctx, Writes);
     if (!Shape) {

@@ -84,4 +84,17 @@ std::vector<DslControl> ControlFlowAnalysis::controlsBetween(const Stmt *Inner,
   return InnerControls;
 }
 
+std::vector<ControlFlowAnalysis::LoopExit>
+ControlFlowAnalysis::exitsLeaving(const DslControl &Loop) {
+  std::vector<LoopExit> Leaving;
+  for (const ExitSite &Exit : exits(Loop.Body)) {
+    std::vector<DslControl> Inside = controlsBetween(Exit.Call, Loop.Body);
+    if (Exit.Kind != DslExit::Return &&
+        llvm::any_of(Inside, [](const DslControl &C) { return C.isLoop(); }))
+      continue; // Leaves an inner loop only.
+    Leaving.push_back({Exit, std::move(Inside)});
+  }
+  return Leaving;
+}
+
 } // namespace kernel_tidy::dsl

@@ -47,6 +47,16 @@ public:
   /// source order (same scope as barriers()).
   const std::vector<ExitSite> &exits(const clang::Stmt *Body);
 
+  /// An exit that leaves a DSL loop early, with the controls between it and
+  /// the loop's body (innermost first): those decide which threads leave.
+  struct LoopExit {
+    ExitSite Exit;
+    std::vector<DslControl> Inside;
+  };
+  /// The exits below the body of \p Loop that leave it: every `$return`, and
+  /// the `$break`s and `$continue`s that no inner loop holds.
+  std::vector<LoopExit> exitsLeaving(const DslControl &Loop);
+
 private:
   struct BodyFacts {
     std::vector<const clang::CallExpr *> Barriers;

@@ -298,16 +298,11 @@ DivergenceAnalysis::witnessIn(const Stmt *S, unsigned Depth,
     if (!Control.isLoop())
       continue;
     // Threads that leave the loop early skip the rest of its iterations.
-    for (const ExitSite &Exit : Flow.exits(Control.Body)) {
-      std::vector<DslControl> Inside = Flow.controlsBetween(Exit.Call, Control.Body);
-      if (Exit.Kind != DslExit::Return &&
-          llvm::any_of(Inside, [](const DslControl &C) { return C.isLoop(); }))
-        continue; // Leaves an inner loop only.
-      for (const DslControl &C : Inside)
+    for (const ControlFlowAnalysis::LoopExit &Leaving : Flow.exitsLeaving(Control))
+      for (const DslControl &C : Leaving.Inside)
         for (const Expr *Cond : C.Conditions)
           if (auto W = witnessOfCondition(Cond, Summary.Body))
-            return Decided(std::move(W), C, Exit.Call);
-    }
+            return Decided(std::move(W), C, Leaving.Exit.Call);
   }
   // Threads that returned earlier do not reach S.
   for (const Stmt *Before : statementsBefore(S, Ctx, Summary.Body))

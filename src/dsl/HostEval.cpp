@@ -2,6 +2,7 @@
 
 #include "src/dsl/HostEval.h"
 
+#include "src/dsl/IntExpr.h"
 #include "src/dsl/Names.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -11,178 +12,57 @@ using namespace clang;
 
 namespace kernel_tidy::dsl {
 
-namespace {
-
-/// \p Value converted to the integer type \p T as C++ converts: unsigned
-/// types wrap; a signed type that cannot hold it means overflow (undefined).
-std::optional<int64_t> fitToType(int64_t Value, QualType T, const ASTContext &Ctx) {
-  if (T.isNull() || !T->isIntegralOrEnumerationType())
-    return Value;
-  unsigned Width = Ctx.getIntWidth(T);
-  if (Width == 0 || Width > 64)
+std::optional<int64_t> evaluateHost(const IntExpr *V, const ASTContext &Ctx,
+                                    const HostBindings &Bindings) {
+  if (!V || V->Dsl)
     return std::nullopt;
-  llvm::APSInt V(llvm::APInt(64, static_cast<uint64_t>(Value), /*isSigned=*/true),
-                 /*isUnsigned=*/false);
-  if (T->isUnsignedIntegerOrEnumerationType() || T->isBooleanType()) {
-    if (T->isBooleanType())
-      return Value != 0;
-    llvm::APInt Wrapped = V.trunc(Width).zext(64);
-    if (Wrapped.isNegative()) // A uint64 above INT64_MAX: not representable here.
-      return std::nullopt;
-    return static_cast<int64_t>(Wrapped.getZExtValue());
+  auto Operand = [&](unsigned I) { return evaluateHost(V->Operands[I], Ctx, Bindings); };
+  switch (V->K) {
+  case IntExpr::Constant:
+    return V->Value;
+  case IntExpr::Variable:
+    if (auto Bound = Bindings.find(V->Var); Bound != Bindings.end())
+      return Bound->second;
+    return V->Value;
+  case IntExpr::Convert: {
+    auto Value = Operand(0);
+    return Value ? fitToType(*Value, V->Type, Ctx) : std::nullopt;
   }
-  if (Width < 64 && !V.isSignedIntN(Width))
-    return std::nullopt;
-  return Value;
-}
-
-std::optional<int64_t> evaluateBinary(BinaryOperatorKind Op, int64_t L, int64_t R,
-                                      bool Unsigned) {
-  switch (Op) {
-  case BO_Add:
-    return llvm::checkedAdd(L, R);
-  case BO_Sub:
-    return llvm::checkedSub(L, R);
-  case BO_Mul:
-    return llvm::checkedMul(L, R);
-  case BO_Div:
-  case BO_Rem:
-    if (R == 0 || (L == INT64_MIN && R == -1))
+  case IntExpr::Binary: {
+    auto L = Operand(0);
+    auto R = Operand(1);
+    if (!L || !R)
       return std::nullopt;
-    return Op == BO_Div ? L / R : L % R;
-  case BO_Shl:
-    if (R < 0 || R > 62 || (L < 0 && !Unsigned))
+    auto Value = applyBinary(V->BinaryOp, *L, *R, V->UnsignedOperands);
+    return Value ? fitToType(*Value, V->Type, Ctx) : std::nullopt;
+  }
+  case IntExpr::Unary: {
+    auto Value = Operand(0);
+    if (Value)
+      Value = applyUnary(V->UnaryOp, *Value);
+    return Value ? fitToType(*Value, V->Type, Ctx) : std::nullopt;
+  }
+  case IntExpr::Select: {
+    auto Cond = Operand(0);
+    if (!Cond)
       return std::nullopt;
-    return llvm::checkedMul(L, int64_t(1) << R);
-  case BO_Shr:
-    if (R < 0 || R > 63)
-      return std::nullopt;
-    return L >> R;
-  case BO_And:
-    return L & R;
-  case BO_Or:
-    return L | R;
-  case BO_Xor:
-    return L ^ R;
-  case BO_LT:
-    return L < R;
-  case BO_GT:
-    return L > R;
-  case BO_LE:
-    return L <= R;
-  case BO_GE:
-    return L >= R;
-  case BO_EQ:
-    return L == R;
-  case BO_NE:
-    return L != R;
-  case BO_LAnd:
-    return L && R;
-  case BO_LOr:
-    return L || R;
-  case BO_Comma:
-    return R;
+    return Operand(*Cond ? 1 : 2);
+  }
   default:
     return std::nullopt;
   }
 }
-
-std::optional<int64_t> evaluateUnary(UnaryOperatorKind Op, int64_t V) {
-  switch (Op) {
-  case UO_Minus:
-    return llvm::checkedSub(int64_t(0), V);
-  case UO_Plus:
-    return V;
-  case UO_Not:
-    return ~V;
-  case UO_LNot:
-    return !V;
-  default:
-    return std::nullopt;
-  }
-}
-
-/// The value of a constant that Clang's evaluator knows (constexpr
-/// variables, enumerators, sizeof, literals).
-std::optional<int64_t> clangConstant(const Expr *E, const ASTContext &Ctx) {
-  if (E->isValueDependent() || E->isTypeDependent() ||
-      !E->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  Expr::EvalResult Result;
-  if (!E->EvaluateAsInt(Result, Ctx))
-    return std::nullopt;
-  const llvm::APSInt &V = Result.Val.getInt();
-  if (V.isUnsigned() ? V.getActiveBits() > 63 : !V.isSignedIntN(64))
-    return std::nullopt;
-  return V.getExtValue();
-}
-
-} // namespace
 
 std::optional<int64_t> evaluateHostInt(const Expr *E, const ASTContext &Ctx,
                                        const HostBindings &Bindings) {
-  if (!E)
-    return std::nullopt;
-  // Temporaries and full-expression wrappers do not change the value.
-  while (true) {
-    if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = Temporary->getSubExpr();
-    else if (const auto *Full = dyn_cast<FullExpr>(E))
-      E = Full->getSubExpr();
-    else if (const auto *Paren = dyn_cast<ParenExpr>(E))
-      E = Paren->getSubExpr();
-    else
-      break;
-  }
-  const Expr *Outer = E;
-  // Implicit conversions between integer types change the value as C++ does.
-  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
-    auto V = evaluateHostInt(Cast->getSubExpr(), Ctx, Bindings);
-    return V ? fitToType(*V, Outer->getType(), Ctx) : std::nullopt;
-  }
-  if (isDslValueType(E->getType()))
-    return std::nullopt;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
-      auto Bound = Bindings.find(Var);
-      if (Bound != Bindings.end())
-        return Bound->second;
-    }
-  if (const auto *Bin = dyn_cast<BinaryOperator>(E)) {
-    auto L = evaluateHostInt(Bin->getLHS(), Ctx, Bindings);
-    auto R = evaluateHostInt(Bin->getRHS(), Ctx, Bindings);
-    if (!L || !R)
-      return std::nullopt;
-    QualType Operands = Bin->getLHS()->getType();
-    auto V = evaluateBinary(Bin->getOpcode(), *L, *R,
-                            Operands->isUnsignedIntegerOrEnumerationType());
-    return V ? fitToType(*V, E->getType(), Ctx) : std::nullopt;
-  }
-  if (const auto *Un = dyn_cast<UnaryOperator>(E)) {
-    auto V = evaluateHostInt(Un->getSubExpr(), Ctx, Bindings);
-    if (!V)
-      return std::nullopt;
-    auto R = evaluateUnary(Un->getOpcode(), *V);
-    return R ? fitToType(*R, E->getType(), Ctx) : std::nullopt;
-  }
-  if (const auto *Cond = dyn_cast<ConditionalOperator>(E)) {
-    auto C = evaluateHostInt(Cond->getCond(), Ctx, Bindings);
-    if (!C)
-      return std::nullopt;
-    return evaluateHostInt(*C ? Cond->getTrueExpr() : Cond->getFalseExpr(), Ctx,
-                           Bindings);
-  }
-  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
-    auto V = evaluateHostInt(Cast->getSubExpr(), Ctx, Bindings);
-    return V ? fitToType(*V, E->getType(), Ctx) : std::nullopt;
-  }
-  return clangConstant(E, Ctx);
+  IntExprViews Views(Ctx);
+  return evaluateHost(Views.ofHost(E), Ctx, Bindings);
 }
 
 namespace {
 
 void bindConstantLocals(const Stmt *S, const ASTContext &Ctx, WriteAnalysis &Writes,
-                        HostBindings &Bindings, unsigned Depth) {
+                        IntExprViews &Views, HostBindings &Bindings, unsigned Depth) {
   if (!S || Depth > 8)
     return;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
@@ -191,20 +71,26 @@ void bindConstantLocals(const Stmt *S, const ASTContext &Ctx, WriteAnalysis &Wri
         !isDslValueType(Var->getType()) && Var->getType()->isIntegerType() &&
         !Var->getType()->isReferenceType() && !Writes.isWritten(Var)) {
       HostBindings Inner;
-      bindConstantLocals(Var->getInit(), Ctx, Writes, Inner, Depth + 1);
-      if (auto Value = evaluateHostInt(Var->getInit(), Ctx, Inner))
+      bindConstantLocals(Var->getInit(), Ctx, Writes, Views, Inner, Depth + 1);
+      if (auto Value = evaluateHost(Views.ofHost(Var->getInit()), Ctx, Inner))
         Bindings[Var] = *Value;
     }
   for (const Stmt *Child : S->children())
-    bindConstantLocals(Child, Ctx, Writes, Bindings, Depth);
+    bindConstantLocals(Child, Ctx, Writes, Views, Bindings, Depth);
 }
 
 } // namespace
 
-HostBindings constantLocals(const Expr *E, const ASTContext &Ctx, WriteAnalysis &Writes) {
+HostBindings constantLocals(const Expr *E, const ASTContext &Ctx, WriteAnalysis &Writes,
+                            IntExprViews &Views) {
   HostBindings Bindings;
-  bindConstantLocals(E, Ctx, Writes, Bindings, 0);
+  bindConstantLocals(E, Ctx, Writes, Views, Bindings, 0);
   return Bindings;
+}
+
+HostBindings constantLocals(const Expr *E, const ASTContext &Ctx, WriteAnalysis &Writes) {
+  IntExprViews Views(Ctx);
+  return constantLocals(E, Ctx, Writes, Views);
 }
 
 namespace {
@@ -216,7 +102,8 @@ bool refersTo(const Expr *E, const VarDecl *Var) {
 
 /// Applies the increment of a counting loop to its variable's value.
 std::optional<int64_t> stepCountingLoop(const Expr *Inc, const VarDecl *Var,
-                                        int64_t Value, const ASTContext &Ctx) {
+                                        int64_t Value, const ASTContext &Ctx,
+                                        IntExprViews &Views) {
   HostBindings Bindings{{Var, Value}};
   Inc = Inc->IgnoreParenImpCasts();
   std::optional<int64_t> Next;
@@ -228,16 +115,16 @@ std::optional<int64_t> stepCountingLoop(const Expr *Inc, const VarDecl *Var,
   } else if (const auto *Assign = dyn_cast<CompoundAssignOperator>(Inc)) {
     if (!refersTo(Assign->getLHS(), Var))
       return std::nullopt;
-    auto R = evaluateHostInt(Assign->getRHS(), Ctx, Bindings);
+    auto R = evaluateHost(Views.ofHost(Assign->getRHS()), Ctx, Bindings);
     if (!R)
       return std::nullopt;
-    Next = evaluateBinary(
+    Next = applyBinary(
         BinaryOperator::getOpForCompoundAssignment(Assign->getOpcode()), Value, *R,
         Var->getType()->isUnsignedIntegerOrEnumerationType());
   } else if (const auto *Assign = dyn_cast<BinaryOperator>(Inc)) {
     if (Assign->getOpcode() != BO_Assign || !refersTo(Assign->getLHS(), Var))
       return std::nullopt;
-    Next = evaluateHostInt(Assign->getRHS(), Ctx, Bindings);
+    Next = evaluateHost(Views.ofHost(Assign->getRHS()), Ctx, Bindings);
   }
   return Next ? fitToType(*Next, Var->getType(), Ctx) : std::nullopt;
 }
@@ -274,8 +161,9 @@ std::optional<HostLoop> countingLoop(const ForStmt *Loop, const ASTContext &Ctx,
   if (!Value)
     return std::nullopt;
   HostLoop Result{Var, {}};
+  IntExprViews Views(Ctx); // The condition and the step, walked once.
   for (unsigned Iteration = 0;; ++Iteration) {
-    auto Continue = evaluateHostInt(Loop->getCond(), Ctx, {{Var, *Value}});
+    auto Continue = evaluateHost(Views.ofHost(Loop->getCond()), Ctx, {{Var, *Value}});
     if (!Continue)
       return std::nullopt;
     if (!*Continue)
@@ -283,7 +171,7 @@ std::optional<HostLoop> countingLoop(const ForStmt *Loop, const ASTContext &Ctx,
     if (Iteration == MaxIterations)
       return std::nullopt;
     Result.Values.push_back(*Value);
-    Value = stepCountingLoop(Loop->getInc(), Var, *Value, Ctx);
+    Value = stepCountingLoop(Loop->getInc(), Var, *Value, Ctx, Views);
     if (!Value)
       return std::nullopt;
   }

@@ -1,9 +1,9 @@
 //===--- IndexRange.h - The values an index takes over a block ------------===//
 //
-// Interval arithmetic over DSL integer expressions built from thread ids,
-// lane ids, device loop variables and host constants, with the block size
-// (BlockSizeAnalysis) and the warp width (WarpWidthAnalysis) of the kernel
-// bounding the ids. Anything else (dispatch ids, block ids, kernel arguments,
+// Interval arithmetic on the IntExpr view of DSL integer expressions built
+// from thread ids, lane ids, device loop variables and host constants, with
+// the block size (BlockSizeAnalysis) and the warp width (WarpWidthAnalysis)
+// of the kernel bounding the ids. Anything else (dispatch ids, block ids, kernel arguments,
 // buffer reads, variables written after their declaration) is unbounded.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +12,7 @@
 #define KERNEL_TIDY_SRC_DSL_INDEXRANGE_H
 
 #include "src/dsl/BlockSize.h"
+#include "src/dsl/IntExpr.h"
 #include "src/dsl/WarpWidth.h"
 #include "src/dsl/Writes.h"
 #include "clang/AST/ASTContext.h"
@@ -31,7 +32,7 @@ class IndexRangeAnalysis {
 public:
   IndexRangeAnalysis(clang::ASTContext &Ctx, BlockSizeAnalysis &Blocks,
                      WarpWidthAnalysis &Widths, WriteAnalysis &Writes)
-      : Ctx(Ctx), Blocks(Blocks), Widths(Widths), Writes(Writes) {}
+      : Ctx(Ctx), Blocks(Blocks), Widths(Widths), Writes(Writes), Views(Ctx) {}
 
   /// The values \p E takes in any thread of a block of the kernel around
   /// \p E; std::nullopt when they are not bounded by what is known.
@@ -48,13 +49,13 @@ public:
   const clang::VarDecl *sharedVariable(const clang::Expr *Object);
 
 private:
-  std::optional<ValueRange> rangeIn(const clang::Expr *E, const clang::Stmt *At,
-                                    unsigned Depth);
+  std::optional<ValueRange> rangeIn(const IntExpr *V, const clang::Stmt *At, unsigned Depth);
 
   clang::ASTContext &Ctx;
   BlockSizeAnalysis &Blocks;
   WarpWidthAnalysis &Widths;
   WriteAnalysis &Writes;
+  IntExprViews Views;
 };
 
 } // namespace kernel_tidy::dsl

@@ -37,22 +37,6 @@ bool isDoubling(const Stmt *S, const VarDecl *Var, const ASTContext &Ctx) {
   return isDoubled(R, [&](const Expr *E) { return isVariable(E, Var); }, Ctx);
 }
 
-/// The lambda that an initialiser wraps: `Callable f = [](...) {...};`.
-const LambdaExpr *lambdaOfInit(const Expr *E) {
-  while (E) {
-    E = E->IgnoreImplicit();
-    if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
-      return Lambda;
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
-      E = Construct->getNumArgs() == 1 ? Construct->getArg(0) : nullptr;
-    else if (const auto *Cast = dyn_cast<CastExpr>(E))
-      E = Cast->getSubExpr();
-    else
-      return nullptr;
-  }
-  return nullptr;
-}
-
 /// The function a call runs and the arguments it passes to the function's
 /// parameters: the callee of a plain or member call, the `operator()` of a
 /// lambda object, or the lambda of a Callable variable.
@@ -274,14 +258,7 @@ std::optional<AccumulateStep> matchAccumulateThroughHelpers(const Stmt *S, ASTCo
   if (!Assign || Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2)
     return std::nullopt;
   auto Combined = matchCombinationThroughHelpers(Assign->getArg(1), Ctx);
-  const Expr *Target = Assign->getArg(0);
-  if (!Combined)
-    return std::nullopt;
-  if (isSameVariable(Combined->LHS, Target))
-    return AccumulateStep{Target, Combined->RHS, Combined->Op};
-  if (isSameVariable(Combined->RHS, Target))
-    return AccumulateStep{Target, Combined->LHS, Combined->Op};
-  return std::nullopt;
+  return Combined ? accumulationInto(Assign->getArg(0), *Combined) : std::nullopt;
 }
 
 namespace {

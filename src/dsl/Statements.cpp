@@ -289,18 +289,20 @@ std::optional<AccumulateStep> matchAccumulateStep(const Stmt *S) {
   const Expr *Target = Op->getArg(0);
   if (Op->getOperator() == OO_Equal) {
     auto Combined = matchCombination(Op->getArg(1));
-    if (!Combined)
-      return std::nullopt;
-    if (isSameVariable(Combined->LHS, Target))
-      return AccumulateStep{Target, Combined->RHS, Combined->Op};
-    if (isSameVariable(Combined->RHS, Target))
-      return AccumulateStep{Target, Combined->LHS, Combined->Op};
-    return std::nullopt;
+    return Combined ? accumulationInto(Target, *Combined) : std::nullopt;
   }
   auto Kind = combineOpOf(Op->getOperator());
   if (!Kind || !Op->isAssignmentOp())
     return std::nullopt;
   return AccumulateStep{Target, Op->getArg(1), *Kind};
+}
+
+std::optional<AccumulateStep> accumulationInto(const Expr *Target, const Combination &C) {
+  if (isSameVariable(C.LHS, Target))
+    return AccumulateStep{Target, C.RHS, C.Op};
+  if (isSameVariable(C.RHS, Target))
+    return AccumulateStep{Target, C.LHS, C.Op};
+  return std::nullopt;
 }
 
 const VarDecl *variableOf(const Expr *E) {

@@ -83,6 +83,10 @@ struct AccumulateStep {
 };
 std::optional<AccumulateStep> matchAccumulateStep(const clang::Stmt *S);
 
+/// The step `Target = C` is when the combination \p C takes \p Target as
+/// one of its operands (`V = OP(V, R)` or `V = OP(R, V)`), or std::nullopt.
+std::optional<AccumulateStep> accumulationInto(const clang::Expr *Target, const Combination &C);
+
 // Expression shapes the pattern matchers share. Each looks through the DSL's
 // wrappers (`Var`/`Expr` construction, `def`, implicit conversions).
 

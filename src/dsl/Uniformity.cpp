@@ -254,14 +254,9 @@ Variance UniformityAnalysis::conditionsOf(const DslControl &Control) {
   if (!Inserted)
     return join(V, It->second);
   Variance Exits = Variance::Grid;
-  for (const ExitSite &Exit : Flow.exits(Control.Body)) {
-    std::vector<DslControl> Inside = Flow.controlsBetween(Exit.Call, Control.Body);
-    if (Exit.Kind != DslExit::Return &&
-        llvm::any_of(Inside, [](const DslControl &C) { return C.isLoop(); }))
-      continue; // Leaves an inner loop only.
-    for (const DslControl &C : Inside)
+  for (const ControlFlowAnalysis::LoopExit &Leaving : Flow.exitsLeaving(Control))
+    for (const DslControl &C : Leaving.Inside)
       Exits = join(Exits, conditionsOf(C));
-  }
   LoopExits[Control.Body] = Exits;
   return join(V, Exits);
 }

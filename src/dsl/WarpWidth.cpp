@@ -78,32 +78,12 @@ std::string WarpWidth::whyUnknown() const {
          "only at run time)";
 }
 
-namespace {
-
-/// Collects `set_warp_size(...)` calls of one kernel or builder body
-/// (another kernel's width is its own).
-class WarpSizeFinder : public KernelCodeVisitor<WarpSizeFinder> {
-public:
-  using KernelCodeVisitor::KernelCodeVisitor;
-  std::vector<const CallExpr *> Calls;
-
-  bool VisitCallExpr(CallExpr *Call) {
-    if (dslCallName(Call) == "set_warp_size")
-      Calls.push_back(Call);
-    return true;
-  }
-};
-
-} // namespace
-
 WarpWidth WarpWidthAnalysis::setIn(const Stmt *Body) {
   auto [It, Inserted] = Bodies.try_emplace(Body);
   if (!Inserted)
     return It->second;
-  WarpSizeFinder Finder(Ctx);
-  Finder.TraverseStmt(const_cast<Stmt *>(Body));
   WarpWidth Width;
-  for (const CallExpr *Call : Finder.Calls) {
+  for (const CallExpr *Call : dslCallsIn(Body, "set_warp_size", Ctx)) {
     // The argument as written: a value that would wrap on conversion to the
     // parameter (4294967296ull) is not a width.
     auto Lanes = Call->getNumArgs() == 1

@@ -15,9 +15,9 @@ namespace kernel_tidy::dsl {
 /// One write to a variable after its declaration.
 struct VariableWrite {
   const clang::Expr *Write = nullptr; ///< The assignment, increment, call...
-  /// The value stored, for `V = X` and `V OP= X` (then the old value also
-  /// flows in); nullptr when the value is unknown (++, a non-const reference
-  /// or pointer taken, a member of V assigned).
+  /// The value stored, for `V = X`, `V OP= X` and `V.m = X` (then the old
+  /// value also flows in); nullptr when the value is unknown (++, a
+  /// non-const reference or pointer taken).
   const clang::Expr *Value = nullptr;
   bool KeepsOldValue = false; ///< `V OP= X`, `V++`, a member written.
 };

@@ -113,5 +113,120 @@ TEST(DslControlFlow, ControlsBetweenAreTheInnerOnesOnly) {
   EXPECT_TRUE(Flow.controlsBetween(S.probeStatement(1), S.probeStatement(0)).empty());
 }
 
+TEST(DslAst, BodiesParentsAndLambdaRoles) {
+  Snippet S(R"(
+    Callable add_one = [](UInt x) noexcept { return x + 1u; };
+    $if (n > 0u) {
+      probe(add_one(n));
+    };
+  )");
+  ASSERT_TRUE(S.parsed());
+  ASTContext &Ctx = S.context();
+  const Stmt *Probe = S.probeStatement(0);
+  // The probe runs in the $if's lambda, a DSL statement body of the kernel.
+  const Stmt *Body = dsl::enclosingFunctionBody(Probe, Ctx);
+  const LambdaExpr *Arm = dsl::lambdaOfBody(Body, Ctx);
+  ASSERT_NE(nullptr, Arm);
+  EXPECT_EQ(Arm, dsl::parentStmt(Body, Ctx));
+  EXPECT_EQ(dsl::LambdaRole::Other, dsl::lambdaRole(Arm, Ctx));
+  EXPECT_EQ((std::vector<const Stmt *>{Probe}), dsl::blockStatements(Body));
+  const LambdaExpr *Kernel = dsl::enclosingKernel(Probe, Ctx);
+  ASSERT_NE(nullptr, Kernel);
+  EXPECT_NE(Arm, Kernel);
+  EXPECT_EQ(Kernel->getBody(), dsl::enclosingFunctionBody(Arm, Ctx));
+  // The Callable's lambda, found from the variable's initialiser.
+  const auto *Call = dyn_cast<CXXOperatorCallExpr>(S.probe(0)->IgnoreImplicit());
+  ASSERT_NE(nullptr, Call);
+  const VarDecl *AddOne = dsl::variableOf(Call->getArg(0));
+  ASSERT_NE(nullptr, AddOne);
+  const LambdaExpr *Callable = dsl::lambdaOfInit(AddOne->getInit());
+  ASSERT_NE(nullptr, Callable);
+  EXPECT_EQ(dsl::LambdaRole::Callable, dsl::lambdaRole(Callable, Ctx));
+}
+
+TEST(DslStatements, IfChainsDecideEachArmAndExitsLeaveScopes) {
+  Snippet S(R"(
+    $if (n > 1u) { probe(0u); } $elif (n > 2u) { probe(1u); } $else { probe(2u); };
+    $if (n == 0u) { probe(3u); };
+    $loop { probe(4u); $break; };
+  )");
+  ASSERT_TRUE(S.parsed());
+  ASTContext &Ctx = S.context();
+  auto ControlOf = [&](unsigned I) {
+    return dsl::controlOfBody(dsl::enclosingFunctionBody(S.probeStatement(I), Ctx), Ctx);
+  };
+  auto If = ControlOf(0), Elif = ControlOf(1), Else = ControlOf(2);
+  ASSERT_TRUE(If && Elif && Else);
+  EXPECT_EQ(dsl::DslControl::If, If->K);
+  EXPECT_EQ(1u, If->Conditions.size());
+  EXPECT_EQ(dsl::DslControl::Elif, Elif->K);
+  EXPECT_EQ(2u, Elif->Conditions.size()); // Its own and the $if's.
+  EXPECT_EQ(dsl::DslControl::Else, Else->K);
+  EXPECT_EQ(2u, Else->Conditions.size()); // Every condition of the chain.
+  auto Lone = ControlOf(3);
+  ASSERT_TRUE(Lone);
+  auto Matched = dsl::matchDslIf(Lone->Statement);
+  ASSERT_TRUE(Matched);
+  EXPECT_EQ(Lone->Body, Matched->Then);
+  auto Loop = ControlOf(4);
+  ASSERT_TRUE(Loop);
+  EXPECT_EQ(dsl::DslControl::Loop, Loop->K);
+  EXPECT_TRUE(Loop->isLoop());
+  EXPECT_TRUE(dsl::containsDslExit(Loop->Body));
+  EXPECT_FALSE(dsl::containsDslExit(Lone->Body));
+  std::vector<const Stmt *> InLoop = dsl::blockStatements(Loop->Body);
+  ASSERT_EQ(2u, InLoop.size());
+  EXPECT_EQ(dsl::DslExit::Break, dsl::matchDslExit(dyn_cast<Expr>(InLoop[1])));
+  EXPECT_FALSE(dsl::matchDslExit(dyn_cast<Expr>(InLoop[0])));
+}
+
+TEST(DslWrites, IncrementsAddressesReferenceArgumentsAndMembers) {
+  Snippet S(R"(
+    int a = 0;
+    int b = 0;
+    int c = 0;
+    Pair d{};
+    int e = 0;
+    Shared<uint> s{32};
+    a++;
+    bump(b);
+    int *pointer = &c;
+    d.first = 1;
+    peek(e);
+    s[0u] = 1u;
+    probe(a);
+    probe(b);
+    probe(c);
+    probe(d);
+    probe(e);
+    probe(s);
+  )",
+            "struct Pair { int first; int second; };\n"
+            "inline void bump(int &v) { v += 1; }\n"
+            "inline int peek(const int &v) { return v; }\n");
+  ASSERT_TRUE(S.parsed());
+  dsl::WriteAnalysis Writes(S.context());
+  auto Only = [&](unsigned I) -> const dsl::VariableWrite * {
+    const auto &Found = Writes.writesOf(probedVariable(S, I));
+    EXPECT_EQ(1u, Found.size()) << I;
+    return Found.size() == 1 ? &Found[0] : nullptr;
+  };
+  for (unsigned I : {0u, 1u, 2u, 3u}) {
+    const dsl::VariableWrite *W = Only(I);
+    ASSERT_NE(nullptr, W) << I;
+    // No value replaces the old one: ++, a callee or a pointer may change
+    // it, a store to a member keeps the other members.
+    EXPECT_EQ(I == 3, W->Value != nullptr) << I;
+    EXPECT_TRUE(W->KeepsOldValue) << I;
+  }
+  EXPECT_TRUE(isa<UnaryOperator>(Only(0)->Write)); // a++
+  EXPECT_TRUE(isa<CallExpr>(Only(1)->Write));      // bump(b)
+  EXPECT_TRUE(isa<UnaryOperator>(Only(2)->Write)); // &c
+  EXPECT_TRUE(isa<BinaryOperator>(Only(3)->Write)); // d.first = 1
+  EXPECT_FALSE(Writes.isWritten(probedVariable(S, 4))); // A const reference.
+  // An element store writes the Shared array.
+  EXPECT_TRUE(Writes.isWritten(probedVariable(S, 5)));
+}
+
 } // namespace
 } // namespace kernel_tidy::test

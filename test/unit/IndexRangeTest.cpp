@@ -28,6 +28,7 @@ TEST(IndexRange, IntervalsOverTheBlock) {
     probe(n + tid);
     $for (i, 2u, 6u) { probe(i * 128u + tid); };
     probe(s);
+    probe(block_size_x() - 1u - tid);
   )");
   ASSERT_TRUE(S.parsed());
   dsl::Analyses A(S.context(), dsl::DefaultWarpWidth);
@@ -52,6 +53,7 @@ TEST(IndexRange, IntervalsOverTheBlock) {
   EXPECT_FALSE(Range(11));
   Expect(12, 256, 767);
   EXPECT_EQ(64, A.Ranges.sharedSize(S.probe(13)));
+  Expect(14, 0, 127); // block_size_x() is block_size().x.
 }
 
 TEST(IndexRange, LaneIdsSpanTheWarpSizeOptionOrTheKernelsOwnWidth) {

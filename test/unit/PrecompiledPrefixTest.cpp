@@ -205,9 +205,11 @@ static std::string butterflyFile(const std::string &Preamble, int N) {
 // Real projects open with quoted includes ("ut/ut.hpp", "test_device.h")
 // and go on with headers of their own: the common includes are parsed once,
 // each file's whole preamble is precompiled on top of them (files with the
-// same preamble share it), and the reports are byte for byte the plain
-// parse's, cold and warm.
-TEST_F(SharedHeaderParse, QuotedIncludePreamblesGiveThePlainReport) {
+// same preamble share it), and the reports (findings, fixes, the diff) are
+// byte for byte the plain parse's, cold and warm, with -j1 and with -j2
+// (the cache is built by two builders at once, files are analysed on two
+// threads).
+TEST_F(SharedHeaderParse, QuotedIncludePreamblesGiveThePlainReportAtJ1AndJ2) {
   std::string Src = Dir + "/src", Inc = Dir + "/inc";
   llvm::sys::fs::create_directories(Src);
   llvm::sys::fs::create_directories(Inc);
@@ -221,34 +223,44 @@ TEST_F(SharedHeaderParse, QuotedIncludePreamblesGiveThePlainReport) {
                                     "#include <luisa/dsl/sugar.h>\n", 1));
   writeFile(Files[2], butterflyFile("#include \"common.h\"\n#include \"scale.h\"\n"
                                     "#include <luisa/dsl/sugar.h>\n\n#define UNUSED 1\n", 2));
-  std::vector<std::string> Args = Files;
-  Args.insert(Args.begin(), {"--diff", "--unsafe-fixes"});
-  Args.insert(Args.end(), {"--", "-I", Inc});
-  std::vector<std::string> Plain = Args;
-  Plain.insert(Plain.begin(), "--no-pch");
+  auto Args = [&](const char *Jobs, bool Pch) {
+    std::vector<std::string> Args = Files;
+    Args.insert(Args.begin(), {"--diff", "--unsafe-fixes", "-j", Jobs});
+    if (!Pch)
+      Args.insert(Args.begin(), "--no-pch");
+    Args.insert(Args.end(), {"--", "-I", Inc});
+    return Args;
+  };
 
-  ProcessResult A = run(Plain);
-  ProcessResult Cold = run(Args);
-  // "common.h" for all three; a and c share their whole preamble, b has its own.
-  ASSERT_EQ(3u, pchFiles().size()) << Cold.Err;
-  std::vector<llvm::sys::fs::UniqueID> Built;
-  for (const std::string &Pch : pchFiles())
-    Built.push_back(idOf(Pch));
-  ProcessResult Warm = run(Args);
-  for (size_t I = 0; I < Built.size(); ++I)
-    EXPECT_EQ(Built[I], idOf(pchFiles()[I])); // Reused, not rebuilt.
+  ProcessResult A = run(Args("1", false));
   EXPECT_EQ(1, A.ExitCode) << A.Err;
   size_t Findings = 0;
   for (size_t At = A.Out.find("\"luisa-butterfly-reduction\""); At != std::string::npos;
        At = A.Out.find("\"luisa-butterfly-reduction\"", At + 1))
     ++Findings;
   EXPECT_EQ(3u, Findings) << A.Out;
-  for (const ProcessResult *R : {&Cold, &Warm}) {
-    EXPECT_EQ(A.ExitCode, R->ExitCode) << R->Err;
-    EXPECT_EQ(A.Out, R->Out);
-  }
   EXPECT_NE(std::string::npos, A.Out.find("+++ ")) << A.Out;
-  EXPECT_EQ(std::string::npos, Cold.Err.find("warning")) << Cold.Err;
+
+  std::vector<std::pair<std::string, ProcessResult>> Runs;
+  Runs.push_back({"--no-pch -j2", run(Args("2", false))});
+  for (const char *Cold : {"2", "1"}) {
+    const char *Warm = Cold[0] == '2' ? "1" : "2";
+    llvm::sys::fs::remove_directories(Cache);
+    Runs.push_back({std::string("cold -j") + Cold, run(Args(Cold, true))});
+    // "common.h" for all three; a and c share their whole preamble, b has its own.
+    ASSERT_EQ(3u, pchFiles().size()) << Runs.back().second.Err;
+    std::vector<llvm::sys::fs::UniqueID> Built;
+    for (const std::string &Pch : pchFiles())
+      Built.push_back(idOf(Pch));
+    Runs.push_back({std::string("warm -j") + Warm, run(Args(Warm, true))});
+    for (size_t I = 0; I < Built.size(); ++I)
+      EXPECT_EQ(Built[I], idOf(pchFiles()[I])); // Reused, not rebuilt.
+  }
+  for (const auto &[Name, R] : Runs) {
+    EXPECT_EQ(A.ExitCode, R.ExitCode) << Name << "\n" << R.Err;
+    EXPECT_EQ(A.Out, R.Out) << Name;
+    EXPECT_EQ(std::string::npos, R.Err.find("warning")) << Name << "\n" << R.Err;
+  }
 }
 
 // A single file (a pre-commit hook, an editor's save action) builds the PCH

@@ -244,11 +244,14 @@ TEST_F(CuteLsp, BadInputGetsAnErrorAndTheServerGoesOn) {
   std::string Cpp = fileUri(Dir + "/k.cpp"), Broken = fileUri(Dir + "/broken.py");
   open(*Client, Cpp, "int main() { return 0; }\n");
   EXPECT_TRUE(diagnostics(*Client, Cpp, 1).empty());
-  open(*Client, Broken, "import cutlass\ndef f(:\n");
+  // The error is at byte 14 of its line, after U+00E9 (2 bytes, 1 UTF-16
+  // unit) and U+1F600 (4 bytes, a surrogate pair): LSP character 11.
+  open(*Client, Broken, "import cutlass\nx = '\xc3\xa9\xf0\x9f\x98\x80'; def f(:\n");
   std::vector<Json> Errors = diagnostics(*Client, Broken, 1);
   ASSERT_EQ(1u, Errors.size()) << log();
   EXPECT_EQ(1, Errors[0].value("severity", 0)) << Errors[0].dump();
-  EXPECT_EQ(1, Errors[0]["range"]["start"]["line"]) << Errors[0].dump();
+  EXPECT_EQ(Json({{"line", 1}, {"character", 11}}), Errors[0]["range"]["start"])
+      << Errors[0].dump();
   // exit without shutdown: exit code 1, as LSP says.
   Client->notify("exit", nullptr);
   EXPECT_EQ(1, Client->waitExit(seconds(30), /*CloseInput=*/false)) << log();

@@ -3,6 +3,7 @@
 // kernel-tidy check [options] FILES... [-- COMPILER_ARGS]
 // kernel-tidy rules [ID]
 // kernel-tidy cache [--stats | --clear]
+// kernel-tidy lsp [--checks GLOBS] [--config-file FILE]
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "src/driver/FileList.h"
 #include "src/driver/FixApplier.h"
 #include "src/driver/HeaderCache.h"
+#include "src/driver/LspServer.h"
 #include "src/driver/Nesting.h"
 #include "src/driver/Nolint.h"
 #include "src/driver/ParallelRun.h"
@@ -44,6 +46,7 @@
 #include <cstring>
 #include <iostream>
 #include <thread>
+#include <unistd.h>
 
 namespace {
 
@@ -1075,6 +1078,24 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
                  "as clang-tidy)");
 }
 
+struct LspCommand {
+  std::string Checks;
+  std::string ConfigFile;
+};
+
+/// `kernel-tidy lsp`: LSP messages on stdin and stdout, and only they go to
+/// stdout (whatever else a library prints there goes to stderr).
+int runLsp(const LspCommand &Cmd, const std::string &Share) {
+  std::signal(SIGPIPE, SIG_IGN); // A client that went away is a failed write.
+  int Out = ::dup(STDOUT_FILENO);
+  if (Out < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    std::cerr << "kernel-tidy: error: cannot set up standard output\n";
+    return ExitError;
+  }
+  return kernel_tidy::serveLanguageServer(
+      STDIN_FILENO, Out, installedOptions(Share, Cmd.Checks, Cmd.ConfigFile), KERNEL_TIDY_VERSION);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -1125,9 +1146,17 @@ int main(int argc, char **argv) {
   Cache->add_option("--cache-size", CacheCmd.Size, "The limit to show (as for check)")
       ->check(cacheSizeValidator());
 
+  LspCommand LspCmd;
+  CLI::App *Lsp = App.add_subcommand(
+      "lsp", "Serve CuTe DSL (.py) files to an editor: a language server on stdin/stdout");
+  Lsp->add_option("--checks", LspCmd.Checks,
+                  "Checks to enable or disable on top of the configuration (as for check)");
+  Lsp->add_option("--config-file", LspCmd.ConfigFile,
+                  "Use this configuration file instead of each file's .clang-tidy");
+
   // `kernel-tidy k.cpp`: a file where the command goes.
   if (ToolArgc > 1 && argv[1][0] != '-' &&
-      !llvm::is_contained({"check", "merge", "rules", "cache"}, llvm::StringRef(argv[1])) &&
+      !llvm::is_contained({"check", "merge", "rules", "cache", "lsp"}, llvm::StringRef(argv[1])) &&
       llvm::sys::fs::exists(argv[1])) {
     std::cerr << "kernel-tidy: error: '" << argv[1]
               << "' is not a command; did you mean: kernel-tidy check";
@@ -1149,5 +1178,7 @@ int main(int argc, char **argv) {
     return runMerge(Reports);
   if (Cache->parsed())
     return runCache(CacheCmd);
+  if (Lsp->parsed())
+    return runLsp(LspCmd, Share);
   return runRules(RulesCmd, Share);
 }

@@ -28,6 +28,7 @@
 
 #include "rules/FixProtocol.h"
 #include "rules/RuleRegistry.h"
+#include "src/driver/LspTransport.h"
 #include "src/driver/Nesting.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -84,17 +85,7 @@ std::string defaultModelDir(const char *Argv0) {
   return Dir.str().str();
 }
 
-bool writeAll(int FD, llvm::StringRef Data) {
-  while (!Data.empty()) {
-    ssize_t N = ::write(FD, Data.data(), Data.size());
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      return false;
-    Data = Data.drop_front(N);
-  }
-  return true;
-}
+using kernel_tidy::lsp::writeAll;
 
 /// Copies what can be read from \p From to \p To until either ends.
 void copyAll(int From, int To) {
@@ -106,59 +97,6 @@ void copyAll(int From, int To) {
     if (N <= 0 || !writeAll(To, llvm::StringRef(Buffer, N)))
       return;
   }
-}
-
-/// Reads one LSP message from \p FD in blocks (a byte per read() took a
-/// minute for a 50 MB header line): \p Raw receives every byte read, which
-/// may go past the message, \p BodyEnd the message's end in it and \p Body
-/// its content if the header was well formed.
-bool readMessage(int FD, std::string &Raw, std::string &Body, size_t &BodyEnd) {
-  auto ReadMore = [&] {
-    char Buffer[1 << 16];
-    for (;;) {
-      ssize_t N = ::read(FD, Buffer, sizeof(Buffer));
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N <= 0)
-        return false;
-      Raw.append(Buffer, N);
-      return true;
-    }
-  };
-  // The header ends with an empty line ("\r\n\r\n", or bare "\n"s).
-  size_t Searched = 0, HeaderEnd;
-  for (;;) {
-    HeaderEnd = Raw.find('\n', Searched);
-    if (HeaderEnd != std::string::npos) {
-      llvm::StringRef Before = llvm::StringRef(Raw).take_front(HeaderEnd).rtrim('\r');
-      if (Before.empty() || Before.back() == '\n')
-        break;
-      Searched = HeaderEnd + 1;
-      continue;
-    }
-    Searched = Raw.size();
-    if (!ReadMore())
-      return false;
-  }
-  size_t Length = 0;
-  bool HaveLength = false;
-  llvm::SmallVector<llvm::StringRef, 4> Lines;
-  llvm::StringRef(Raw).take_front(HeaderEnd).split(Lines, '\n');
-  for (llvm::StringRef Header : Lines) {
-    Header = Header.rtrim('\r');
-    if (Header.consume_front_insensitive("content-length:"))
-      HaveLength = !Header.trim().getAsInteger(10, Length);
-  }
-  // clangd refuses messages over 1 GB; hand such a header on unread for it
-  // to refuse, rather than allocate it here.
-  if (!HaveLength || Length > (size_t(1) << 30))
-    return false;
-  BodyEnd = HeaderEnd + 1 + Length;
-  while (Raw.size() < BodyEnd)
-    if (!ReadMore())
-      return false;
-  Body = Raw.substr(HeaderEnd + 1, Length);
-  return true;
 }
 
 /// \p Body as JSON; nothing when it is not JSON or is nested too deep
@@ -197,8 +135,7 @@ std::optional<std::string> withFallbackFlags(llvm::StringRef Body,
       llvm::json::Array{"-std=c++20", "-isystem", ModelDir, "-isystem", ModelDir + "/luisa"};
   std::string Patched;
   llvm::raw_string_ostream(Patched) << llvm::json::Value(std::move(*Message));
-  return "Content-Length: " + std::to_string(Patched.size()) + "\r\n\r\n" +
-         Patched;
+  return kernel_tidy::lsp::frame(Patched);
 }
 
 /// Serves clangd a standard input whose initialize request carries the
@@ -212,11 +149,13 @@ bool installFallbackFlags(const std::string &ModelDir) {
     return false;
   ::close(Pipe[0]);
   std::thread([Client, Out = Pipe[1], ModelDir] {
+    // clangd refuses a message over its limit, or without a length: hand
+    // those on unread for it to refuse, rather than allocate them here.
     std::string Raw, Body;
-    size_t BodyEnd = 0;
-    if (readMessage(Client, Raw, Body, BodyEnd))
+    kernel_tidy::lsp::Framed First = kernel_tidy::lsp::readMessage(Client, Raw, Body);
+    if (First.K == kernel_tidy::lsp::Framed::Message)
       if (auto Patched = withFallbackFlags(Body, ModelDir))
-        Raw = std::move(*Patched) + Raw.substr(BodyEnd);
+        Raw = std::move(*Patched) + Raw.substr(First.BodyEnd);
     if (writeAll(Out, Raw))
       copyAll(Client, Out);
     ::close(Out); // clangd sees end of input, as it would have.
@@ -297,7 +236,7 @@ std::optional<std::string> withUnsafeFixesNotPreferred(llvm::StringRef Body) {
     return std::nullopt;
   std::string Patched;
   llvm::raw_string_ostream(Patched) << llvm::json::Value(std::move(*Message));
-  return "Content-Length: " + std::to_string(Patched.size()) + "\r\n\r\n" + Patched;
+  return kernel_tidy::lsp::frame(Patched);
 }
 
 /// Sends clangd's standard output to the client through a thread that
@@ -313,14 +252,15 @@ std::optional<std::thread> installUnsafeFixFilter() {
   ::close(Pipe[1]);
   return std::thread([Client, In = Pipe[0]] {
     std::string Raw, Body;
-    size_t BodyEnd = 0;
     bool Open = true;
-    while (Open && readMessage(In, Raw, Body, BodyEnd)) {
+    for (kernel_tidy::lsp::Framed Next;
+         Open && (Next = kernel_tidy::lsp::readMessage(In, Raw, Body)).K ==
+                     kernel_tidy::lsp::Framed::Message;) {
       // Raw may hold the start of the next message past BodyEnd.
       std::optional<std::string> Patched = withUnsafeFixesNotPreferred(Body);
       Open = writeAll(Client, Patched ? llvm::StringRef(*Patched)
-                                      : llvm::StringRef(Raw).take_front(BodyEnd));
-      Raw.erase(0, BodyEnd);
+                                      : llvm::StringRef(Raw).take_front(Next.BodyEnd));
+      Raw.erase(0, Next.BodyEnd);
     }
     // What was read of a message that is not one goes on as it was.
     if (Open && writeAll(Client, Raw))

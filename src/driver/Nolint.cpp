@@ -143,19 +143,18 @@ std::vector<LineEnd> pythonLineEnds(llvm::StringRef Text) {
 
 } // namespace
 
-std::string withNolintComments(const FileResult &Result, unsigned &Added,
-                               std::vector<std::string> &Skipped) {
-  Added = 0;
+std::vector<NolintInsertion> nolintInsertions(const FileResult &Result,
+                                              std::vector<std::string> &Skipped) {
   std::map<unsigned, std::set<std::string>> RulesOnLine;
   for (const Finding &F : Result.Findings)
     if (F.File == Result.File && F.Begin.Line > 0)
       RulesOnLine[F.Begin.Line].insert(F.Rule);
   if (RulesOnLine.empty())
-    return Result.Original;
+    return {};
   bool Python = isPythonFile(Result.File);
   llvm::StringRef Text = Result.Original;
   std::vector<LineEnd> Ends = Python ? pythonLineEnds(Text) : cppLineEnds(Text);
-  std::vector<std::pair<size_t, std::string>> Inserts; // Offset, text; in order.
+  std::vector<NolintInsertion> Inserts;
   for (const auto &[Line, Rules] : RulesOnLine) {
     auto Skip = [&, Line = Line](const std::string &Why) {
       Skipped.push_back(Result.File + ":" + std::to_string(Line) + ": no NOLINT comment added: " +
@@ -191,14 +190,21 @@ std::string withNolintComments(const FileResult &Result, unsigned &Added,
                                        "NOLINT(" + List + ") "});
       }
     }
-    ++Added;
   }
+  return Inserts;
+}
+
+std::string withNolintComments(const FileResult &Result, unsigned &Added,
+                               std::vector<std::string> &Skipped) {
+  std::vector<NolintInsertion> Inserts = nolintInsertions(Result, Skipped);
+  Added = Inserts.size();
+  llvm::StringRef Text = Result.Original;
   std::string Out;
   size_t Done = 0;
-  for (const auto &[At, Insert] : Inserts) {
-    Out += Text.slice(Done, At);
-    Out += Insert;
-    Done = At;
+  for (const NolintInsertion &Insert : Inserts) {
+    Out += Text.slice(Done, Insert.Offset);
+    Out += Insert.Text;
+    Done = Insert.Offset;
   }
   Out += Text.substr(Done);
   return Out;

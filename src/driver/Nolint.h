@@ -20,6 +20,20 @@
 
 namespace kernel_tidy {
 
+/// One insertion into a file's text: a NOLINT comment, or rules added to the
+/// list of one already there.
+struct NolintInsertion {
+  size_t Offset = 0;
+  std::string Text;
+};
+
+/// The insertions that give \p Result's findings in that file their NOLINT
+/// comments, one per line and in the order of the text (editors offer them
+/// as code actions); \p Skipped gets "FILE:LINE: why" for each line left
+/// alone.
+std::vector<NolintInsertion> nolintInsertions(const FileResult &Result,
+                                              std::vector<std::string> &Skipped);
+
 /// \p Result's text with NOLINT comments for its findings in that file;
 /// \p Added counts the lines commented, \p Skipped gets "FILE:LINE: why"
 /// for each line left alone.

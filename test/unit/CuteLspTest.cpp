@@ -1,0 +1,275 @@
+//===--- CuteLspTest.cpp - `kernel-tidy lsp` with a scripted client -------===//
+//
+// An editor's conversation with `kernel-tidy lsp` over stdio: the findings of
+// a CuTe DSL kernel as diagnostics, its quick fixes and NOLINT actions
+// applied as a client applies them (they must give what `kernel-tidy check
+// --fix` and `--add-nolint` write), and input no client should send.
+//
+//===----------------------------------------------------------------------===//
+
+#include "test/unit/LspClient.h"
+#include "test/unit/TestSupport.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include <gtest/gtest.h>
+
+namespace kernel_tidy::test {
+namespace {
+
+using Json = nlohmann::json;
+using std::chrono::seconds;
+
+/// A safe fix (integer add, line 9) and an unsafe one (Float32 fmax, line
+/// 12: redux.sync of Float32 needs a newer GPU), with a comment already on
+/// the first finding's line.
+const char *Kernel = R"(import cutlass
+import cutlass.cute as cute
+
+
+@cute.kernel
+def warp_sums(counts: cute.Tensor, maxima: cute.Tensor):
+    tidx, _, _ = cute.arch.thread_idx()
+    n = cutlass.Int32(counts[tidx])
+    for i in range(5):  # five steps
+        n = n + cute.arch.shuffle_sync_bfly(n, offset=1 << i)
+    m: cutlass.Float32 = maxima[tidx]
+    for i in cutlass.range_constexpr(5):
+        m = cute.arch.fmax(m, cute.arch.shuffle_sync_bfly(m, offset=16 >> i))
+    counts[tidx] = n
+    maxima[tidx] = m
+)";
+
+const char *Rule = "cute-butterfly-reduction";
+
+class CuteLsp : public ::testing::Test {
+protected:
+  void SetUp() override { Dir = makeTempDir(); }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  std::unique_ptr<LspClient> start() {
+    return std::make_unique<LspClient>(std::vector<std::string>{KERNEL_TIDY_BINARY, "lsp"},
+                                       std::vector<std::string>{}, Dir + "/server.log");
+  }
+  std::string log() { return readFile(Dir + "/server.log"); }
+
+  void initialize(LspClient &Client) {
+    int Id = Client.request("initialize", {{"processId", nullptr},
+                                           {"rootUri", fileUri(Dir)},
+                                           {"capabilities", Json::object()}});
+    auto Reply = Client.response(Id, seconds(30));
+    ASSERT_TRUE(Reply) << log();
+    ASSERT_TRUE(Reply->contains("result")) << Reply->dump();
+    EXPECT_EQ(1, (*Reply)["result"]["capabilities"]["textDocumentSync"]["change"]);
+    Client.notify("initialized", Json::object());
+  }
+
+  void open(LspClient &Client, const std::string &Uri, const std::string &Text) {
+    Client.notify("textDocument/didOpen",
+                  {{"textDocument",
+                    {{"uri", Uri}, {"languageId", "python"}, {"version", 1}, {"text", Text}}}});
+  }
+
+  /// The diagnostics published for \p Uri at \p Version.
+  std::vector<Json> diagnostics(LspClient &Client, const std::string &Uri, int Version) {
+    auto Published = Client.waitFor(
+        [&](const Json &M) {
+          return M.value("method", "") == "textDocument/publishDiagnostics" &&
+                 M["params"]["uri"] == Uri && M["params"].value("version", -1) == Version;
+        },
+        seconds(30));
+    EXPECT_TRUE(Published) << log();
+    if (!Published)
+      return {};
+    return (*Published)["params"]["diagnostics"].get<std::vector<Json>>();
+  }
+
+  std::vector<Json> codeActions(LspClient &Client, const std::string &Uri, const Json &Diagnostic) {
+    int Id = Client.request("textDocument/codeAction",
+                            {{"textDocument", {{"uri", Uri}}},
+                             {"range", Diagnostic["range"]},
+                             {"context", {{"diagnostics", Json::array({Diagnostic})}}}});
+    auto Reply = Client.response(Id, seconds(30));
+    EXPECT_TRUE(Reply && Reply->contains("result")) << (Reply ? Reply->dump() : log());
+    if (!Reply || !Reply->contains("result"))
+      return {};
+    return (*Reply)["result"].get<std::vector<Json>>();
+  }
+
+  void shutDown(LspClient &Client) {
+    auto Reply = Client.response(Client.request("shutdown", nullptr), seconds(30));
+    ASSERT_TRUE(Reply) << log();
+    EXPECT_TRUE(Reply->contains("result")) << Reply->dump();
+    Client.notify("exit", nullptr);
+    EXPECT_EQ(0, Client.waitExit(seconds(30))) << log();
+  }
+
+  /// What `kernel-tidy check ARGS` writes into a copy of \p Text.
+  std::string cliResult(const std::string &Text, std::vector<std::string> Args) {
+    std::string Copy = Dir + "/cli/k.py";
+    llvm::sys::fs::create_directories(Dir + "/cli");
+    writeFile(Copy, Text);
+    Args.insert(Args.begin(), "check");
+    Args.push_back(Copy);
+    ProcessResult R = runKernelTidy(Args);
+    EXPECT_NE(2, R.ExitCode) << R.Out << R.Err;
+    return readFile(Copy);
+  }
+
+  std::string Dir;
+};
+
+/// Both edits' changes to \p Uri as one WorkspaceEdit.
+Json joined(const Json &A, const Json &B, const std::string &Uri) {
+  Json Edits = A["changes"][Uri];
+  for (const Json &E : B["changes"][Uri])
+    Edits.push_back(E);
+  return {{"changes", {{Uri, Edits}}}};
+}
+
+TEST_F(CuteLsp, QuickFixesGiveTheCliFixAndOnlySafeOnesArePreferred) {
+  std::string File = Dir + "/k.py", Uri = fileUri(File);
+  // The editor's text is analysed, not the file: on disk it has no finding.
+  std::string OnDisk = "import cutlass\n";
+  writeFile(File, OnDisk);
+  std::string CliFixed = cliResult(Kernel, {"--fix"});
+  std::string CliUnsafe = cliResult(Kernel, {"--fix", "--unsafe-fixes"});
+  ASSERT_NE(Kernel, CliFixed);
+  ASSERT_NE(CliFixed, CliUnsafe);
+
+  auto Client = start();
+  initialize(*Client);
+  open(*Client, Uri, Kernel);
+  std::vector<Json> Found = diagnostics(*Client, Uri, 1);
+  ASSERT_EQ(2u, Found.size()) << log();
+  const Json &Safe = Found[0], &Unsafe = Found[1];
+  for (const Json &D : Found) {
+    EXPECT_EQ(Rule, D.value("code", "")) << D.dump();
+    EXPECT_EQ("kernel-tidy", D.value("source", "")) << D.dump();
+    EXPECT_EQ(2, D.value("severity", 0)) << "a warning, as check reports it\n" << D.dump();
+  }
+  EXPECT_EQ(Json({{"line", 8}, {"character", 4}}), Safe["range"]["start"]) << Safe.dump();
+  EXPECT_EQ(Json({{"line", 11}, {"character", 4}}), Unsafe["range"]["start"]) << Unsafe.dump();
+  // A client without related information sees the reason in the message.
+  EXPECT_NE(std::string::npos,
+            Unsafe["message"].get<std::string>().find("\n\nnote: unsafe fix: "))
+      << Unsafe.dump();
+
+  std::vector<Json> SafeActions = codeActions(*Client, Uri, Safe);
+  ASSERT_EQ(2u, SafeActions.size()) << Json(SafeActions).dump();
+  const Json &Fix = SafeActions[0];
+  EXPECT_EQ("quickfix", Fix.value("kind", "")) << Fix.dump();
+  EXPECT_TRUE(Fix.value("isPreferred", false)) << Fix.dump();
+  EXPECT_FALSE(SafeActions[1].value("isPreferred", true)) << SafeActions[1].dump();
+  EXPECT_EQ(CliFixed, applyWorkspaceEdit(Kernel, Fix["edit"], Uri));
+
+  std::vector<Json> UnsafeActions = codeActions(*Client, Uri, Unsafe);
+  ASSERT_EQ(2u, UnsafeActions.size()) << Json(UnsafeActions).dump();
+  const Json &UnsafeFix = UnsafeActions[0];
+  EXPECT_FALSE(UnsafeFix.value("isPreferred", true)) << UnsafeFix.dump();
+  EXPECT_EQ(0u, UnsafeFix.value("title", "").find("unsafe fix: ")) << UnsafeFix.dump();
+  // The title says why, as the diagnostic does.
+  EXPECT_NE(std::string::npos,
+            Unsafe["message"].get<std::string>().find("\n\nnote: " + UnsafeFix.value("title", "")))
+      << UnsafeFix.dump();
+  EXPECT_EQ(CliUnsafe, applyWorkspaceEdit(Kernel, joined(Fix["edit"], UnsafeFix["edit"], Uri), Uri));
+
+  // The client applies the preferred fix: the safe finding is gone.
+  Client->notify("textDocument/didChange",
+                 {{"textDocument", {{"uri", Uri}, {"version", 2}}},
+                  {"contentChanges", Json::array({{{"text", CliFixed}}})}});
+  std::vector<Json> After = diagnostics(*Client, Uri, 2);
+  ASSERT_EQ(1u, After.size()) << Json(After).dump();
+  EXPECT_EQ(Unsafe["message"], After[0]["message"]);
+  shutDown(*Client);
+  EXPECT_EQ(OnDisk, readFile(File)) << "the server writes no file";
+}
+
+TEST_F(CuteLsp, DisableForThisLineInsertsWhatAddNolintDoes) {
+  std::string Uri = fileUri(Dir + "/k.py");
+  std::string CliNolint = cliResult(Kernel, {"--add-nolint"});
+  ASSERT_NE(std::string::npos, CliNolint.find("# NOLINT(cute-butterfly-reduction) five steps"));
+
+  auto Client = start();
+  initialize(*Client);
+  open(*Client, Uri, Kernel);
+  std::vector<Json> Found = diagnostics(*Client, Uri, 1);
+  ASSERT_EQ(2u, Found.size()) << log();
+  Json Edit;
+  for (const Json &D : Found) {
+    bool Offered = false;
+    for (const Json &A : codeActions(*Client, Uri, D))
+      if (A.value("title", "") == std::string("disable ") + Rule + " for this line") {
+        Edit = Edit.is_null() ? A["edit"] : joined(Edit, A["edit"], Uri);
+        Offered = true;
+      }
+    ASSERT_TRUE(Offered) << D.dump();
+  }
+  std::string Disabled = applyWorkspaceEdit(Kernel, Edit, Uri);
+  EXPECT_EQ(CliNolint, Disabled);
+  Client->notify("textDocument/didChange",
+                 {{"textDocument", {{"uri", Uri}, {"version", 2}}},
+                  {"contentChanges", Json::array({{{"text", Disabled}}})}});
+  EXPECT_TRUE(diagnostics(*Client, Uri, 2).empty());
+  shutDown(*Client);
+}
+
+TEST_F(CuteLsp, BadInputGetsAnErrorAndTheServerGoesOn) {
+  auto Client = start();
+  auto ErrorCode = [&](int Id) {
+    auto Reply = Client->response(Id, seconds(30));
+    return Reply && Reply->contains("error") ? (*Reply)["error"].value("code", 0) : 0;
+  };
+  auto UntaggedErrorCode = [&] {
+    auto Reply = Client->waitFor([](const Json &M) { return M.contains("error"); }, seconds(30));
+    EXPECT_TRUE(Reply && (*Reply)["id"].is_null()) << (Reply ? Reply->dump() : log());
+    return Reply ? (*Reply)["error"].value("code", 0) : 0;
+  };
+  EXPECT_EQ(-32002, ErrorCode(Client->request("textDocument/hover", Json::object())))
+      << "before initialize";
+  initialize(*Client);
+  Client->sendRaw("Content-Length: 12\r\n\r\n{\"id\": 7, \"m");
+  EXPECT_EQ(-32700, UntaggedErrorCode()) << "not JSON";
+  std::string Deep = std::string(100000, '[') + std::string(100000, ']');
+  Client->sendRaw("Content-Length: " + std::to_string(Deep.size()) + "\r\n\r\n" + Deep);
+  EXPECT_EQ(-32700, UntaggedErrorCode()) << "nested too deep";
+  // A header without a length is skipped; a 20 MB header line is read.
+  Client->sendRaw("X-Nothing: 1\r\n\r\n");
+  Client->sendRaw("Content-Length: 2\r\nX-Padding: " + std::string(20 << 20, 'x') + "\r\n\r\n{}");
+  EXPECT_EQ(-32600, UntaggedErrorCode()) << "no method";
+  EXPECT_EQ(-32601, ErrorCode(Client->request("textDocument/hover", Json::object())));
+  EXPECT_EQ(-32602, ErrorCode(Client->request("textDocument/codeAction", {{"range", 3}})));
+  Client->notify("textDocument/didOpen", {{"textDocument", {{"uri", "file:///x.py"}}}});
+  Client->notify("workspace/unknownNotification", Json::object());
+  // Not a .py file: kernel-clangd's. A .py that does not parse: an error.
+  std::string Cpp = fileUri(Dir + "/k.cpp"), Broken = fileUri(Dir + "/broken.py");
+  open(*Client, Cpp, "int main() { return 0; }\n");
+  EXPECT_TRUE(diagnostics(*Client, Cpp, 1).empty());
+  // The error is at byte 14 of its line, after U+00E9 (2 bytes, 1 UTF-16
+  // unit) and U+1F600 (4 bytes, a surrogate pair): LSP character 11.
+  open(*Client, Broken, "import cutlass\nx = '\xc3\xa9\xf0\x9f\x98\x80'; def f(:\n");
+  std::vector<Json> Errors = diagnostics(*Client, Broken, 1);
+  ASSERT_EQ(1u, Errors.size()) << log();
+  EXPECT_EQ(1, Errors[0].value("severity", 0)) << Errors[0].dump();
+  EXPECT_EQ(Json({{"line", 1}, {"character", 11}}), Errors[0]["range"]["start"])
+      << Errors[0].dump();
+  // exit without shutdown: exit code 1, as LSP says.
+  Client->notify("exit", nullptr);
+  EXPECT_EQ(1, Client->waitExit(seconds(30), /*CloseInput=*/false)) << log();
+  EXPECT_NE(std::string::npos, log().find("invalid params of textDocument/didOpen")) << log();
+  EXPECT_NE(std::string::npos, log().find("without a Content-Length")) << log();
+}
+
+TEST_F(CuteLsp, RefusesAHugeMessageWithoutReadingIt) {
+  std::string Input = Dir + "/input", Err = Dir + "/stderr";
+  writeFile(Input, "Content-Length: 99999999999\r\n\r\n{}");
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(Input), llvm::StringRef("/dev/null"),
+                                                llvm::StringRef(Err)};
+  int Code = llvm::sys::ExecuteAndWait(KERNEL_TIDY_BINARY, {KERNEL_TIDY_BINARY, "lsp"},
+                                       std::nullopt, Redirects, /*SecondsToWait=*/30);
+  EXPECT_EQ(1, Code) << readFile(Err);
+  EXPECT_NE(std::string::npos, readFile(Err).find("refusing a message of 99999999999 bytes"))
+      << readFile(Err);
+}
+
+} // namespace
+} // namespace kernel_tidy::test

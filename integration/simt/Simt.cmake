@@ -89,6 +89,24 @@ if(Python3_FOUND)
   set_tests_properties(simt_fuzz simt_fuzz_mutations PROPERTIES
     LABELS "fuzz;simt" RESOURCE_LOCK simt_fuzz_work TIMEOUT 900)
 endif()
+# The uniformity property test (integration/simt/fuzz/uniformity.py, issue 30 item 3):
+# what kernel-tidy's uniformity and divergence analyses claim about the probes of
+# generated kernels (kernel-tidy-classify-probes, a test-only entry point built with
+# the bundled model) checked against their runs on the executor.
+add_executable(kernel-tidy-classify-probes ${CMAKE_CURRENT_LIST_DIR}/fuzz/ClassifyProbes.cpp)
+target_link_libraries(kernel-tidy-classify-probes PRIVATE kernel_tidy_dsl)
+target_compile_definitions(kernel-tidy-classify-probes PRIVATE
+  KERNEL_TIDY_MODEL_DIR="${CMAKE_SOURCE_DIR}/src/dsl/api-model"
+  KERNEL_TIDY_CLANG_RESOURCE_DIR="${KERNEL_TIDY_CLANG_RESOURCE_DIR}")
+if(Python3_FOUND)
+  add_test(NAME simt_uniformity
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/fuzz/uniformity.py
+                   --simt-build ${_simt_binary_dir} --classify $<TARGET_FILE:kernel-tidy-classify-probes>
+                   --seed 1 --count 16)
+  # It builds in the subproject's tree too, so never beside the fuzzers.
+  set_tests_properties(simt_uniformity PROPERTIES
+    LABELS "fuzz;simt" RESOURCE_LOCK simt_fuzz_work TIMEOUT 600)
+endif()
 if(KERNEL_TIDY_SIMT_HARNESS)
   # results.json and results.md stay in build/simt/harness; a rewrite that breaks a
   # correct original fails the test (the program's exit code 1).

@@ -6,8 +6,9 @@
 # LuisaCompute: -DLuisaCompute_DIR, else the prebuilt install in
 # KERNEL_TIDY_LUISACOMPUTE_SHARED (default: ../shared/luisacompute beside the checkout,
 # as on CI and the developer machines), checked against its SHA256SUMS and extracted
-# into this build tree. Without it (an outside user's machine) the simt tests are
-# reported as skipped, with the reason; with CI=true in the environment they fail.
+# into this build tree; when that prebuilt is missing or does not match, built with the
+# same folder's build.sh into this build tree. Without any (an outside user's machine)
+# the simt tests are reported as skipped, with the reason; with CI=true they fail.
 #
 # The sanitized build leaves the executor out by default: the subproject is not built
 # with the sanitizers, so it would only build and run the same tests a second time.

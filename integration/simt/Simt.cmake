@@ -135,7 +135,7 @@ if(Python3_FOUND)
   add_test(NAME simt_uniformity
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/fuzz/uniformity.py
                    --simt-build ${_simt_binary_dir} --classify $<TARGET_FILE:kernel-tidy-classify-probes>
-                   --seed 1 --count 16)
+                   --seed 1 --count 16 --check-oracle)
   # It builds in the subproject's tree too, so never beside the fuzzers.
   set_tests_properties(simt_uniformity PROPERTIES
     LABELS "fuzz;simt" RESOURCE_LOCK simt_fuzz_work TIMEOUT 600)

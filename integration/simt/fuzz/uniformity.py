@@ -390,6 +390,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=16, help="kernels")
     ap.add_argument("--runs", type=int, default=10, help="launches per kernel")
+    ap.add_argument("--check-oracle", action="store_true",
+                    help="also check that wrong claims (everything grid-uniform) are caught")
     args = ap.parse_args()
     work = os.path.join(args.simt_build, "uniformity-work")
     os.makedirs(work, exist_ok=True)
@@ -433,6 +435,21 @@ def main():
     print(f"generator branches {len(set().union(*(k.branches for k in kernels)))}")
     print(f"time: classify {t1 - t0:.0f} s, build {t2 - t1:.0f} s, run {t3 - t2:.0f} s")
     failed = sorted({line.split()[1] for line in run.stdout.splitlines() if line.startswith("VIOLATION ")})
+    if args.check_oracle:
+        # The oracle can fail: with every value and control claimed grid-uniform, the
+        # same runs must break both kinds of claim.
+        wrong = os.path.join(work, "claims-all-uniform.txt")
+        with open(wrong, "w") as f:
+            for line in p.stdout.splitlines():
+                f.write(f"{line.split()[0]} grid-uniform grid-uniform 0\n")
+        m = subprocess.run([os.path.join(args.simt_build, "kernel-tidy-simt-uniformity"), "--claims", wrong,
+                            "--seed", str(args.seed), "--runs", str(args.runs)], capture_output=True, text=True)
+        kinds = {line.split()[4] for line in m.stdout.splitlines() if line.startswith("VIOLATION ")}
+        caught = "value:" in kinds and "control:" in kinds
+        print(f"oracle check (every claim grid-uniform): {'caught' if caught else 'NOT caught'}: "
+              + (m.stdout.strip().splitlines()[-1] if m.stdout.strip() else m.stderr.strip()))
+        if not caught:
+            return 1
     for name in failed:
         k = next(k for k in kernels if k.name == name)
         print(f"\nkernel {name} (seed {args.seed}, index {name.rsplit('_', 1)[1]}):\n{k.source()}")

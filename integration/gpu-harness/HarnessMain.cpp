@@ -71,7 +71,9 @@ using namespace luisa::compute;
 namespace kernel_tidy::harness {
 namespace {
 
-constexpr std::uint32_t WarpSize = 32;
+/// Lanes per warp: 32, or on simt the width --warp-size asks for (8 to 128), to
+/// check rewrites that claim to hold at every width (docs/gpu-harness.md).
+std::uint32_t WarpSize = 32;
 
 #ifdef KERNEL_TIDY_HARNESS_SIMT
 /// The SIMT executor behind the device when --backend simt, else null.
@@ -149,11 +151,17 @@ bool parseOptions(int Argc, char **Argv, Options &Opts) {
       Opts.Repeats = std::strtoul(Value().c_str(), nullptr, 10);
     else if (Arg == "--max-seconds")
       Opts.Rule.MaxSeconds = std::strtod(Value().c_str(), nullptr);
-    else {
+    else if (Arg == "--warp-size" && Opts.Backend == "simt") {
+      WarpSize = std::strtoul(Value().c_str(), nullptr, 10);
+      if (WarpSize != 8 && WarpSize != 16 && WarpSize != 32 && WarpSize != 64 && WarpSize != 128) {
+        std::fprintf(stderr, "--warp-size: 8, 16, 32, 64 or 128\n");
+        return false;
+      }
+    } else {
       std::fprintf(stderr,
                    "usage: %s [--backend cuda|dx|vulkan|metal|simt] [--out DIR] [--cases a,b] "
                    "[--types u32,f32] [--seed N] [--no-timing] [--repeats N] "
-                   "[--max-seconds S]\n",
+                   "[--max-seconds S] [--warp-size 8|16|32|64|128 (after --backend simt)]\n",
                    Argv[0]);
       return false;
     }

@@ -6,8 +6,9 @@
 # LuisaCompute: -DLuisaCompute_DIR, else the prebuilt install in
 # KERNEL_TIDY_LUISACOMPUTE_SHARED (default: ../shared/luisacompute beside the checkout,
 # as on CI and the developer machines), checked against its SHA256SUMS and extracted
-# into this build tree. Without it (an outside user's machine) the simt tests are
-# reported as skipped, with the reason; with CI=true in the environment they fail.
+# into this build tree; when that prebuilt is missing or does not match, built with the
+# same folder's build.sh into this build tree. Without any (an outside user's machine)
+# the simt tests are reported as skipped, with the reason; with CI=true they fail.
 #
 # The sanitized build leaves the executor out by default: the subproject is not built
 # with the sanitizers, so it would only build and run the same tests a second time.
@@ -22,6 +23,13 @@ if(NOT KERNEL_TIDY_SIMT)
   return()
 endif()
 
+# Where LuisaCompute comes from, decided on fake folders (no real build): a prebuilt
+# that matches its checksum is used, else build.sh builds one, else the tests skip.
+add_test(NAME simt_find_luisacompute
+         COMMAND ${CMAKE_COMMAND} -DWORK=${CMAKE_BINARY_DIR}/simt-find-test
+                 -P ${CMAKE_CURRENT_LIST_DIR}/test/FindLuisaComputeTest.cmake)
+set_tests_properties(simt_find_luisacompute PROPERTIES LABELS simt)
+
 set(KERNEL_TIDY_LUISACOMPUTE_SHARED "${CMAKE_SOURCE_DIR}/../shared/luisacompute"
     CACHE PATH "Folder with LuisaCompute's prebuilt-bookworm-x86_64.tar.xz and SHA256SUMS")
 find_program(KERNEL_TIDY_SIMT_CXX NAMES clang++-19 DOC "clang++-19, which the SIMT executor is compiled with")
@@ -32,6 +40,28 @@ if(NOT KERNEL_TIDY_SIMT_CXX)
 else()
   include(${CMAKE_CURRENT_LIST_DIR}/FindLuisaComputeForSimt.cmake)
   kernel_tidy_simt_find_luisacompute(_simt_lc_dir _simt_why)
+endif()
+
+# No usable prebuilt but build.sh beside it: build LuisaCompute into this build tree
+# (again when the source tarball or build.sh changes) before the subproject configures.
+set(_simt_lc_build "")
+if(_simt_why MATCHES "^BUILD: (.*)$")
+  kernel_tidy_simt_plan_luisacompute(_simt_how _simt_build_sh _simt_unused)
+  set(_simt_lc_prefix ${CMAKE_BINARY_DIR}/luisacompute-built)
+  set(_simt_lc_dir ${_simt_lc_prefix}/lib/cmake/LuisaCompute)
+  message(STATUS "SIMT executor: the prebuilt LuisaCompute is not used (${CMAKE_MATCH_1}); "
+                 "building it with ${_simt_build_sh} into ${_simt_lc_prefix} (about 15 minutes of CPU, once)")
+  set(_simt_why "")
+  set(_simt_lc_stamp ${_simt_lc_prefix}/lib/cmake/LuisaCompute/LuisaComputeConfig.cmake)
+  string(REPLACE "clang++" "clang" _simt_cc "${KERNEL_TIDY_SIMT_CXX}")
+  get_filename_component(_simt_shared "${_simt_build_sh}" DIRECTORY)
+  add_custom_command(OUTPUT ${_simt_lc_stamp}
+    COMMAND ${CMAKE_COMMAND} -E env CC=${_simt_cc} CXX=${KERNEL_TIDY_SIMT_CXX} bash ${_simt_build_sh} ${_simt_lc_prefix}
+    DEPENDS ${_simt_shared}/luisacompute-src.tar.xz ${_simt_build_sh}
+    COMMENT "Building LuisaCompute with ${_simt_build_sh} (about 15 minutes of CPU)"
+    USES_TERMINAL)
+  add_custom_target(kernel_tidy_luisacompute DEPENDS ${_simt_lc_stamp})
+  set(_simt_lc_build kernel_tidy_luisacompute)
 endif()
 
 if(_simt_why)
@@ -53,10 +83,13 @@ message(STATUS "SIMT executor: ${KERNEL_TIDY_SIMT_CXX}, LuisaCompute at ${_simt_
 # simt_gpu_harness. Off by default: the cases cost about 23 minutes of CPU to build.
 option(KERNEL_TIDY_SIMT_HARNESS "Also build the GPU harness for the SIMT executor and run it (ctest simt_gpu_harness)" OFF)
 set(_simt_harness_args "")
-set(_simt_depends "")
+set(_simt_depends ${_simt_lc_build})
 if(KERNEL_TIDY_SIMT_HARNESS)
   set(_simt_harness_args -DKERNEL_TIDY_EXECUTABLE=$<TARGET_FILE:kernel-tidy>)
-  set(_simt_depends DEPENDS kernel-tidy)
+  list(APPEND _simt_depends kernel-tidy)
+endif()
+if(_simt_depends)
+  list(PREPEND _simt_depends DEPENDS)
 endif()
 include(ExternalProject)
 set(_simt_binary_dir ${CMAKE_BINARY_DIR}/simt)
@@ -88,6 +121,24 @@ if(Python3_FOUND)
            --mutate butterfly-drops-a-lane,privatized-without-second-barrier,tree-wrong-identity)
   set_tests_properties(simt_fuzz simt_fuzz_mutations PROPERTIES
     LABELS "fuzz;simt" RESOURCE_LOCK simt_fuzz_work TIMEOUT 900)
+endif()
+# The uniformity property test (integration/simt/fuzz/uniformity.py, issue 30 item 3):
+# what kernel-tidy's uniformity and divergence analyses claim about the probes of
+# generated kernels (kernel-tidy-classify-probes, a test-only entry point built with
+# the bundled model) checked against their runs on the executor.
+add_executable(kernel-tidy-classify-probes ${CMAKE_CURRENT_LIST_DIR}/fuzz/ClassifyProbes.cpp)
+target_link_libraries(kernel-tidy-classify-probes PRIVATE kernel_tidy_dsl)
+target_compile_definitions(kernel-tidy-classify-probes PRIVATE
+  KERNEL_TIDY_MODEL_DIR="${CMAKE_SOURCE_DIR}/src/dsl/api-model"
+  KERNEL_TIDY_CLANG_RESOURCE_DIR="${KERNEL_TIDY_CLANG_RESOURCE_DIR}")
+if(Python3_FOUND)
+  add_test(NAME simt_uniformity
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/fuzz/uniformity.py
+                   --simt-build ${_simt_binary_dir} --classify $<TARGET_FILE:kernel-tidy-classify-probes>
+                   --seed 1 --count 16 --check-oracle)
+  # It builds in the subproject's tree too, so never beside the fuzzers.
+  set_tests_properties(simt_uniformity PROPERTIES
+    LABELS "fuzz;simt" RESOURCE_LOCK simt_fuzz_work TIMEOUT 600)
 endif()
 if(KERNEL_TIDY_SIMT_HARNESS)
   # results.json and results.md stay in build/simt/harness; a rewrite that breaks a

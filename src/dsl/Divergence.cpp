@@ -8,7 +8,6 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
 
@@ -62,38 +61,6 @@ const DeclStmt *declarationOf(const VarDecl *Var, ASTContext &Ctx) {
   return nullptr;
 }
 
-/// The declaration a call runs: a function, or the variable holding a Callable.
-const Decl *calleeKey(const CallExpr *Call) {
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
-      Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0) {
-    const Expr *Object = Op->getArg(0)->IgnoreParenImpCasts();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Object))
-      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
-        const CXXRecordDecl *Class = Var->getType().getNonReferenceType()->getAsCXXRecordDecl();
-        if (Class && !Class->isLambda())
-          return Var->getCanonicalDecl();
-      }
-  }
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  return Callee ? Callee->getCanonicalDecl() : nullptr;
-}
-
-/// The variable a Callable lambda initialises (`Callable f = [](...) {...};`).
-const VarDecl *callableVariableOf(const LambdaExpr *Lambda, ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(*Lambda);
-  for (unsigned Up = 0; Up < 8; ++Up) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return nullptr;
-    if (const auto *Var = Parents[0].get<VarDecl>())
-      return Var->getCanonicalDecl();
-    if (!Parents[0].get<Expr>())
-      return nullptr;
-    Node = Parents[0];
-  }
-  return nullptr;
-}
-
 /// The function that owns \p Body (a lambda's call operator for lambdas).
 const FunctionDecl *ownerOf(const Stmt *Body, ASTContext &Ctx) {
   if (const LambdaExpr *Lambda = lambdaOfBody(Body, Ctx))
@@ -112,21 +79,6 @@ const Expr *argumentFor(const CallExpr *Call, const ParmVarDecl *Parm) {
     ++Index;
   return Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
 }
-
-class CallIndexer : public RecursiveASTVisitor<CallIndexer> {
-public:
-  explicit CallIndexer(llvm::DenseMap<const Decl *, std::vector<const CallExpr *>> &Calls)
-      : Calls(Calls) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool VisitCallExpr(CallExpr *Call) {
-    if (const Decl *Key = calleeKey(Call))
-      Calls[Key].push_back(Call);
-    return true;
-  }
-
-private:
-  llvm::DenseMap<const Decl *, std::vector<const CallExpr *>> &Calls;
-};
 
 } // namespace
 
@@ -220,35 +172,8 @@ DivergenceAnalysis::sourceIn(const Expr *E, Variance Bound,
   return BestOf(Children);
 }
 
-const Decl *DivergenceAnalysis::functionKey(const Stmt *Body) {
-  if (const LambdaExpr *Lambda = lambdaOfBody(Body, Ctx)) {
-    switch (lambdaRole(Lambda, Ctx)) {
-    case LambdaRole::Kernel:
-      return nullptr;
-    case LambdaRole::Callable:
-      return callableVariableOf(Lambda, Ctx);
-    case LambdaRole::Other:
-      return Lambda->getCallOperator()->getCanonicalDecl();
-    }
-  }
-  const FunctionDecl *Owner = ownerOf(Body, Ctx);
-  return Owner ? Owner->getCanonicalDecl() : nullptr;
-}
-
-void DivergenceAnalysis::indexCalls() {
-  if (CallsIndexed)
-    return;
-  CallsIndexed = true;
-  CallIndexer(Calls).TraverseAST(Ctx);
-}
-
 const std::vector<const CallExpr *> &DivergenceAnalysis::callersOf(const Stmt *Body) {
-  const Decl *Key = functionKey(Body);
-  if (!Key)
-    return NoCalls;
-  indexCalls();
-  auto It = Calls.find(Key);
-  return It == Calls.end() ? NoCalls : It->second;
+  return Uniformity.callersOf(Body);
 }
 
 std::optional<DivergenceWitness>

@@ -85,16 +85,11 @@ private:
   /// parameters to the arguments of \p Body's callers.
   std::optional<DivergenceWitness> witnessOfCondition(const clang::Expr *Cond,
                                                       const clang::Stmt *Body);
-  const clang::Decl *functionKey(const clang::Stmt *Body);
-  void indexCalls();
 
   clang::ASTContext &Ctx;
   UniformityAnalysis &Uniformity;
   ControlFlowAnalysis &Flow;
   WriteAnalysis &Writes;
-  bool CallsIndexed = false;
-  llvm::DenseMap<const clang::Decl *, std::vector<const clang::CallExpr *>> Calls;
-  const std::vector<const clang::CallExpr *> NoCalls;
 };
 
 /// The statement that holds \p S for ControlFlowAnalysis and Uniformity: an

@@ -3,11 +3,13 @@
 #include "src/dsl/Uniformity.h"
 
 #include "src/dsl/Ast.h"
+#include "src/dsl/Divergence.h"
 #include "src/dsl/Names.h"
 #include "src/dsl/Statements.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
@@ -113,7 +115,83 @@ const LambdaExpr *lambdaOfParameter(const ParmVarDecl *Parm, ASTContext &Ctx) {
   return nullptr;
 }
 
+/// The declaration a call runs: a function, or the variable holding a Callable.
+const Decl *calleeKey(const CallExpr *Call) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0) {
+    const Expr *Object = Op->getArg(0)->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Object))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
+        const CXXRecordDecl *Class = Var->getType().getNonReferenceType()->getAsCXXRecordDecl();
+        if (Class && !Class->isLambda())
+          return Var->getCanonicalDecl();
+      }
+  }
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return Callee ? Callee->getCanonicalDecl() : nullptr;
+}
+
+/// The variable a Callable lambda initialises (`Callable f = [](...) {...};`).
+const VarDecl *callableVariableOf(const LambdaExpr *Lambda, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*Lambda);
+  for (unsigned Up = 0; Up < 8; ++Up) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return nullptr;
+    if (const auto *Var = Parents[0].get<VarDecl>())
+      return Var->getCanonicalDecl();
+    if (!Parents[0].get<Expr>())
+      return nullptr;
+    Node = Parents[0];
+  }
+  return nullptr;
+}
+
+class CallIndexer : public RecursiveASTVisitor<CallIndexer> {
+public:
+  explicit CallIndexer(llvm::DenseMap<const Decl *, std::vector<const CallExpr *>> &Calls)
+      : Calls(Calls) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (const Decl *Key = calleeKey(Call))
+      Calls[Key].push_back(Call);
+    return true;
+  }
+
+private:
+  llvm::DenseMap<const Decl *, std::vector<const CallExpr *>> &Calls;
+};
+
 } // namespace
+
+const Decl *UniformityAnalysis::functionKey(const Stmt *Body) {
+  if (const LambdaExpr *Lambda = lambdaOfBody(Body, Ctx)) {
+    switch (lambdaRole(Lambda, Ctx)) {
+    case LambdaRole::Kernel:
+      return nullptr;
+    case LambdaRole::Callable:
+      return callableVariableOf(Lambda, Ctx);
+    case LambdaRole::Other:
+      return Lambda->getCallOperator()->getCanonicalDecl();
+    }
+  }
+  for (const DynTypedNode &Parent : Ctx.getParents(*Body))
+    if (const auto *Function = Parent.get<FunctionDecl>())
+      return Function->getCanonicalDecl();
+  return nullptr;
+}
+
+const std::vector<const CallExpr *> &UniformityAnalysis::callersOf(const Stmt *Body) {
+  const Decl *Key = Body ? functionKey(Body) : nullptr;
+  if (!Key)
+    return NoCalls;
+  if (!CallsIndexed) {
+    CallsIndexed = true;
+    CallIndexer(Calls).TraverseAST(Ctx);
+  }
+  auto It = Calls.find(Key);
+  return It == Calls.end() ? NoCalls : It->second;
+}
 
 Variance UniformityAnalysis::joinOf(llvm::ArrayRef<const Expr *> Exprs) {
   Variance V = Variance::Grid;
@@ -275,8 +353,19 @@ Variance UniformityAnalysis::controlOf(const Stmt *S) {
   if (auto It = Controls.find(S); It != Controls.end())
     return It->second;
   Variance V = priorExitsOf(S);
-  for (const DslControl &Control : Flow.enclosing(S).Controls)
+  ControlSummary Summary = Flow.enclosing(S);
+  for (const DslControl &Control : Summary.Controls)
     V = join(V, conditionsOf(Control));
+  // A helper's statements run with the threads that call it. (A recursive
+  // call adds nothing: its own callers are counted once.)
+  if (V < Variance::Thread && Summary.Body && BodiesInProgress.insert(Summary.Body).second) {
+    for (const CallExpr *Call : callersOf(Summary.Body)) {
+      V = join(V, controlOf(anchorStatement(Call, Ctx)));
+      if (V == Variance::Thread)
+        break;
+    }
+    BodiesInProgress.erase(Summary.Body);
+  }
   Controls[S] = V;
   return V;
 }

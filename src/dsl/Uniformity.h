@@ -20,6 +20,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
+#include <vector>
 
 namespace kernel_tidy::dsl {
 
@@ -45,8 +46,14 @@ public:
 
   /// How uniform the decision to run \p S is: the join of the conditions
   /// and trip counts of the DSL controls around it (loops also count the
-  /// conditions of the exits inside them) and of the early exits before it.
+  /// conditions of the exits inside them), of the early exits before it and,
+  /// in a helper, lambda or Callable, of the control of every call of it
+  /// (their statements run with the threads that make the call).
   Variance controlOf(const clang::Stmt *S);
+
+  /// The calls, anywhere in the translation unit, of the function, lambda or
+  /// Callable whose body is \p Body (none for a kernel's body).
+  const std::vector<const clang::CallExpr *> &callersOf(const clang::Stmt *Body);
 
   /// True if some threads of a block may reach \p S while others do not.
   bool isDivergent(const clang::Stmt *S) { return controlOf(S) > Variance::Block; }
@@ -74,6 +81,7 @@ private:
   Variance joinOf(llvm::ArrayRef<const clang::Expr *> Exprs);
   Variance conditionsOf(const DslControl &Control);
   Variance priorExitsOf(const clang::Stmt *S);
+  const clang::Decl *functionKey(const clang::Stmt *Body);
 
   clang::ASTContext &Ctx;
   WriteAnalysis &Writes;
@@ -83,6 +91,10 @@ private:
   unsigned Assumptions = 0; ///< Cycles broken optimistically so far.
   llvm::DenseMap<const clang::Stmt *, Variance> Controls;  ///< Per statement.
   llvm::DenseMap<const clang::Stmt *, Variance> LoopExits; ///< Per loop body.
+  llvm::DenseSet<const clang::Stmt *> BodiesInProgress; ///< Of controlOf's callers.
+  bool CallsIndexed = false;
+  llvm::DenseMap<const clang::Decl *, std::vector<const clang::CallExpr *>> Calls;
+  const std::vector<const clang::CallExpr *> NoCalls;
 };
 
 } // namespace kernel_tidy::dsl

@@ -125,6 +125,28 @@ TEST(Uniformity, Divergence) {
   EXPECT_EQ(nullptr, U.A->Uniformity.divergentCause(U.S.probeStatement(1), Variance::Block));
 }
 
+TEST(Uniformity, HelpersRunUnderTheControlOfTheirCalls) {
+  // Found by the property test on the SIMT executor (integration/simt/fuzz/
+  // uniformity.py): a helper's or Callable's statements run with the threads
+  // that call it, so a call under divergent control makes them divergent.
+  Analysed U(R"(
+    $if (thread_x() < 4u) { store_twice(buffer, n); record(n); };
+    uniform_only();
+    $if (block_id().x == 0u) { uniform_only(); };
+  )",
+             R"(
+void store_twice(BufferUInt &b, Expr<uint> v) { probe(0u); $if (v > 1u) { probe(1u); }; }
+Callable<void(uint)> record = [](UInt v) noexcept { probe(2u); };
+void uniform_only() { probe(3u); }
+void never_called() { probe(4u); }
+)");
+  EXPECT_EQ(Variance::Thread, U.controlOf(0));
+  EXPECT_EQ(Variance::Thread, U.controlOf(1));
+  EXPECT_EQ(Variance::Thread, U.controlOf(2));
+  EXPECT_EQ(Variance::Block, U.controlOf(3)); // The join of its two calls.
+  EXPECT_EQ(Variance::Grid, U.controlOf(4));  // No call in sight: its own control.
+}
+
 TEST(Uniformity, UniformEarlyReturnDoesNotDiverge) {
   Analysed U(R"(
     $if (n == 0u) { $return(); };

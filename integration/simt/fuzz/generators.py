@@ -84,11 +84,15 @@ def guard_open(inst, r, label="guard"):
 
 
 def helper_combine(inst, r, op):
-    """The step's operator, written inline or through a Callable."""
+    """The step's operator, written inline, through a Callable, or through a C++ lambda
+    (not a Callable: its DSL operations are recorded inline at each call)."""
     fn = OPS[op][0]
     if inst.flip(r, "callable", 0.2):
         t = inst.vtype
-        inst.lines.append(f"Callable combine = [](Var<{t}> a, Var<{t}> b) noexcept {{ return {fn('a', 'b')}; }};")
+        if inst.pick(r, "helper", ["callable", "lambda"]) == "callable":
+            inst.lines.append(f"Callable combine = [](Var<{t}> a, Var<{t}> b) noexcept {{ return {fn('a', 'b')}; }};")
+        else:
+            inst.lines.append(f"auto combine = [](Expr<{t}> a, Expr<{t}> b) noexcept {{ return def({fn('a', 'b')}); }};")
         return lambda a, b: f"combine({a}, {b})"
     return fn
 

@@ -925,6 +925,16 @@ private:
         forLanes(Active, [&](unsigned L) { Vars.local(V.uid(), L).store(Value.lane(L), Value.Stride, Value.Undefined.test(L)); });
         break;
       }
+      case Variable::Tag::THREAD_ID:
+      case Variable::Tag::BLOCK_ID:
+      case Variable::Tag::DISPATCH_ID:
+      case Variable::Tag::DISPATCH_SIZE:
+      case Variable::Tag::WARP_LANE_COUNT:
+      case Variable::Tag::WARP_LANE_ID:
+      case Variable::Tag::KERNEL_ID:
+        // A Callable that reads a builtin gets it as a parameter; it reads the
+        // same value from its lane (builtinVariable).
+        break;
       default: throw Unsupported("callable parameter of type " + typeName(V.type()));
       }
     }

@@ -587,6 +587,21 @@ TEST(Simt, CallablesTakeValuesAndReferences) {
   }
 }
 
+TEST(Simt, CallablesReadTheBuiltinsOfTheirLane) {
+  // LuisaCompute passes the builtins a Callable reads as hidden parameters.
+  Callable Ids = []() { return dispatch_x() * 1000u + thread_x() * 10u + block_x() + warp_lane_id() * 100000u; };
+  Kernel1D UseIt = [&](BufferUInt Out) {
+    set_block_size(32u);
+    Out.write(dispatch_x(), Ids());
+  };
+  HostBuffer Out = filled(64);
+  LaunchOptions O = launch(64);
+  O.WarpSize = 8;
+  runOn(UseIt, Out, O);
+  auto V = Out.read<uint32_t>();
+  for (uint32_t T = 0; T < 64; ++T) EXPECT_EQ(V[T], T * 1000 + T % 32 * 10 + T / 32 + T % 8 * 100000) << T;
+}
+
 TEST(Simt, ScalarAndVectorArithmetic) {
   Kernel1D Math = [](BufferFloat In, BufferFloat Out, BufferInt Ints) {
     set_block_size(32u);

@@ -347,13 +347,13 @@ std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext
                    (Kind == OO_ExclaimEqual && *Limit == 0);
   // A run-time start may be 0, which an exit at the end of the body would
   // not stop before the first step.
-  if (!Start && DownToOne && (!Exit || Exit == blockStatements(Body).front()))
+  auto Statements = blockStatements(Body);
+  if (!Start && DownToOne && (!Exit || Exit == Statements.front()))
     HalfOf = halvedOperand(Var->getInit(), Ctx);
   if ((!Start && !HalfOf) || (Start && Exit && *Start <= 0) || VarWrites.size() != 1 ||
       (!Exit && containsDslExit(Body)) ||
       repeatedWithin(Control->Statement, scopeOf(Var, Ctx), Ctx))
     return std::nullopt;
-  auto Statements = blockStatements(Body);
   auto Update = llvm::find_if(Statements, [&](const Stmt *S) {
     const auto *E = dyn_cast<Expr>(S);
     return E && E->IgnoreImplicit() == VarWrites.front().Write->IgnoreImplicit();

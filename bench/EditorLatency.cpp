@@ -91,8 +91,8 @@ int main(int argc, char **argv) {
   std::ofstream(Dir + "/.clangd") << "Diagnostics:\n  ClangTidy:\n    Add: [luisa-*]\n";
 
   std::vector<Server> Servers;
-  for (const auto &[Name, Binary] : {std::pair<std::string, std::string>{"kernel-clangd", Kernel},
-                                     {"clangd-19", Baseline}}) {
+  for (const auto &[Name, Binary] :
+       {std::pair<std::string, std::string>{"kernel-clangd", Kernel}, {"clangd-19", Baseline}}) {
     Server S;
     S.Name = Name;
     std::string Sub = Dir + "/" + Name;
@@ -109,18 +109,15 @@ int main(int argc, char **argv) {
         {{"processId", nullptr},
          {"rootUri", fileUri(Dir)},
          {"capabilities", {{"textDocument", {{"publishDiagnostics", {{"versionSupport", true}}}}}}},
-         {"initializationOptions",
-          {{"fallbackFlags", {"-std=c++20", "-isystem", Model}}}}});
+         {"initializationOptions", {{"fallbackFlags", {"-std=c++20", "-isystem", Model}}}}});
     if (!S.Client->response(Id, std::chrono::seconds(60))) {
       std::cerr << Name << ": no initialize response (see " << Sub << ".log)\n";
       return 1;
     }
     S.Client->notify("initialized", Json::object());
-    S.Client->notify("textDocument/didOpen", {{"textDocument",
-                                               {{"uri", S.Uri},
-                                                {"languageId", "cpp"},
-                                                {"version", 1},
-                                                {"text", Source}}}});
+    S.Client->notify("textDocument/didOpen",
+                     {{"textDocument",
+                       {{"uri", S.Uri}, {"languageId", "cpp"}, {"version", 1}, {"text", Source}}}});
     size_t Count = 0;
     if (!waitDiagnostics(S, 1, Count)) {
       std::cerr << Name << ": no diagnostics after didOpen\n";
@@ -143,8 +140,7 @@ int main(int argc, char **argv) {
         std::cerr << S.Name << ": no diagnostics for edit " << E << "\n";
         return 1;
       }
-      S.Millis.push_back(
-          std::chrono::duration<double, std::milli>(Clock::now() - Start).count());
+      S.Millis.push_back(std::chrono::duration<double, std::milli>(Clock::now() - Start).count());
     }
   }
   double Medians[2];

@@ -56,15 +56,13 @@ std::string atomicOperandText(const Expr *Operand, QualType Element, ASTContext 
       Ctx.hasSameUnqualifiedType(Host->getType(), Element))
     return Text;
   if (isa<IntegerLiteral>(Host) && Element->isUnsignedIntegerType() &&
-      Ctx.getTypeSize(Element) == 32 &&
-      Text.find_first_not_of("0123456789") == std::string::npos)
+      Ctx.getTypeSize(Element) == 32 && Text.find_first_not_of("0123456789") == std::string::npos)
     return Text + "u";
   PrintingPolicy Policy(Ctx.getLangOpts());
   return "static_cast<" + Element.getAsString(Policy) + ">(" + Text + ")";
 }
 
-std::string withArgumentReplaced(const CallExpr *Call, StringRef NewArgument,
-                                 ASTContext &Ctx) {
+std::string withArgumentReplaced(const CallExpr *Call, StringRef NewArgument, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LangOpts = Ctx.getLangOpts();
   CharSourceRange Whole = Lexer::makeFileCharRange(
@@ -98,7 +96,8 @@ FixSafety warpReductionSafety(dsl::CombineOp Op, QualType Element, StringRef Col
   if ((dsl::isFloatingValue(Element) || A.Ctx.getTypeSize(Element) > 32) &&
       !activeLanesAreContiguous(At, A))
     return FixSafety::unsafe(
-        "LuisaCompute's CUDA " + Collective.str() + " of float and 64-bit values is a shuffle "
+        "LuisaCompute's CUDA " + Collective.str() +
+        " of float and 64-bit values is a shuffle "
         "butterfly that drops values when the active lanes have gaps (divergent code, "
         "blocks of several rows)");
   return FixSafety::safe();
@@ -129,10 +128,11 @@ DynTypedNode userOf(const Expr *E, ASTContext &Ctx) {
     if (Parents.size() != 1)
       return {};
     const auto *P = Parents[0].get<Expr>();
-    if (!P || !(isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
-                    ExprWithCleanups>(P) ||
-                (isa<CXXConstructExpr>(P) && !isa<CXXTemporaryObjectExpr>(P) &&
-                 cast<CXXConstructExpr>(P)->getNumArgs() == 1)))
+    if (!P ||
+        !(isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups>(
+              P) ||
+          (isa<CXXConstructExpr>(P) && !isa<CXXTemporaryObjectExpr>(P) &&
+           cast<CXXConstructExpr>(P)->getNumArgs() == 1)))
       return Parents[0];
     Node = Parents[0];
   }
@@ -194,9 +194,8 @@ bool admitsOneThread(const Expr *Cond, Analyses &A) {
   if (IsAnd)
     return admitsOneThread(L, A) || admitsOneThread(R, A);
   ASTContext &Ctx = A.Ctx;
-  return IsEqual &&
-         ((isSparseThreadIndex(L, Ctx, A.Writes) && U.varianceOf(R) <= Variance::Warp) ||
-          (isSparseThreadIndex(R, Ctx, A.Writes) && U.varianceOf(L) <= Variance::Warp));
+  return IsEqual && ((isSparseThreadIndex(L, Ctx, A.Writes) && U.varianceOf(R) <= Variance::Warp) ||
+                     (isSparseThreadIndex(R, Ctx, A.Writes) && U.varianceOf(L) <= Variance::Warp));
 }
 
 /// \p Text, parenthesized unless it is one token (a name or a literal).
@@ -253,8 +252,7 @@ warpSlotCode(const CallExpr *Fetch, const Expr *Operand, QualType Element, bool 
   auto Q = [&](StringRef Name, bool HasDslArgument) {
     return dslQualifier(Name, Fetch, Ctx, HasDslArgument) + Name.str();
   };
-  std::string Total = Fresh("warp_total"), Offset = Fresh("lane_offset"),
-              Base = Fresh("warp_base");
+  std::string Total = Fresh("warp_total"), Offset = Fresh("lane_offset"), Base = Fresh("warp_base");
   std::string TotalValue, OffsetValue;
   PrintingPolicy Policy(Ctx.getLangOpts());
   if (BallotCounts) {
@@ -286,9 +284,8 @@ warpSlotCode(const CallExpr *Fetch, const Expr *Operand, QualType Element, bool 
   Code.Slot = Q("warp_read_first_active_lane", true) + "(" + Base + ") " +
               (CountDown ? "- " : "+ ") + Offset;
   Code.Preamble = "auto " + Total + " = " + TotalValue + ";" + Break.str() + "auto " + Offset +
-                  " = " + OffsetValue + ";" + Break.str() +
-                  dslQualifier("Var", Fetch, Ctx, false) + "Var<" +
-                  Element.getAsString(Policy) + "> " + Base + ";" + Break.str() + "$if (" +
+                  " = " + OffsetValue + ";" + Break.str() + dslQualifier("Var", Fetch, Ctx, false) +
+                  "Var<" + Element.getAsString(Policy) + "> " + Base + ";" + Break.str() + "$if (" +
                   Q("warp_is_first_active_lane", false) + "()) { " + Base + " = " + NewAtomic +
                   "; };" + Break.str();
   return Code;
@@ -298,8 +295,7 @@ std::string warpReducedAtomicCode(StringRef Collective, StringRef Partial, const
                                   StringRef OperandText, StringRef NewAtomic, StringRef Break,
                                   const Stmt *At, ASTContext &Ctx) {
   return "auto " + Partial.str() + " = " +
-         dslQualifier(Collective, At, Ctx,
-                      isDslValueType(stripDslWrappers(Operand)->getType())) +
+         dslQualifier(Collective, At, Ctx, isDslValueType(stripDslWrappers(Operand)->getType())) +
          Collective.str() + "(" + OperandText.str() + ");" + Break.str() + "$if (" +
          dslQualifier("warp_is_first_active_lane", At, Ctx, false) +
          "warp_is_first_active_lane()) { " + NewAtomic.str() + "; };";

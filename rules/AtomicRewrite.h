@@ -52,8 +52,7 @@ bool activeLanesAreContiguous(const clang::Stmt *S, dsl::Analyses &A);
 /// differently, and LuisaCompute's CUDA collectives of float and 64-bit
 /// values lose values when the active lanes have gaps.
 FixSafety warpReductionSafety(dsl::CombineOp Op, clang::QualType Element,
-                              llvm::StringRef Collective, const clang::Stmt *At,
-                              dsl::Analyses &A);
+                              llvm::StringRef Collective, const clang::Stmt *At, dsl::Analyses &A);
 
 /// True if \p E writes DSL memory (an atomic or a write), so evaluating it
 /// twice would change the program.
@@ -69,8 +68,7 @@ std::string inPlaceOf(const clang::Expr *Fetch, std::string Value, clang::ASTCon
 /// How uniform the slot of an atomic is: the index of \p Atomic joined with
 /// the subscript of \p Element (`atomic(i)[j]`), when there is one.
 dsl::Variance slotVariance(const clang::CXXMemberCallExpr *Atomic,
-                           const clang::CXXOperatorCallExpr *Element,
-                           dsl::UniformityAnalysis &U);
+                           const clang::CXXOperatorCallExpr *Element, dsl::UniformityAnalysis &U);
 
 /// True if \p S runs under a `$if`/`$elif` that admits at most one thread
 /// of a row of the block: `thread_x() == X` with X warp-uniform (also

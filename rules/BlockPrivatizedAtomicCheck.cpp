@@ -153,8 +153,7 @@ bool isInvariantIn(const Expr *E, SourceRange Region, KernelFacts &Facts, WriteA
 
 /// True if \p S holds a buffer atomic other than \p Fetch at a block-uniform
 /// slot: each would place its own barriers around the same statement.
-bool holdsOtherBlockAtomic(const Stmt *S, const CXXMemberCallExpr *Fetch,
-                           UniformityAnalysis &U) {
+bool holdsOtherBlockAtomic(const Stmt *S, const CXXMemberCallExpr *Fetch, UniformityAnalysis &U) {
   if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S); Call && Call != Fetch)
     if (const auto *Atomic = dyn_cast<CXXMemberCallExpr>(
             Call->getImplicitObjectArgument() ? Call->getImplicitObjectArgument()->IgnoreImplicit()
@@ -247,12 +246,11 @@ std::optional<Plan> planFor(const CXXMemberCallExpr *Fetch, ASTContext &Ctx, Ana
   // The operations whose block total one global atomic can apply: integer
   // ones (min/max/and with an identity up to 32 bits), float sums; a used old
   // value only for integer slot allocations.
-  bool Supported =
-      Integer ? (Bits == 32 || Bits == 64) &&
-                    (P.Used ? Op == CombineOp::Sum
-                            : Bits == 32 || Op == CombineOp::Sum || Op == CombineOp::BitOr ||
-                                  Op == CombineOp::BitXor)
-              : !P.Used && isFloatingValue(E) && Op == CombineOp::Sum && Bits == 32;
+  bool Supported = Integer ? (Bits == 32 || Bits == 64) &&
+                                 (P.Used ? Op == CombineOp::Sum
+                                         : Bits == 32 || Op == CombineOp::Sum ||
+                                               Op == CombineOp::BitOr || Op == CombineOp::BitXor)
+                           : !P.Used && isFloatingValue(E) && Op == CombineOp::Sum && Bits == 32;
   if (!Counter || !isBufferType(Object->IgnoreParenImpCasts()->getType()) || !Supported ||
       A.Uniformity.varianceOf(Atomic->getArg(0)) > Variance::Block ||
       A.Uniformity.runsOnOneLanePerWarp(Fetch) || runsOnOneThread(Fetch, A))
@@ -327,8 +325,8 @@ std::optional<Plan> planFor(const CXXMemberCallExpr *Fetch, ASTContext &Ctx, Ana
   // A used old value: the statement that holds the atomic, and the rest of
   // its block, run behind the barriers (at the top level, or in a second
   // `$if (pred)`).
-  P.Statement = isa_and_nonnull<DeclStmt>(Enclosing.Container) ? Enclosing.Container
-                                                               : Enclosing.Statement;
+  P.Statement =
+      isa_and_nonnull<DeclStmt>(Enclosing.Container) ? Enclosing.Container : Enclosing.Statement;
   if (const auto *Decl = dyn_cast<DeclStmt>(P.Statement); Decl && !Decl->isSingleDecl())
     return std::nullopt;
   const Stmt *Parent = parentStmt(P.Statement, Ctx);
@@ -411,7 +409,9 @@ public:
     Setup = Code("{{dsl:Shared}}<{{type}}> {{slot}}{1};\n"
                  "$if ({{leader}}) { {{slot}}.write(0u, {{identity}}); };\n"
                  "{{dsl:sync_block}}();\n",
-                 {{"type", type(P.Element)}, {"slot", Slot}, {"leader", Leader},
+                 {{"type", type(P.Element)},
+                  {"slot", Slot},
+                  {"leader", Leader},
                   {"identity", identityOf(P.Used ? CombineOp::Sum : Op, P.Element, Ctx)}});
   }
 
@@ -427,8 +427,7 @@ public:
     Edits.change(CharSourceRange::getCharRange(At, endOfStatement(P.Fetch, SM, Ctx.getLangOpts())),
                  warpReducedAtomicCode(Collective, Partial, P.Operand, OperandText,
                                        Slot + ".atomic(0u)." + SharedOp + "(" + Partial + ")",
-                                       lineEnding(At, SM) + lineIndentation(At, SM), P.Fetch,
-                                       Ctx));
+                                       lineEnding(At, SM) + lineIndentation(At, SM), P.Fetch, Ctx));
     Edits.insert(TopEnd, Code("\n{{dsl:sync_block}}();\n$if ({{leader}}) { {{total}}; };",
                               {{"leader", Leader}, {"total", global(Read)}}));
     // Float atomics add (planFor); the block's sum reorders them too.
@@ -462,14 +461,13 @@ public:
              "{{dsl:sync_block}}();",
              {{"leader", Leader}, {"slot", Slot}, {"total", global(Read)}});
     std::string Base = inPlaceOf(
-        P.Fetch,
-        Read + (Op == CombineOp::Sum && P.Method == "fetch_sub" ? " - " : " + ") + Offset, Ctx,
-        A.Writes);
+        P.Fetch, Read + (Op == CombineOp::Sum && P.Method == "fetch_sub" ? " - " : " + ") + Offset,
+        Ctx, A.Writes);
     std::string Declare = Code("{{dsl:Var}}<{{type}}> {{offset}};\n",
                                {{"type", type(P.Element)}, {"offset", Offset}});
     if (!P.Guard) {
-      Edits.insert(TopBegin, Setup + Declare + TakeOffset + Code.lineBreak() + Publish +
-                                 Code.lineBreak());
+      Edits.insert(TopBegin,
+                   Setup + Declare + TakeOffset + Code.lineBreak() + Publish + Code.lineBreak());
       Edits.change(FetchRange, Base);
     } else if (!moveGuardedStatements(StatementBegin, FetchRange, Base, Declare, TakeOffset,
                                       Publish, InnerBreak)) {
@@ -505,8 +503,9 @@ private:
     std::string Hoists;
     for (const DeclStmt *Decl : P.Hoisted) {
       const auto *Var = cast<VarDecl>(Decl->getSingleDecl());
-      Hoists += Code("{{dsl:Var}}<{{type}}> {{name}};\n",
-                     {{"type", type(dslValueType(Var->getType()))}, {"name", Var->getName().str()}});
+      Hoists +=
+          Code("{{dsl:Var}}<{{type}}> {{name}};\n",
+               {{"type", type(dslValueType(Var->getType()))}, {"name", Var->getName().str()}});
       SourceLocation DeclBegin = SM.getExpansionLoc(Decl->getBeginLoc());
       SourceLocation InitBegin = SM.getFileLoc(Var->getInit()->getBeginLoc());
       Edits.change(CharSourceRange::getCharRange(DeclBegin, InitBegin),
@@ -514,10 +513,10 @@ private:
     }
     Edits.insert(TopBegin, Setup + Declare.str() + Hoists);
     Edits.change(Moved, TakeOffset.str());
-    Edits.insert(TopEnd, Code("\n{{publish}}\n$if ({{guard}}) {",
-                              {{"publish", Publish.str()},
-                               {"guard", conditionText(P.Guard->Cond, Ctx)}}) +
-                             InnerBreak.str() + MovedText + Code("\n};"));
+    Edits.insert(TopEnd,
+                 Code("\n{{publish}}\n$if ({{guard}}) {",
+                      {{"publish", Publish.str()}, {"guard", conditionText(P.Guard->Cond, Ctx)}}) +
+                     InnerBreak.str() + MovedText + Code("\n};"));
     return true;
   }
 
@@ -545,11 +544,11 @@ bool isBlockPrivatizable(const CXXMemberCallExpr *Fetch, ASTContext &Ctx, Analys
 
 void BlockPrivatizedAtomicCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
-      cxxMemberCallExpr(atomicFetch({"fetch_add", "fetch_sub", "fetch_min", "fetch_max",
-                                     "fetch_and", "fetch_or", "fetch_xor"},
-                                    "fetch", "atomic"),
-                        on(ignoringImplicit(cxxMemberCallExpr(
-                            on(ignoringParenImpCasts(hasBufferType())))))),
+      cxxMemberCallExpr(
+          atomicFetch({"fetch_add", "fetch_sub", "fetch_min", "fetch_max", "fetch_and", "fetch_or",
+                       "fetch_xor"},
+                      "fetch", "atomic"),
+          on(ignoringImplicit(cxxMemberCallExpr(on(ignoringParenImpCasts(hasBufferType())))))),
       this);
 }
 

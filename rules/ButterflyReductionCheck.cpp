@@ -69,8 +69,7 @@ struct Butterfly {
 };
 
 /// The chain of consecutive steps around \p Step inside \p Block.
-std::optional<Butterfly> straightLineChain(const ButterflyStep &Step,
-                                           const CompoundStmt *Block,
+std::optional<Butterfly> straightLineChain(const ButterflyStep &Step, const CompoundStmt *Block,
                                            UniformityAnalysis &U, ASTContext &Ctx) {
   auto Statements = blockStatements(Block);
   auto It = llvm::find(Statements, Step.Statement);
@@ -122,9 +121,8 @@ std::optional<Butterfly> hostLoopChain(const ButterflyStep &Step, const Stmt *Co
 void ButterflyReductionCheck::registerMatchers(MatchFinder *Finder) {
   // warp_read_lane(v, lane ^ d) (or d ^ lane).
   Finder->addMatcher(
-      callExpr(dslCall({"warp_read_lane"}),
-               hasArgument(1, ignoringImplicit(cxxOperatorCallExpr(
-                                  hasOverloadedOperatorName("^")))))
+      callExpr(dslCall({"warp_read_lane"}), hasArgument(1, ignoringImplicit(cxxOperatorCallExpr(
+                                                               hasOverloadedOperatorName("^")))))
           .bind("read"),
       this);
 }

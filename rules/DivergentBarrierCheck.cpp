@@ -18,17 +18,15 @@ namespace kernel_tidy::rules {
 namespace {
 
 /// `'tid' holds 'thread_x()', which differs between threads` and the like.
-std::string describeSource(const VaryingSource &Source, Variance LeafVariance,
-                           ASTContext &Ctx) {
+std::string describeSource(const VaryingSource &Source, Variance LeafVariance, ASTContext &Ctx) {
   std::string Text = sourceText(Source.Leaf->getSourceRange(), Ctx);
   std::string Value = Text.empty() || Text.size() > 60 ? "this value" : "'" + Text + "'";
-  std::string What = Source.K == VaryingSource::Atomic
-                         ? "returns each thread a different old value"
-                     : LeafVariance == Variance::Warp ? "differs between warps"
-                                                      : "differs between threads";
+  std::string What = Source.K == VaryingSource::Atomic ? "returns each thread a different old value"
+                     : LeafVariance == Variance::Warp  ? "differs between warps"
+                                                       : "differs between threads";
   if (Source.Through)
-    return "'" + Source.Through->getNameAsString() + "' holds a value computed from " +
-           Value + ", which " + What;
+    return "'" + Source.Through->getNameAsString() + "' holds a value computed from " + Value +
+           ", which " + What;
   return Value + " " + What;
 }
 
@@ -65,25 +63,22 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   Diagnosis D;
   D.Loc = At(Barrier);
   D.Format = "not every thread of the block reaches this sync_block(): %0";
-  D.Args = {W->Exit ? "threads that take a " + exitName(W->Exit).str() + " under a " +
-                          Condition + " condition skip it"
+  D.Args = {W->Exit ? "threads that take a " + exitName(W->Exit).str() + " under a " + Condition +
+                          " condition skip it"
             : IsLoop ? "it runs in a loop whose trip count is " + Condition
                      : "it runs under a " + Condition + " condition"};
   D.Safety = FixSafety::none();
   for (const CallExpr *Call : W->Calls)
-    D.Notes.emplace_back(At(Call), "the barrier runs in '" + calleeName(Call) +
-                                       "', called here");
+    D.Notes.emplace_back(At(Call), "the barrier runs in '" + calleeName(Call) + "', called here");
   if (W->Exit)
     D.Notes.emplace_back(At(W->Exit), "threads that take this " + exitName(W->Exit).str() +
                                           " do not reach the barrier");
-  D.Notes.emplace_back(At(W->Condition),
-                       "this " +
-                           std::string(W->ControlKind == DslControl::For ? "trip count"
-                                                                          : "condition") +
-                           " is " + Condition);
   D.Notes.emplace_back(
-      At(W->Source.Leaf),
-      describeSource(W->Source, A.Uniformity.varianceOf(W->Source.Leaf), Ctx));
+      At(W->Condition),
+      "this " + std::string(W->ControlKind == DslControl::For ? "trip count" : "condition") +
+          " is " + Condition);
+  D.Notes.emplace_back(At(W->Source.Leaf),
+                       describeSource(W->Source, A.Uniformity.varianceOf(W->Source.Leaf), Ctx));
   emit(Result, std::move(D));
 }
 

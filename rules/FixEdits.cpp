@@ -14,8 +14,8 @@ namespace transformer = clang::transformer;
 namespace kernel_tidy::rules {
 
 transformer::RangeSelector userCode(transformer::RangeSelector Selector) {
-  return [Selector](const ast_matchers::MatchFinder::MatchResult &Result)
-             -> Expected<CharSourceRange> {
+  return [Selector](
+             const ast_matchers::MatchFinder::MatchResult &Result) -> Expected<CharSourceRange> {
     Expected<CharSourceRange> Range = Selector(Result);
     if (!Range)
       return Range.takeError();
@@ -40,8 +40,7 @@ transformer::RangeSelector userStatements(std::string First, std::string Last) {
                                        transformer::statement(std::move(Last))));
 }
 
-Expected<FixItHint> safeReplacement(CharSourceRange Range, StringRef Text,
-                                    const ASTContext &Ctx) {
+Expected<FixItHint> safeReplacement(CharSourceRange Range, StringRef Text, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LangOpts = Ctx.getLangOpts();
   Range = Lexer::makeFileCharRange(Range, SM, LangOpts);
@@ -51,8 +50,8 @@ Expected<FixItHint> safeReplacement(CharSourceRange Range, StringRef Text,
   unsigned EndOffset = SM.getFileOffset(Range.getEnd());
   StringRef Buffer = SM.getBufferData(File);
   // Lex the replaced text raw: it also sees inactive #if branches.
-  Lexer Raw(SM.getLocForStartOfFile(File), LangOpts, Buffer.begin(),
-            Buffer.begin() + BeginOffset, Buffer.end());
+  Lexer Raw(SM.getLocForStartOfFile(File), LangOpts, Buffer.begin(), Buffer.begin() + BeginOffset,
+            Buffer.end());
   Raw.SetCommentRetentionState(true);
   std::string Kept;
   std::string Indent = lineIndentation(Range.getBegin(), SM);
@@ -79,8 +78,8 @@ Expected<FixItHint> safeReplacement(CharSourceRange Range, StringRef Text,
 
 std::string sourceText(SourceRange Range, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Chars = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(Range), SM, Ctx.getLangOpts());
+  CharSourceRange Chars =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Range), SM, Ctx.getLangOpts());
   if (Chars.isInvalid()) {
     // A user macro's argument: the text where the user spelled it.
     SourceLocation Begin = SM.getSpellingLoc(Range.getBegin());
@@ -125,9 +124,8 @@ std::string calleeQualifier(const Expr *Call, const ASTContext &Ctx) {
 }
 
 CodeTemplate::CodeTemplate(SourceLocation Line, const Stmt *Site, ASTContext &Ctx)
-    : Site(Site), Ctx(Ctx),
-      Break(lineEnding(Line, Ctx.getSourceManager()) +
-            lineIndentation(Line, Ctx.getSourceManager())) {}
+    : Site(Site), Ctx(Ctx), Break(lineEnding(Line, Ctx.getSourceManager()) +
+                                  lineIndentation(Line, Ctx.getSourceManager())) {}
 
 std::string CodeTemplate::operator()(StringRef Template, Holes Values) const {
   std::string Code;

@@ -33,8 +33,7 @@ clang::transformer::RangeSelector userStatements(std::string First, std::string 
 /// The replacement of \p Range by \p Text, made safe: the comments inside
 /// the range are kept, each on its own line before the new text. An error
 /// (with the reason) when the range holds a preprocessor directive.
-llvm::Expected<clang::FixItHint> safeReplacement(clang::CharSourceRange Range,
-                                                 llvm::StringRef Text,
+llvm::Expected<clang::FixItHint> safeReplacement(clang::CharSourceRange Range, llvm::StringRef Text,
                                                  const clang::ASTContext &Ctx);
 
 /// The source text of \p Range as the user wrote it ("" inside macros).

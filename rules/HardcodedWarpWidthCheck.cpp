@@ -43,9 +43,17 @@ bool isIdArithmetic(const Expr *E, WriteAnalysis &Writes, unsigned Depth = 0) {
     if (Op->getNumArgs() != 2)
       return false;
     switch (Op->getOperator()) {
-    case OO_Plus: case OO_Minus: case OO_Star: case OO_Slash: case OO_Percent:
-    case OO_Amp: case OO_GreaterGreater: case OO_LessLess: break;
-    default: return false;
+    case OO_Plus:
+    case OO_Minus:
+    case OO_Star:
+    case OO_Slash:
+    case OO_Percent:
+    case OO_Amp:
+    case OO_GreaterGreater:
+    case OO_LessLess:
+      break;
+    default:
+      return false;
     }
     bool A = isIdArithmetic(Op->getArg(0), Writes, Depth + 1);
     bool B = isIdArithmetic(Op->getArg(1), Writes, Depth + 1);
@@ -112,8 +120,7 @@ static bool isHostBlockSize(const Expr *E,
   Name.erase(std::remove(Name.begin(), Name.end(), '_'), Name.end());
   return Name.find("blocksize") != std::string::npos ||
          Name.find("blockdim") != std::string::npos ||
-         Name.find("threadsperblock") != std::string::npos ||
-         SetBlockSizeArguments.contains(Value);
+         Name.find("threadsperblock") != std::string::npos || SetBlockSizeArguments.contains(Value);
 }
 
 /// True if \p E (through casts and temporaries) sizes a Shared array.
@@ -221,7 +228,8 @@ void HardcodedWarpWidthCheck::checkHost(const MatchFinder::MatchResult &Result) 
             Shared ? " (the size of a Shared array)" : "", Width};
   if (Op->getOpcode() == BO_Shr) {
     D.Safety = FixSafety::none("the shift by log2 of the warp width has no counterpart; "
-                               "divide by " + Width + " instead");
+                               "divide by " +
+                               Width + " instead");
   } else if (!Device) {
     D.Safety = FixSafety::none("no Device is in scope here to ask for its warp width");
   } else {
@@ -236,8 +244,9 @@ void HardcodedWarpWidthCheck::checkHost(const MatchFinder::MatchResult &Result) 
 
 void HardcodedWarpWidthCheck::registerMatchers(MatchFinder *Finder) {
   auto HostOp = [](const char *Name, unsigned Value) {
-    return binaryOperator(hasOperatorName(Name), hasLHS(expr(hasType(isInteger()))),
-                          hasRHS(ignoringParenImpCasts(integerLiteral(equals(Value)).bind("literal"))));
+    return binaryOperator(
+        hasOperatorName(Name), hasLHS(expr(hasType(isInteger()))),
+        hasRHS(ignoringParenImpCasts(integerLiteral(equals(Value)).bind("literal"))));
   };
   Finder->addMatcher(expr(anyOf(HostOp("/", 32), HostOp(">>", 5))).bind("host"), this);
   // check() keeps only a literal, or a named constant initialised with one
@@ -264,8 +273,8 @@ void HardcodedWarpWidthCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const auto *Op = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("op");
   const auto *Named = Result.Nodes.getNodeAs<DeclRefExpr>("named");
-  const Expr *Constant = Named ? static_cast<const Expr *>(Named)
-                               : Result.Nodes.getNodeAs<IntegerLiteral>("literal");
+  const Expr *Constant =
+      Named ? static_cast<const Expr *>(Named) : Result.Nodes.getNodeAs<IntegerLiteral>("literal");
   dsl::Analyses &A = analyses(Ctx);
   // The constant must be the right operand itself (not inside a
   // sub-expression); a named one must be named for the warp (a `TILE = 32u`
@@ -288,10 +297,10 @@ void HardcodedWarpWidthCheck::check(const MatchFinder::MatchResult &Result) {
              "can be 64 on DirectX, Vulkan and HIP: use warp_lane_count() or call "
              "set_warp_size(32)";
   std::string Value =
-      Named ? " (" + ConstantText + " = " +
-                  sourceText(cast<VarDecl>(Named->getDecl())->getInit()->getSourceRange(), Ctx) +
-                  ")"
-            : "";
+      Named
+          ? " (" + ConstantText + " = " +
+                sourceText(cast<VarDecl>(Named->getDecl())->getInit()->getSourceRange(), Ctx) + ")"
+          : "";
   D.Args = {Spelling.str(), ConstantText, Value};
   std::string Count = dslQualifier("warp_lane_count", Op, Ctx, false) + "warp_lane_count()";
   if (Op->getOperator() == OO_GreaterGreater) {

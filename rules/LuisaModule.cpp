@@ -15,8 +15,8 @@ using namespace clang::tidy;
 namespace kernel_tidy::rules {
 
 static const RuleInfo Rules[] = {
-#define KERNEL_TIDY_RULE(Id, Class, Section, Fix, Summary) {Id, Section, Fix, Summary, "C++"},
-#define KERNEL_TIDY_CUTE_RULE(Id, Section, Fix, Summary) {Id, Section, Fix, Summary, "Python"},
+#define KERNEL_TIDY_RULE(Id, Class, Fix, Summary) {Id, Fix, Summary, "C++"},
+#define KERNEL_TIDY_CUTE_RULE(Id, Fix, Summary) {Id, Fix, Summary, "Python"},
 #include "rules/Rules.def"
 };
 
@@ -33,13 +33,13 @@ const RuleInfo *findRule(llvm::StringRef Id) {
 class LuisaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
-#define KERNEL_TIDY_RULE(Id, Class, Section, Fix, Summary) Factories.registerCheck<Class>(Id);
+#define KERNEL_TIDY_RULE(Id, Class, Fix, Summary) Factories.registerCheck<Class>(Id);
 #include "rules/Rules.def"
   }
 };
 
-static ClangTidyModuleRegistry::Add<LuisaModule>
-    X("luisa-module", "LuisaCompute DSL kernel checks (kernel-tidy).");
+static ClangTidyModuleRegistry::Add<LuisaModule> X("luisa-module",
+                                                   "LuisaCompute DSL kernel checks (kernel-tidy).");
 
 volatile int LuisaModuleAnchorSource = 0;
 

@@ -27,8 +27,7 @@ void offerUnsafeFixesByDefault() {
 
 FixSafety reassociationSafety(dsl::CombineOp Op, QualType Values, StringRef Combiner,
                               StringRef Order) {
-  if ((Op != dsl::CombineOp::Sum && Op != dsl::CombineOp::Product) ||
-      !dsl::isFloatingValue(Values))
+  if ((Op != dsl::CombineOp::Sum && Op != dsl::CombineOp::Product) || !dsl::isFloatingValue(Values))
     return FixSafety::safe();
   return FixSafety::unsafe((Combiner + " the floating-point values in " + Order +
                             ", so the result can differ by rounding")
@@ -108,8 +107,7 @@ withBindings(const MatchFinder::MatchResult &Result,
   return MatchFinder::MatchResult(*Collector.Nodes, Result.Context);
 }
 
-std::vector<FixItHint> RuleBase::fixItsOf(const MatchFinder::MatchResult &Result,
-                                          Diagnosis &D) {
+std::vector<FixItHint> RuleBase::fixItsOf(const MatchFinder::MatchResult &Result, Diagnosis &D) {
   if (!D.Edit)
     return {};
   auto Withhold = [&](std::string Why) {
@@ -159,8 +157,7 @@ void RuleBase::emit(const MatchFinder::MatchResult &Result, Diagnosis D) {
       for (const FixItHint &Hint : Hints)
         Note << Hint;
   }
-  if (D.Safety.Kind == Applicability::Unsafe && !Hints.empty() && UnsafeFixes &&
-      RepeatUnsafeReason)
+  if (D.Safety.Kind == Applicability::Unsafe && !Hints.empty() && UnsafeFixes && RepeatUnsafeReason)
     diag(D.Loc, "%0", DiagnosticIDs::Note) << fix_protocol::unsafeFixNote(D.Safety.Reason);
   if (D.Safety.Kind == Applicability::None && !D.Safety.Reason.empty())
     diag(D.Loc, "%0", DiagnosticIDs::Note) << fix_protocol::noFixNote(D.Safety.Reason);
@@ -169,8 +166,7 @@ void RuleBase::emit(const MatchFinder::MatchResult &Result, Diagnosis D) {
 }
 
 void RuleBase::noteProfitability(SourceLocation Loc, Rewrite Kind) {
-  auto Entry =
-      dsl::lookupGain(getID(), dsl::gainOpName(Kind.Op), Kind.IsFloat, Backend);
+  auto Entry = dsl::lookupGain(getID(), dsl::gainOpName(Kind.Op), Kind.IsFloat, Backend);
   if (!Entry || Entry->Outcome == dsl::Gain::Faster)
     return;
   // The finding is still a valid lint, so it stays, with its fix; the note
@@ -180,8 +176,7 @@ void RuleBase::noteProfitability(SourceLocation Loc, Rewrite Kind) {
        "on %0 this rewrite %select{is not expected to be faster|is expected "
        "to be slower}1 (%2); it is kept for readability and robustness",
        DiagnosticIDs::Note)
-      << dsl::targetName(Backend) << (Entry->Outcome == dsl::Gain::Slower)
-      << Entry->Source;
+      << dsl::targetName(Backend) << (Entry->Outcome == dsl::Gain::Slower) << Entry->Source;
 }
 
 } // namespace kernel_tidy::rules

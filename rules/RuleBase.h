@@ -48,16 +48,14 @@ struct Diagnosis {
 /// keeps the results: a floating-point sum or product does not (rounding).
 /// \p Combiner names what combines them in the message ("warp_active_sum
 /// combines"), \p Order the order it differs from.
-FixSafety reassociationSafety(dsl::CombineOp Op, clang::QualType Values,
-                              llvm::StringRef Combiner,
+FixSafety reassociationSafety(dsl::CombineOp Op, clang::QualType Values, llvm::StringRef Combiner,
                               llvm::StringRef Order = "another order");
 
 /// Makes checks attach unsafe fixes to their notes unless the check option
 /// UnsafeFixes says otherwise, and repeat the reason in a note without a fix
 /// (kernel-clangd, which offers a note's fix as its own code action and
-/// drops that note's text from the diagnostic). By default they are attached only when UnsafeFixes is
-/// true: clang-tidy exports note fixes, and `run-clang-tidy -fix` applies
-/// every exported fix.
+/// drops that note's text from the diagnostic). By default they are attached only when UnsafeFixes
+/// is true: clang-tidy exports note fixes, and `run-clang-tidy -fix` applies every exported fix.
 void offerUnsafeFixesByDefault();
 
 /// A kernel-tidy check: C++17 DSL code, one report per source site (a

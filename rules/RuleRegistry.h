@@ -11,8 +11,7 @@ namespace kernel_tidy::rules {
 /// What the tool knows about a rule without running it.
 struct RuleInfo {
   llvm::StringRef Id;
-  llvm::StringRef GuideSection; ///< Section of the optimization guide.
-  llvm::StringRef FixKinds;     ///< Of "safe", "unsafe", "none": "safe/unsafe/none".
+  llvm::StringRef FixKinds; ///< Of "safe", "unsafe", "none": "safe/unsafe/none".
   llvm::StringRef Summary;
   /// "C++" (a clang-tidy check of rules/) or "Python" (a CuTe DSL rule of
   /// frontends/cute, run by the driver on .py files).

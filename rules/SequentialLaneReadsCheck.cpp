@@ -64,8 +64,7 @@ std::optional<LaneReadStep> matchLaneReadStep(const Stmt *S) {
 }
 
 /// `lane` gives an exclusive prefix, `lane + 1` an inclusive one.
-std::optional<Prefix> prefixOfBound(const Expr *Bound, UniformityAnalysis &U,
-                                    ASTContext &Ctx) {
+std::optional<Prefix> prefixOfBound(const Expr *Bound, UniformityAnalysis &U, ASTContext &Ctx) {
   if (U.isLaneId(Bound))
     return Prefix::Exclusive;
   const auto *Plus = dyn_cast<CXXOperatorCallExpr>(stripDslWrappers(Bound));
@@ -95,8 +94,7 @@ std::optional<Prefix> deviceLoopPrefix(const DslControl &Loop, const VarDecl *In
 }
 
 /// `i < lane` / `lane > i` (exclusive), `i <= lane` / `lane >= i` (inclusive).
-std::optional<Prefix> guardPrefix(const Expr *Cond, const VarDecl *Index,
-                                  UniformityAnalysis &U) {
+std::optional<Prefix> guardPrefix(const Expr *Cond, const VarDecl *Index, UniformityAnalysis &U) {
   const auto *Cmp = dyn_cast<CXXOperatorCallExpr>(stripDslWrappers(Cond));
   if (!Cmp || Cmp->getNumArgs() != 2)
     return std::nullopt;
@@ -145,10 +143,10 @@ std::optional<PrefixLoop> hostLoop(const LaneReadStep &Step, const DslControl &I
 
 void SequentialLaneReadsCheck::registerMatchers(MatchFinder *Finder) {
   // warp_read_lane(v, i) inside a loop over i.
-  Finder->addMatcher(callExpr(dslCall({"warp_read_lane"}),
-                              hasAncestor(stmt(anyOf(forStmt(), cxxForRangeStmt()))))
-                         .bind("read"),
-                     this);
+  Finder->addMatcher(
+      callExpr(dslCall({"warp_read_lane"}), hasAncestor(stmt(anyOf(forStmt(), cxxForRangeStmt()))))
+          .bind("read"),
+      this);
 }
 
 void SequentialLaneReadsCheck::check(const MatchFinder::MatchResult &Result) {
@@ -172,8 +170,8 @@ void SequentialLaneReadsCheck::check(const MatchFinder::MatchResult &Result) {
   }
   WarpWidth Width = Found ? widthAt(Statement, Ctx) : WarpWidth();
   // A host loop must read every lane of the warp; the widest warp has 128.
-  bool CoversWarp = !Found || !Found->HostIterations ||
-                    Found->HostIterations >= Width.known().value_or(128);
+  bool CoversWarp =
+      !Found || !Found->HostIterations || Found->HostIterations >= Width.known().value_or(128);
   if (!Found || (!CoversWarp && (Width.known() || Found->HostIterations < 32)))
     return;
 
@@ -187,23 +185,23 @@ void SequentialLaneReadsCheck::check(const MatchFinder::MatchResult &Result) {
   D.Loc = Ctx.getSourceManager().getExpansionLoc(Found->Loop->getBeginLoc());
   D.Format = "loop of warp_read_lane over the lanes %0 the current one takes one "
              "shuffle per lane; %1 computes the same %2 prefix";
-  D.Args = {Inclusive ? "up to" : "below", Collective,
-            Inclusive ? "inclusive" : "exclusive"};
+  D.Args = {Inclusive ? "up to" : "below", Collective, Inclusive ? "inclusive" : "exclusive"};
   D.Kind = rewriteOf(Step->Op, Step->Target->getType(), Ctx);
   D.bind("loop", Found->Loop).bind("target", Step->Target);
-  D.Edit = transformer::edit(transformer::changeTo(
-      userStatements("loop", "loop"),
-      transformer::cat(transformer::node("target"), IsSum ? " += " : " *= ",
-                       calleeQualifier(Step->Read, Ctx) + Collective + ";")));
+  D.Edit = transformer::edit(
+      transformer::changeTo(userStatements("loop", "loop"),
+                            transformer::cat(transformer::node("target"), IsSum ? " += " : " *= ",
+                                             calleeQualifier(Step->Read, Ctx) + Collective + ";")));
   D.Safety = reassociationSafety(Step->Op, Step->Target->getType(), Scan + " combines");
   if (!CoversWarp)
     D.Safety = FixSafety::none(Width.whyUnknown() + ", and the loop reads only " +
                                std::to_string(Found->HostIterations) + " lanes");
   else if (Found->HostIterations && Found->HostIterations < Width.Widest)
-    D.Safety.addHazard(Width.assumption() + "; on a warp of more than " +
-                       std::to_string(Found->HostIterations) + " lanes the loop reads only the "
-                       "first " + std::to_string(Found->HostIterations) + " and " + Scan +
-                       " every lane below");
+    D.Safety.addHazard(
+        Width.assumption() + "; on a warp of more than " + std::to_string(Found->HostIterations) +
+        " lanes the loop reads only the "
+        "first " +
+        std::to_string(Found->HostIterations) + " and " + Scan + " every lane below");
   if (Value.empty())
     D.Safety = FixSafety::none("the value read is spelled in a macro");
   emit(Result, std::move(D));

@@ -18,15 +18,14 @@ using namespace kernel_tidy::dsl::matchers;
 
 namespace kernel_tidy::rules {
 
-
 void SharedAtomicCounterCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
-      cxxMemberCallExpr(atomicFetch({"fetch_add", "fetch_sub", "fetch_min", "fetch_max", "fetch_and",
-                        "fetch_or", "fetch_xor"},
-                       "fetch", "atomic"),
-           hasArgument(0, expr().bind("operand")),
-           // A used old value is a slot allocation: luisa-warp-aggregated-atomic.
-           isDiscardedResult()),
+      cxxMemberCallExpr(atomicFetch({"fetch_add", "fetch_sub", "fetch_min", "fetch_max",
+                                     "fetch_and", "fetch_or", "fetch_xor"},
+                                    "fetch", "atomic"),
+                        hasArgument(0, expr().bind("operand")),
+                        // A used old value is a slot allocation: luisa-warp-aggregated-atomic.
+                        isDiscardedResult()),
       this);
 }
 
@@ -43,7 +42,8 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
   if (sharedElementType(Object->IgnoreParenImpCasts()->getType()).isNull() ||
       !Element->isScalarType() || Atomic->getNumArgs() != 1 || Fetch->getNumArgs() != 1 ||
       slotVariance(Atomic, Result.Nodes.getNodeAs<CXXOperatorCallExpr>(AtomicElement), U) >
-          Variance::Warp || U.runsOnOneLanePerWarp(Fetch))
+          Variance::Warp ||
+      U.runsOnOneLanePerWarp(Fetch))
     return;
   StringRef Method = Fetch->getMethodDecl()->getName();
   CombineOp Op = reductionOf(Method);
@@ -58,17 +58,15 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
   std::string OperandText = atomicOperandText(Operand, Element, Ctx);
   // The rewrite spells the guard with `$if`, which needs the DSL sugar.
   bool Fixable = !OperandText.empty() && PP && PP->isMacroDefined("$if");
-  std::string Partial =
-      Fixable ? freshName("warp_" + collectiveSuffix(Op).str(), Fetch, Ctx)
-              : "";
+  std::string Partial = Fixable ? freshName("warp_" + collectiveSuffix(Op).str(), Fetch, Ctx) : "";
   std::string NewAtomic = withArgumentReplaced(Fetch, Partial, Ctx);
   const SourceManager &SM = Ctx.getSourceManager();
   D.Edit = transformer::edit(transformer::changeTo(
       userStatements("fetch", "fetch"),
-      transformer::cat(warpReducedAtomicCode(
-          Collective, Partial, Operand, OperandText, NewAtomic,
-          lineEnding(Fetch->getBeginLoc(), SM) + lineIndentation(Fetch->getBeginLoc(), SM), Fetch,
-          Ctx))));
+      transformer::cat(warpReducedAtomicCode(Collective, Partial, Operand, OperandText, NewAtomic,
+                                             lineEnding(Fetch->getBeginLoc(), SM) +
+                                                 lineIndentation(Fetch->getBeginLoc(), SM),
+                                             Fetch, Ctx))));
   D.Safety = warpReductionSafety(Op, Element, Collective, Fetch, analyses(Ctx));
   if (!Fixable || NewAtomic.empty())
     D.Safety = FixSafety::none();

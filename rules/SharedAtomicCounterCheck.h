@@ -13,8 +13,7 @@ namespace kernel_tidy::rules {
 class SharedAtomicCounterCheck : public RuleBase {
 public:
   using RuleBase::RuleBase;
-  void registerPPCallbacks(const clang::SourceManager &SM,
-                           clang::Preprocessor *PP,
+  void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
                            clang::Preprocessor *ModuleExpanderPP) override {
     this->PP = PP;
   }

@@ -48,7 +48,7 @@ void SharedRaceCheck::check(const MatchFinder::MatchResult &Result) {
     const SharedAccess &There = AtWrite ? *Race.Read : *Race.Write;
     std::string Writer = threadName(Race.Writer, Race.Dimension);
     std::string Reader = threadName(Race.Reader, Race.Dimension);
-    std::string Where = Race.AcrossLoop                               ? " in an earlier iteration"
+    std::string Where = Race.AcrossLoop                              ? " in an earlier iteration"
                         : Race.Sequence == SharedRace::SameStatement ? " in the same statement"
                         : Race.Sequence == SharedRace::OtherBranch   ? " in another branch"
                                                                      : "";
@@ -67,10 +67,10 @@ void SharedRaceCheck::check(const MatchFinder::MatchResult &Result) {
     for (const CallExpr *Call : Here.Calls)
       D.Notes.emplace_back(At(Call), std::string(AtWrite ? "the write" : "the read") +
                                          " runs in '" + calleeName(Call) + "', called here");
-    D.Notes.emplace_back(At(There.Access),
-                         std::string(AtWrite ? "the read by thread " + Reader
-                                             : "the write by thread " + Writer) +
-                             (AtWrite ? "" : (Race.Write->Reads ? " (a read-modify-write)" : "")));
+    D.Notes.emplace_back(
+        At(There.Access),
+        std::string(AtWrite ? "the read by thread " + Reader : "the write by thread " + Writer) +
+            (AtWrite ? "" : (Race.Write->Reads ? " (a read-modify-write)" : "")));
     for (const CallExpr *Call : There.Calls)
       D.Notes.emplace_back(At(Call), std::string(AtWrite ? "the read" : "the write") +
                                          " runs in '" + calleeName(Call) + "', called here");

@@ -51,7 +51,8 @@ std::string helperClause(const Stmt *Loop, ASTContext &Ctx) {
     return "";
   const Stmt *Top = Loop;
   for (const Stmt *Up = parentStmt(Top, Ctx); Up; Top = Up, Up = parentStmt(Top, Ctx))
-    if (const auto *Lambda = dyn_cast<LambdaExpr>(Up); Lambda && !controlOfBody(Lambda->getBody(), Ctx))
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(Up);
+        Lambda && !controlOfBody(Lambda->getBody(), Ctx))
       return ""; // A plain lambda: its callers are not followed.
   auto Parents = Ctx.getParents(*Top);
   const auto *F = Parents.empty() ? nullptr : Parents[0].get<FunctionDecl>();
@@ -106,26 +107,29 @@ FixSafety treeSafety(const BlockTree &T, const BlockSize &Block, const WarpWidth
     Safety = FixSafety::none(Width.whyUnknown());
   else if (T.Threads > T.Assumed * T.Assumed)
     Safety = FixSafety::none("the block has " + std::to_string(T.Threads / T.Assumed) +
-                             " warps, more partials than one warp of " +
-                             std::to_string(T.Assumed) + " lanes can combine");
+                             " warps, more partials than one warp of " + std::to_string(T.Assumed) +
+                             " lanes can combine");
   else if (Left.ArrayEscapes)
-    Safety = FixSafety::none("'" + Array + "' is reached through a pointer, a reference or a "
+    Safety = FixSafety::none("'" + Array +
+                             "' is reached through a pointer, a reference or a "
                              "member, so the rule cannot see its other uses");
   else if (Left.OtherRead) {
-    Safety = FixSafety::none("'" + Array + "' is read at another index than 0 after the "
+    Safety = FixSafety::none("'" + Array +
+                             "' is read at another index than 0 after the "
                              "reduction, where the tree leaves partial results");
     D.Notes.emplace_back(SM.getExpansionLoc(Left.OtherRead->getBeginLoc()),
                          "'" + Array + "' is read here after the reduction");
   } else if (Left.VariableUse) {
     const auto *Var = cast<DeclRefExpr>(Left.VariableUse)->getDecl();
-    Safety = FixSafety::none("'" + Var->getNameAsString() + "' is used after the reduction, "
+    Safety = FixSafety::none("'" + Var->getNameAsString() +
+                             "' is used after the reduction, "
                              "and the rewrite does not leave in it what the loop does");
     D.Notes.emplace_back(SM.getExpansionLoc(Left.VariableUse->getBeginLoc()),
                          "'" + Var->getNameAsString() + "' is used here after the reduction");
   } else {
-    Safety = reassociationSafety(T.Tree.Op, sharedElementType(T.Tree.Array->getType()),
-                                 collectiveName(T.Tree.Op) + " combines",
-                                 "another order than the tree");
+    Safety =
+        reassociationSafety(T.Tree.Op, sharedElementType(T.Tree.Array->getType()),
+                            collectiveName(T.Tree.Op) + " combines", "another order than the tree");
   }
   if (T.Assumed > T.Lanes)
     Safety.addHazard("the fix assumes warps of at least " + std::to_string(T.Assumed) +
@@ -148,30 +152,31 @@ std::string treeReplacement(const BlockTree &T, StringRef Thread, SourceLocation
     return Code("auto {{partial}} = {{collective}}({{array}}[{{thread}}]);\n"
                 "$if ({{thread}} == 0u) { {{array}}[0u] = {{partial}}; };\n"
                 "{{dsl:sync_block}}();",
-                {{"partial", Partial}, {"collective", Collective}, {"array", Array},
+                {{"partial", Partial},
+                 {"collective", Collective},
+                 {"array", Array},
                  {"thread", Thread.str()}});
   std::string Slots = freshName("warp_results", Loop, Ctx);
   std::string Total = freshName("block_" + Suffix, Loop, Ctx);
-  return Code(
-      "{{shared}} {{slots}}{{{partials}}u};\n"
-      "auto {{partial}} = {{collective}}({{array}}[{{thread}}]);\n"
-      "$if ({{dsl:warp_is_first_active_lane}}()) { "
-      "{{slots}}[{{thread}} / {{dsl:warp_lane_count}}()] = {{partial}}; };\n"
-      "{{dsl:sync_block}}();\n"
-      "$if ({{thread}} < {{threads}}u / {{dsl:warp_lane_count}}()) {\n"
-      "    auto {{total}} = {{collective}}({{slots}}[{{thread}}]);\n"
-      "    $if ({{thread}} == 0u) { {{array}}[0u] = {{total}}; };\n"
-      "};\n"
-      "{{dsl:sync_block}}();",
-      {{"shared", sharedTypeText(T.Tree.Array, Loop, Ctx)},
-       {"slots", Slots},
-       {"partials", std::to_string(std::max<int64_t>(T.Threads / T.Assumed, 1))},
-       {"partial", Partial},
-       {"collective", Collective},
-       {"array", Array},
-       {"thread", Thread.str()},
-       {"threads", std::to_string(T.Threads)},
-       {"total", Total}});
+  return Code("{{shared}} {{slots}}{{{partials}}u};\n"
+              "auto {{partial}} = {{collective}}({{array}}[{{thread}}]);\n"
+              "$if ({{dsl:warp_is_first_active_lane}}()) { "
+              "{{slots}}[{{thread}} / {{dsl:warp_lane_count}}()] = {{partial}}; };\n"
+              "{{dsl:sync_block}}();\n"
+              "$if ({{thread}} < {{threads}}u / {{dsl:warp_lane_count}}()) {\n"
+              "    auto {{total}} = {{collective}}({{slots}}[{{thread}}]);\n"
+              "    $if ({{thread}} == 0u) { {{array}}[0u] = {{total}}; };\n"
+              "};\n"
+              "{{dsl:sync_block}}();",
+              {{"shared", sharedTypeText(T.Tree.Array, Loop, Ctx)},
+               {"slots", Slots},
+               {"partials", std::to_string(std::max<int64_t>(T.Threads / T.Assumed, 1))},
+               {"partial", Partial},
+               {"collective", Collective},
+               {"array", Array},
+               {"thread", Thread.str()},
+               {"threads", std::to_string(T.Threads)},
+               {"total", Total}});
 }
 
 /// The elements \p Tree combines when it reduces its whole 1D block of
@@ -215,8 +220,9 @@ void SharedTreeReductionCheck::reportRunTimeBlock(const TreeReduction &Tree,
              "halving steps; %2 in each warp, one shared partial per warp and %2 over the "
              "partials need 2 barriers";
   D.Args = {Tree.Array->getNameAsString(),
-            Tree.BarriersPerStep == 1 ? std::string("a sync_block()")
-                                      : std::to_string(Tree.BarriersPerStep) + " sync_block() barriers",
+            Tree.BarriersPerStep == 1
+                ? std::string("a sync_block()")
+                : std::to_string(Tree.BarriersPerStep) + " sync_block() barriers",
             collectiveName(Tree.Op), helperClause(Loop, Ctx)};
   D.Kind = rewriteOf(Tree.Op, sharedElementType(Tree.Array->getType()), Ctx);
   D.Safety = FixSafety::none(Block.Why);
@@ -273,9 +279,9 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
                                "available");
   if (D.Safety.Kind != Applicability::None) {
     D.bind("loop", Loop);
-    D.Edit = transformer::edit(transformer::changeTo(
-        userStatements("loop", "loop"),
-        transformer::cat(treeReplacement(Whole, Thread, D.Loc, Ctx))));
+    D.Edit = transformer::edit(
+        transformer::changeTo(userStatements("loop", "loop"),
+                              transformer::cat(treeReplacement(Whole, Thread, D.Loc, Ctx))));
   }
   emit(Result, std::move(D));
 }

@@ -76,16 +76,18 @@ struct ShuffleRewrite {
 };
 
 ShuffleRewrite rewriteFor(const LaneShiftLoop &Found, const std::optional<DownBound> &Bound,
-                          const WarpWidth &Width, Analyses &A,
-                          ASTContext &Ctx) {
+                          const WarpWidth &Width, Analyses &A, ASTContext &Ctx) {
   const LaneShiftStep &Step = Found.Step;
   bool IsScan = Step.Index.Shift == LaneShift::Up, IsSum = Step.Op == CombineOp::Sum;
   std::string Target = sourceText(Step.Target->getSourceRange(), Ctx);
   std::string Qualifier = rewriteQualifier(Step.Read, Found.Loop.Loop, Ctx);
-  std::string Collective = IsScan ? (IsSum ? "warp_prefix_sum" : "warp_prefix_product")
-                                  : collectiveName(Step.Op);
+  std::string Collective =
+      IsScan ? (IsSum ? "warp_prefix_sum" : "warp_prefix_product") : collectiveName(Step.Op);
   ShuffleRewrite R;
-  R.Shown = Collective + "(" + Target + ")" + (!IsScan ? "" : IsSum ? " + " + Target : " * " + Target);
+  R.Shown = Collective + "(" + Target + ")" +
+            (!IsScan ? ""
+             : IsSum ? " + " + Target
+                     : " * " + Target);
   R.Code = Target + " = " + Qualifier + R.Shown + ";";
   bool Whole = !Bound || Bound->WholeWarp;
   if (!Whole && Bound->Limit && Width.known()) {
@@ -151,8 +153,7 @@ bool addLoopHazards(FixSafety &Safety, const LaneShiftLoop &Found, const WarpWid
                      "only lane 0's value is used)");
   // A helper that returns the lane's own value past a partner lane: lane 0's
   // result reads partners up to the last lane of the warp.
-  if (Step.Read.LastPartner &&
-      *Step.Read.LastPartner < static_cast<int64_t>(Width.Widest) - 1) {
+  if (Step.Read.LastPartner && *Step.Read.LastPartner < static_cast<int64_t>(Width.Widest) - 1) {
     if (*Step.Read.LastPartner < static_cast<int64_t>(Width.Narrowest) - 1)
       return false;
     Safety = FixSafety::none("'" + Step.Read.HelperName +
@@ -171,7 +172,7 @@ bool addLoopHazards(FixSafety &Safety, const LaneShiftLoop &Found, const WarpWid
   else if (!Width.exact() && !Loop.UpToLaneCount)
     // Offsets up to warp_lane_count() follow the width; constant ones do not.
     Safety.addHazard(Width.assumption() + "; on a wider warp the loop reaches only the lanes "
-                     "its offsets cover, and the collective the whole warp");
+                                          "its offsets cover, and the collective the whole warp");
   return true;
 }
 
@@ -179,12 +180,11 @@ bool addLoopHazards(FixSafety &Safety, const LaneShiftLoop &Found, const WarpWid
 
 void ShuffleReductionCheck::registerMatchers(MatchFinder *Finder) {
   // warp_read_lane(v, lane + offset), (v, lane - offset), (v, lane ^ offset).
-  Finder->addMatcher(
-      callExpr(dslCall({"warp_read_lane"}),
-               hasArgument(1, ignoringImplicit(cxxOperatorCallExpr(
-                                  hasAnyOverloadedOperatorName("+", "-", "^")))))
-          .bind("read"),
-      this);
+  Finder->addMatcher(callExpr(dslCall({"warp_read_lane"}),
+                              hasArgument(1, ignoringImplicit(cxxOperatorCallExpr(
+                                                 hasAnyOverloadedOperatorName("+", "-", "^")))))
+                         .bind("read"),
+                     this);
   // A call of a helper that reads the partner lane (matchLaneRead decides).
   Finder->addMatcher(
       callExpr(unless(dslCall({"warp_read_lane"})),
@@ -258,8 +258,12 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
       Helper->empty() ? "" : " (in '" + *Helper + "', so every call site benefits)";
   D.Format = messageFor(Shift);
   std::string Through = Step.Read.Helper ? " (in '" + Step.Read.HelperName + "')" : "";
-  D.Args = {Target, InHelper, Rewrite.Shown, Rewrite.Over,
-            Rewrite.Over == "the whole warp" ? "every lane" : "those lanes", Through};
+  D.Args = {Target,
+            InHelper,
+            Rewrite.Shown,
+            Rewrite.Over,
+            Rewrite.Over == "the whole warp" ? "every lane" : "those lanes",
+            Through};
   D.Kind = rewriteOf(Step.Op, Step.Target->getType(), Ctx);
   D.bind("loop", Loop.Loop);
   D.Edit = transformer::edit(

@@ -18,9 +18,7 @@ namespace {
 
 /// An edit generator that returns \p Edits whatever the match.
 transformer::EditGenerator fixed(llvm::SmallVector<transformer::Edit, 1> Edits) {
-  return [Edits](const MatchFinder::MatchResult &) -> Expected<decltype(Edits)> {
-    return Edits;
-  };
+  return [Edits](const MatchFinder::MatchResult &) -> Expected<decltype(Edits)> { return Edits; };
 }
 
 transformer::Edit replace(CharSourceRange Range, std::string Text) {
@@ -32,8 +30,7 @@ transformer::Edit replace(CharSourceRange Range, std::string Text) {
 
 /// The token after \p Loc if it is \p Kind.
 std::optional<Token> tokenAfter(SourceLocation Loc, tok::TokenKind Kind, const ASTContext &Ctx) {
-  std::optional<Token> Next =
-      Lexer::findNextToken(Loc, Ctx.getSourceManager(), Ctx.getLangOpts());
+  std::optional<Token> Next = Lexer::findNextToken(Loc, Ctx.getSourceManager(), Ctx.getLangOpts());
   if (!Next || !Next->is(Kind))
     return std::nullopt;
   return Next;
@@ -65,11 +62,10 @@ SourceLocation endOfStatement(const Stmt *Loop, const ASTContext &Ctx) {
 
 void StreamBatchingCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(compoundStmt(unless(isExpansionInSystemHeader())).bind("block"), this);
-  Finder->addMatcher(
-      stmt(anyOf(forStmt(), cxxForRangeStmt(), whileStmt(), doStmt()),
-           unless(isExpansionInSystemHeader()))
-          .bind("loop"),
-      this);
+  Finder->addMatcher(stmt(anyOf(forStmt(), cxxForRangeStmt(), whileStmt(), doStmt()),
+                          unless(isExpansionInSystemHeader()))
+                         .bind("loop"),
+                     this);
 }
 
 void StreamBatchingCheck::check(const MatchFinder::MatchResult &Result) {
@@ -116,11 +112,10 @@ void StreamBatchingCheck::checkRun(const MatchFinder::MatchResult &Result,
     SourceLocation Begin = Run[I].Statement->getBeginLoc();
     SourceLocation Shift = Run[I].FirstShift->getOperatorLoc();
     D.Notes.emplace_back(Begin, "submitted separately here");
-    bool OnlySpace =
-        Lexer::getSourceText(CharSourceRange::getCharRange(Semi->getEndLoc(), Begin), SM,
-                             Ctx.getLangOpts())
-            .trim()
-            .empty();
+    bool OnlySpace = Lexer::getSourceText(CharSourceRange::getCharRange(Semi->getEndLoc(), Begin),
+                                          SM, Ctx.getLangOpts())
+                         .trim()
+                         .empty();
     if (OnlySpace) {
       Edits.push_back(
           replace(CharSourceRange::getCharRange(Semi->getLocation(), Shift), Continuation));
@@ -131,8 +126,8 @@ void StreamBatchingCheck::checkRun(const MatchFinder::MatchResult &Result,
     Edits.push_back(replace(CharSourceRange::getCharRange(Begin, Shift),
                             std::string(Column > At ? Column - At : 0, ' ')));
   }
-  D.Safety = Edits.empty() ? FixSafety::none("a statement does not end with ';'")
-                           : FixSafety::safe();
+  D.Safety =
+      Edits.empty() ? FixSafety::none("a statement does not end with ';'") : FixSafety::safe();
   if (!Edits.empty())
     D.Edit = fixed(std::move(Edits));
   emit(Result, std::move(D));

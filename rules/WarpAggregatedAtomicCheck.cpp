@@ -46,8 +46,8 @@ void WarpAggregatedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
   // atomic that luisa-block-privatized-atomic rewrites is that rule's.
   if (Atomic->getNumArgs() != 1 || Fetch->getNumArgs() != 1 || !Element->isScalarType() ||
       slotVariance(Atomic, Result.Nodes.getNodeAs<CXXOperatorCallExpr>(AtomicElement), U) >
-          Variance::Warp || U.runsOnOneLanePerWarp(Fetch) ||
-      runsOnOneThread(Fetch, analyses(Ctx)) ||
+          Variance::Warp ||
+      U.runsOnOneLanePerWarp(Fetch) || runsOnOneThread(Fetch, analyses(Ctx)) ||
       (Discarded && OnShared) || (!Discarded && !AddOrSub) ||
       (PrivatizationEnabled && isBlockPrivatizable(Fetch, Ctx, analyses(Ctx), PP)))
     return;
@@ -113,8 +113,7 @@ void WarpAggregatedAtomicCheck::reportSlotAllocation(const MatchFinder::MatchRes
 
   SourceLocation At = SM.getExpansionLoc(Statement->getBeginLoc());
   std::string Indent = lineIndentation(At, SM);
-  bool StartsLine = SM.getColumnNumber(SM.getFileID(At), SM.getFileOffset(At)) ==
-                    Indent.size() + 1;
+  bool StartsLine = SM.getColumnNumber(SM.getFileID(At), SM.getFileOffset(At)) == Indent.size() + 1;
   std::string Break = StartsLine ? lineEnding(At, SM) + Indent : " ";
   std::optional<WarpSlotCode> Code = warpSlotCode(
       Fetch, Operand, Element, UniformAmount, D.Args[1] == "fetch_sub",
@@ -127,8 +126,8 @@ void WarpAggregatedAtomicCheck::reportSlotAllocation(const MatchFinder::MatchRes
   D.Edit = transformer::flatten(
       transformer::edit(transformer::insertBefore(userCode(transformer::node("statement")),
                                                   transformer::cat(Code->Preamble))),
-      transformer::edit(transformer::changeTo(userCode(transformer::node("fetch")),
-                                              transformer::cat(Slot))));
+      transformer::edit(
+          transformer::changeTo(userCode(transformer::node("fetch")), transformer::cat(Slot))));
   emit(Result, std::move(D));
 }
 
@@ -147,15 +146,14 @@ void WarpAggregatedAtomicCheck::reportGlobalCounter(const MatchFinder::MatchResu
   D.Highlight.reset(); // The replaced statement.
   std::string OperandText = atomicOperandText(Operand, Element, Ctx);
   bool Fixable = !OperandText.empty() && PP && PP->isMacroDefined("$if");
-  std::string Partial =
-      Fixable ? freshName("warp_" + collectiveSuffix(Op).str(), Fetch, Ctx) : "";
+  std::string Partial = Fixable ? freshName("warp_" + collectiveSuffix(Op).str(), Fetch, Ctx) : "";
   std::string NewAtomic = withArgumentReplaced(Fetch, Partial, Ctx);
   D.Edit = transformer::edit(transformer::changeTo(
       userStatements("fetch", "fetch"),
-      transformer::cat(warpReducedAtomicCode(
-          Collective, Partial, Operand, OperandText, NewAtomic,
-          lineEnding(Fetch->getBeginLoc(), SM) + lineIndentation(Fetch->getBeginLoc(), SM), Fetch,
-          Ctx))));
+      transformer::cat(warpReducedAtomicCode(Collective, Partial, Operand, OperandText, NewAtomic,
+                                             lineEnding(Fetch->getBeginLoc(), SM) +
+                                                 lineIndentation(Fetch->getBeginLoc(), SM),
+                                             Fetch, Ctx))));
   D.Safety = warpReductionSafety(Op, Element, Collective, Fetch, analyses(Ctx));
   if (!Fixable || NewAtomic.empty())
     D.Safety = FixSafety::none(Fixable ? "the atomic is spelled in a macro"

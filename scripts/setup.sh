@@ -19,12 +19,13 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 # library dependencies dpkg-shlibdeps lists; python3-yaml: the test of the CI examples;
 # xz-utils: tar extracts LuisaCompute's prebuilt (../shared/luisacompute) for the tests that use it.
 # mypy, python3-flake8: the type check and lint of the CuTe DSL frontend (ctest cute-mypy, cute-flake8).
+# clang-format-19: the style check of the C++ sources (ctest clang_format).
 PACKAGES=(
   build-essential cmake ninja-build git
   llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 clang-tidy-19 clang-tools-19 llvm-19-tools
   clangd-19 libgrpc++-dev libprotobuf-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libclang-rt-19-dev
-  file python3 python3-yaml xz-utils mypy python3-flake8
+  file python3 python3-yaml xz-utils mypy python3-flake8 clang-format-19
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

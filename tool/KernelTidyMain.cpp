@@ -171,8 +171,7 @@ kernel_tidy::AnalysisOptions analysisOptions(const CheckCommand &Cmd,
 /// "K/N" with 1 <= K <= N.
 bool parseShard(const std::string &Text, unsigned &K, unsigned &N) {
   auto [KText, NText] = llvm::StringRef(Text).split('/');
-  return !KText.getAsInteger(10, K) && !NText.getAsInteger(10, N) && N >= 1 && K >= 1 &&
-         K <= N;
+  return !KText.getAsInteger(10, K) && !NText.getAsInteger(10, N) && N >= 1 && K >= 1 && K <= N;
 }
 
 /// All of standard input, refused past the size of an input file.
@@ -183,7 +182,8 @@ std::optional<std::string> readStandardInput(std::string &Error) {
     size_t N = std::fread(Buffer, 1, sizeof(Buffer), stdin);
     Text.append(Buffer, N);
     if (Text.size() > kernel_tidy::MaxInputBytes) {
-      Error = "standard input is larger than " + kernel_tidy::formatBytes(kernel_tidy::MaxInputBytes);
+      Error =
+          "standard input is larger than " + kernel_tidy::formatBytes(kernel_tidy::MaxInputBytes);
       return std::nullopt;
     }
     if (N < sizeof(Buffer)) {
@@ -197,8 +197,7 @@ std::optional<std::string> readStandardInput(std::string &Error) {
 }
 
 /// The files this run analyses: inputs expanded, excluded, and sharded.
-std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd,
-                                                    std::string &Error) {
+std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd, std::string &Error) {
   if (Cmd.Files.empty() && Cmd.BuildPath.empty()) {
     Error = "no files to check (give files or folders, or -p with a compile database)";
     return std::nullopt;
@@ -226,8 +225,9 @@ std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd,
     return Files;
   // Folders without sources (a fresh project, a CI matrix entry) are no
   // mistake of the command: a warning, empty reports, exit code 0.
-  if (Files->empty() && !Cmd.Files.empty() &&
-      llvm::all_of(Cmd.Files, [](const std::string &F) { return llvm::sys::fs::is_directory(F); })) {
+  if (Files->empty() && !Cmd.Files.empty() && llvm::all_of(Cmd.Files, [](const std::string &F) {
+        return llvm::sys::fs::is_directory(F);
+      })) {
     std::cerr << "kernel-tidy: warning: no source files to check in "
               << (Cmd.Files.size() == 1 ? "'" + Cmd.Files[0] + "'" : "the folders given")
               << " (.cpp .cc .cxx .h .hpp .inl; .py that mention cutlass)\n";
@@ -250,8 +250,10 @@ std::optional<kernel_tidy::BaselineFilter> loadBaseline(const std::string &Path,
                                                         std::string &Error) {
   if (!llvm::sys::fs::exists(Path)) {
     // The first run of a CI job that reads a baseline: say how to make one.
-    Error = "the baseline '" + Path + "' does not exist; record the current findings in it with "
-            "'kernel-tidy check --write-baseline " + Path + " FILES...'";
+    Error = "the baseline '" + Path +
+            "' does not exist; record the current findings in it with "
+            "'kernel-tidy check --write-baseline " +
+            Path + " FILES...'";
     return std::nullopt;
   }
   // Only a regular file of bounded size: /dev/zero or a FIFO would never end.
@@ -361,7 +363,8 @@ void addNolintComments(RunState &State, size_t Index, kernel_tidy::FileResult &R
   llvm::erase_if(Result.Findings, [&](const kernel_tidy::Finding &F) {
     return F.File == Result.File &&
            !llvm::any_of(State.NolintSkips[Index], [&](const std::string &Skip) {
-             return llvm::StringRef(Skip).starts_with(F.File + ":" + std::to_string(F.Begin.Line) + ":");
+             return llvm::StringRef(Skip).starts_with(F.File + ":" + std::to_string(F.Begin.Line) +
+                                                      ":");
            });
   });
 }
@@ -468,8 +471,8 @@ void printReport(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileRes
 }
 
 int exitCode(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileResult> &Results) {
-  bool Failed = llvm::any_of(
-      Results, [](const kernel_tidy::FileResult &R) { return !R.Errors.empty(); });
+  bool Failed =
+      llvm::any_of(Results, [](const kernel_tidy::FileResult &R) { return !R.Errors.empty(); });
   if (Failed)
     return ExitError;
   if (!Cmd.WriteBaseline.empty())
@@ -501,8 +504,8 @@ bool writeBaselineFile(const CheckCommand &Cmd, const RunState &State) {
     return false;
   }
   if (!Cmd.Quiet)
-    std::cerr << "kernel-tidy: recorded " << All.size() << " finding(s) in "
-              << Cmd.WriteBaseline << "\n";
+    std::cerr << "kernel-tidy: recorded " << All.size() << " finding(s) in " << Cmd.WriteBaseline
+              << "\n";
   return true;
 }
 
@@ -516,8 +519,8 @@ bool writeExportedFixes(const CheckCommand &Cmd,
     return false;
   }
   if (PythonFixes > 0)
-    std::cerr << "kernel-tidy: warning: " << PythonFixes
-              << " fix(es) of .py files not exported to " << Cmd.ExportFixes
+    std::cerr << "kernel-tidy: warning: " << PythonFixes << " fix(es) of .py files not exported to "
+              << Cmd.ExportFixes
               << ": clang-apply-replacements cleans up around each replacement as C++ "
                  "(it removes trailing commas such as in '(4,)'), which changes Python code; "
                  "apply them with --fix\n";
@@ -551,10 +554,9 @@ bool configurationUsable(const CheckCommand &Cmd, const std::vector<std::string>
   }
   // One error for them all (`--checks='-*'` is one mistake, not one per file).
   if (!WithoutChecks.empty()) {
-    std::string Which = WithoutChecks.size() == 1
-                            ? "'" + WithoutChecks[0] + "'"
-                            : std::to_string(WithoutChecks.size()) + " files ('" +
-                                  WithoutChecks[0] + "', ...)";
+    std::string Which = WithoutChecks.size() == 1 ? "'" + WithoutChecks[0] + "'"
+                                                  : std::to_string(WithoutChecks.size()) +
+                                                        " files ('" + WithoutChecks[0] + "', ...)";
     std::string Problem = "no checks enabled for " + Which +
                           ": the Checks match no check (--allow-no-checks accepts it)";
     Reported.insert(Problem);
@@ -678,12 +680,12 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
              const std::string &Share) {
   kernel_tidy::AnalysisOptions Options = analysisOptions(Cmd, std::move(CompilerArgs), Share);
   if (!llvm::sys::fs::is_directory(Options.ModelDir)) {
-    std::cerr << "kernel-tidy: error: bundled DSL model not found at '"
-              << Options.ModelDir << "' (set KERNEL_TIDY_SHARE_DIR)\n";
+    std::cerr << "kernel-tidy: error: bundled DSL model not found at '" << Options.ModelDir
+              << "' (set KERNEL_TIDY_SHARE_DIR)\n";
     return ExitError;
   }
-  if (Cmd.AddNolint && (Cmd.Fix || Cmd.Diff || !Cmd.WriteBaseline.empty() ||
-                        !Cmd.StdinFilename.empty())) {
+  if (Cmd.AddNolint &&
+      (Cmd.Fix || Cmd.Diff || !Cmd.WriteBaseline.empty() || !Cmd.StdinFilename.empty())) {
     std::cerr << "kernel-tidy: error: --add-nolint edits the files; it does not combine with "
                  "--fix, --diff, --write-baseline or --stdin-filename\n";
     return ExitError;
@@ -794,8 +796,7 @@ int runMerge(const std::vector<std::string> &Reports) {
       return ExitError;
     }
     // Refused before parsing, naming the file (issue 31, item 6).
-    if (std::string Deep = kernel_tidy::nestingProblem(*Text, true);
-        !Deep.empty()) {
+    if (std::string Deep = kernel_tidy::nestingProblem(*Text, true); !Deep.empty()) {
       std::cerr << "kernel-tidy: error: '" << Path << "' is " << Deep << "\n";
       return ExitError;
     }
@@ -861,15 +862,14 @@ int runRules(const RulesCommand &Cmd, const std::string &Share) {
   if (Id.empty())
     return listRules(Cmd, Share);
   if (!kernel_tidy::rules::findRule(Id)) {
-    std::cerr << "kernel-tidy: error: unknown rule '" << Id
-              << "' (see 'kernel-tidy rules')\n";
+    std::cerr << "kernel-tidy: error: unknown rule '" << Id << "' (see 'kernel-tidy rules')\n";
     return ExitError;
   }
   std::string Path = Share + "/docs/rules/" + Id + ".md";
   auto Doc = llvm::MemoryBuffer::getFile(Path);
   if (!Doc) {
-    std::cerr << "kernel-tidy: error: cannot read '" << Path
-              << "': " << Doc.getError().message() << "\n";
+    std::cerr << "kernel-tidy: error: cannot read '" << Path << "': " << Doc.getError().message()
+              << "\n";
     return ExitError;
   }
   std::cout << (*Doc)->getBuffer().str();
@@ -946,10 +946,10 @@ int runCache(const CacheCommand &Cmd) {
             << "limit:   " << kernel_tidy::formatBytes(Cache.limit()) << " (" << Cache.limit()
             << " bytes)\n";
   auto Age = [](std::chrono::system_clock::time_point Time) {
-    auto Seconds = std::chrono::duration_cast<std::chrono::seconds>(
-                       std::chrono::system_clock::now() - Time)
-                       .count();
-    return Seconds < 3600 ? std::to_string(Seconds / 60) + " min ago"
+    auto Seconds =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now() - Time)
+            .count();
+    return Seconds < 3600        ? std::to_string(Seconds / 60) + " min ago"
            : Seconds < 2 * 86400 ? std::to_string(Seconds / 3600) + " h ago"
                                  : std::to_string(Seconds / 86400) + " days ago";
   };
@@ -964,8 +964,9 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
                    "Source files and folders (searched recursively for .cpp .cc .cxx .h "
                    ".hpp .inl, and .py files that mention cutlass: CuTe DSL kernels); "
                    "none with -p: every file of the compile database");
-  Check.add_option("--exclude", Cmd.Excludes,
-                   "Leave out files and folders whose path matches this glob (repeatable)")
+  Check
+      .add_option("--exclude", Cmd.Excludes,
+                  "Leave out files and folders whose path matches this glob (repeatable)")
       ->allow_extra_args(false); // One glob per --exclude: files may follow.
   Check.add_option("--format", Cmd.Format, "Report format")
       ->check(CLI::IsMember({"text", "json", "sarif", "github", "gitlab", "junit"}));
@@ -981,10 +982,11 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
   Check.add_option("--config-file", Cmd.ConfigFile,
                    "Read the configuration from this file instead of .clang-tidy lookup");
   Check.add_option("-p", Cmd.BuildPath, "Build directory with compile_commands.json");
-  Check.add_option("--warp-size", Cmd.WarpSize,
-                   "Warp width when a kernel does not set it: " +
-                       kernel_tidy::dsl::warpWidthChoices() + " (default " +
-                       std::to_string(kernel_tidy::dsl::DefaultWarpWidth) + ")")
+  Check
+      .add_option(
+          "--warp-size", Cmd.WarpSize,
+          "Warp width when a kernel does not set it: " + kernel_tidy::dsl::warpWidthChoices() +
+              " (default " + std::to_string(kernel_tidy::dsl::DefaultWarpWidth) + ")")
       ->transform(CLI::Validator(
           [](std::string &Value) -> std::string {
             // The rules' own parser; the value is rewritten to the number it
@@ -993,14 +995,14 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
               Value = std::to_string(*Width);
               return "";
             }
-            return "invalid value '" + Value +
-                   "' for option 'WarpSize': the warp width must be " +
+            return "invalid value '" + Value + "' for option 'WarpSize': the warp width must be " +
                    kernel_tidy::dsl::warpWidthChoices();
           },
           "WIDTH"));
-  Check.add_option("--target", Cmd.Target,
-                   "Backend the kernels are compiled for: any (default), cuda, dx, vulkan, "
-                   "metal; findings whose rewrite is not expected to be faster there get a note")
+  Check
+      .add_option("--target", Cmd.Target,
+                  "Backend the kernels are compiled for: any (default), cuda, dx, vulkan, "
+                  "metal; findings whose rewrite is not expected to be faster there get a note")
       ->check(CLI::Validator(
           [](std::string &Name) -> std::string {
             if (kernel_tidy::dsl::parseTarget(Name))
@@ -1015,11 +1017,11 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
       "--pch", Cmd.Pch,
       "Parse the leading #include <...> lines once into a cached precompiled header, "
       "also for a single file (the default; kept for scripts that pass it)");
-  Check.add_flag("--no-pch", Cmd.NoPch, "Never use a shared precompiled header")
-      ->excludes(Pch);
-  Check.add_option("--cache-size", Cmd.CacheSize,
-                   "Size limit of the header cache, e.g. 2G or 500M (default: "
-                   "$KERNEL_TIDY_CACHE_SIZE, else 2G); least recently used entries go first")
+  Check.add_flag("--no-pch", Cmd.NoPch, "Never use a shared precompiled header")->excludes(Pch);
+  Check
+      .add_option("--cache-size", Cmd.CacheSize,
+                  "Size limit of the header cache, e.g. 2G or 500M (default: "
+                  "$KERNEL_TIDY_CACHE_SIZE, else 2G); least recently used entries go first")
       ->check(cacheSizeValidator());
   Check.add_flag("--fix", Cmd.Fix, "Apply safe fixes in place");
   Check.add_flag("--unsafe-fixes", Cmd.UnsafeFixes,
@@ -1032,8 +1034,7 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
       ->check(CLI::Range(1u, 1024u));
   Check.add_option("--shard", Cmd.Shard,
                    "K/N: analyse only the K-th of N balanced shards of the file list");
-  Check.add_option("--baseline", Cmd.Baseline,
-                   "Hide the findings recorded in this baseline file");
+  Check.add_option("--baseline", Cmd.Baseline, "Hide the findings recorded in this baseline file");
   Check.add_option("--write-baseline", Cmd.WriteBaseline,
                    "Record the current findings in this file (exit code 0 unless errors)");
   Check.add_flag("--exit-zero", Cmd.ExitZero,
@@ -1048,17 +1049,18 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
   Check.add_flag("--add-nolint", Cmd.AddNolint,
                  "Add a NOLINT(rule) comment on each line with a finding (C++ '//', Python "
                  "'#', joining a comment already there), as Ruff's --add-noqa");
-  Check.add_flag("--statistics", Cmd.Statistics,
-                 "Print the number of findings per rule on stderr");
+  Check.add_flag("--statistics", Cmd.Statistics, "Print the number of findings per rule on stderr");
   Check.add_flag("--quiet", Cmd.Quiet,
                  "No progress and no notes on stderr (after --fix or --diff, only the counts)");
-  Check.add_option("--header-filter", Cmd.HeaderFilter,
-                   "Also report findings in headers whose path matches this regular expression "
-                   "(clang-tidy's option; overrides HeaderFilterRegex)")
+  Check
+      .add_option("--header-filter", Cmd.HeaderFilter,
+                  "Also report findings in headers whose path matches this regular expression "
+                  "(clang-tidy's option; overrides HeaderFilterRegex)")
       ->check(regexValidator());
-  Check.add_option("--exclude-header-filter", Cmd.ExcludeHeaderFilter,
-                   "Of those, leave out headers whose path matches this regular expression "
-                   "(clang-tidy's option)")
+  Check
+      .add_option("--exclude-header-filter", Cmd.ExcludeHeaderFilter,
+                  "Of those, leave out headers whose path matches this regular expression "
+                  "(clang-tidy's option)")
       ->check(regexValidator());
   Check.add_option("--line-filter", Cmd.LineFilter,
                    "Report only findings on these lines, clang-tidy's JSON: "
@@ -1069,9 +1071,10 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
   Check.add_flag("--verify-config", Cmd.VerifyConfig,
                  "Check the configuration of the files (or of the current folder) and exit, "
                  "as clang-tidy's --verify-config");
-  Check.add_option("--color", Cmd.Color,
-                   "Colour the text report as Clang does: auto (on a terminal, unless "
-                   "NO_COLOR is set), always, never")
+  Check
+      .add_option("--color", Cmd.Color,
+                  "Colour the text report as Clang does: auto (on a terminal, unless "
+                  "NO_COLOR is set), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   Check.add_flag("--allow-no-checks", Cmd.AllowNoChecks,
                  "Accept a configuration that enables no check (otherwise exit code 2, "
@@ -1130,7 +1133,8 @@ int main(int argc, char **argv) {
   Merge->add_option("reports", Reports, "Report files of one kind")->required();
 
   RulesCommand RulesCmd;
-  CLI::App *Rules = App.add_subcommand("rules", "List the rules, or print one rule's documentation");
+  CLI::App *Rules =
+      App.add_subcommand("rules", "List the rules, or print one rule's documentation");
   Rules->add_option("id", RulesCmd.Id, "Rule id");
   Rules->add_option("--checks", RulesCmd.Checks,
                     "Checks to enable or disable on top of the configuration (as for check)");
@@ -1140,8 +1144,9 @@ int main(int argc, char **argv) {
   CacheCommand CacheCmd;
   CLI::App *Cache = App.add_subcommand(
       "cache", "Show the header cache's size (--stats, the default) or empty it (--clear)");
-  auto *Stats = Cache->add_flag("--stats", CacheCmd.Stats,
-                                "Print the folder, the number of entries, their size and the limit");
+  auto *Stats =
+      Cache->add_flag("--stats", CacheCmd.Stats,
+                      "Print the folder, the number of entries, their size and the limit");
   Cache->add_flag("--clear", CacheCmd.Clear, "Remove every entry")->excludes(Stats);
   Cache->add_option("--cache-size", CacheCmd.Size, "The limit to show (as for check)")
       ->check(cacheSizeValidator());

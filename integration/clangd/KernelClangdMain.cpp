@@ -79,8 +79,7 @@ namespace {
 std::string defaultModelDir(const char *Argv0) {
   static int Anchor;
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
-  llvm::SmallString<256> Dir(
-      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
   llvm::sys::path::append(Dir, KERNEL_TIDY_SHARE_SUBDIR, "api-model");
   return Dir.str().str();
 }
@@ -115,8 +114,7 @@ std::optional<llvm::json::Value> parseMessage(llvm::StringRef Body) {
 
 /// The initialize request with the bundled-model fallback flags added, or
 /// nothing if \p Body is not one or already carries fallbackFlags.
-std::optional<std::string> withFallbackFlags(llvm::StringRef Body,
-                                             const std::string &ModelDir) {
+std::optional<std::string> withFallbackFlags(llvm::StringRef Body, const std::string &ModelDir) {
   std::optional<llvm::json::Value> Message = parseMessage(Body);
   llvm::json::Object *Object = Message ? Message->getAsObject() : nullptr;
   if (!Object || Object->getString("method") != "initialize")
@@ -304,8 +302,7 @@ int main(int argc, char *argv[]) {
     FromEnv.push_back(*Flags);
   if (!mentionsOption(Args, "resource-dir") &&
       !(FromEnv.size() && llvm::StringRef(FromEnv[0]).contains("resource-dir")))
-    Args.insert(Args.begin(),
-                std::string("--resource-dir=") + KERNEL_TIDY_CLANG_RESOURCE_DIR);
+    Args.insert(Args.begin(), std::string("--resource-dir=") + KERNEL_TIDY_CLANG_RESOURCE_DIR);
 
   // clangd prints its own version and help after these lines and exits.
   if (mentionsOption(Args, "version"))

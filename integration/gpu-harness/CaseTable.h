@@ -23,13 +23,13 @@ enum class Pattern {
   WarpScan,
   WarpScanInclusive,
   BlockAtomic,
-  GlobalAtomic,   ///< One global counter: out[0] = Init OP every active input.
-  SharedAppend,   ///< Slots from a shared counter, per block (AppendLayout).
-  GlobalAppend,   ///< Slots from a global counter in out[0].
-  WeightedAppend, ///< The same, each thread taking (x & 3) + 1 slots.
+  GlobalAtomic,    ///< One global counter: out[0] = Init OP every active input.
+  SharedAppend,    ///< Slots from a shared counter, per block (AppendLayout).
+  GlobalAppend,    ///< Slots from a global counter in out[0].
+  WeightedAppend,  ///< The same, each thread taking (x & 3) + 1 slots.
   HostSubmissions, ///< A host function submitting step dispatches (HostCase).
-  BlockReduce,    ///< One element per block: OP over its active threads' inputs
-                  ///< (the others contribute the identity, out's initial value).
+  BlockReduce,     ///< One element per block: OP over its active threads' inputs
+                   ///< (the others contribute the identity, out's initial value).
 };
 
 /// Whether a case is an atomic pattern, which the contention sweep runs.
@@ -62,8 +62,10 @@ inline constexpr CaseSpec CaseTable[] = {
     {"luisa-shuffle-reduction", "shuffle_down_sum", Pattern::WarpReduce, Op::Sum},
     {"luisa-shuffle-reduction", "lane_shift_scan", Pattern::WarpScanInclusive, Op::Sum},
     {"luisa-stream-batching", "stream_batching", Pattern::HostSubmissions, Op::Sum},
-    {"luisa-block-privatized-atomic", "block_privatized_counter", Pattern::GlobalAtomic, Op::Sum, 256},
-    {"luisa-block-privatized-atomic", "block_privatized_append", Pattern::GlobalAppend, Op::Sum, 256},
+    {"luisa-block-privatized-atomic", "block_privatized_counter", Pattern::GlobalAtomic, Op::Sum,
+     256},
+    {"luisa-block-privatized-atomic", "block_privatized_append", Pattern::GlobalAppend, Op::Sum,
+     256},
     {"luisa-shared-tree-reduction", "tree_sum_256", Pattern::BlockReduce, Op::Sum, 256},
     {"luisa-shared-tree-reduction", "tree_max_256", Pattern::BlockReduce, Op::Max, 256},
     {"luisa-shared-tree-reduction", "tree_sum_1024", Pattern::BlockReduce, Op::Sum, 1024},

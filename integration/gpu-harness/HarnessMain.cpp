@@ -83,8 +83,7 @@ kernel_tidy::simt::SimtDevice *SimtBackend = nullptr;
 /// Counts the elements of \p Out that hold undefined values on the SIMT executor
 /// (they depend on a read of an inactive lane) as mismatches: a made-up value must
 /// never pass for a result. Nothing on a GPU backend.
-template <typename T>
-void markUndefined(const Buffer<T> &Out, Comparison &Result) {
+template <typename T> void markUndefined(const Buffer<T> &Out, Comparison &Result) {
 #ifdef KERNEL_TIDY_HARNESS_SIMT
   if (!SimtBackend)
     return;
@@ -347,8 +346,7 @@ std::vector<CaseResult> TypedCase<T>::run(Device &Dev, Stream &S, CacheFlush &Fl
       if (!appliesTo(Inputs, Type))
         continue;
       std::vector<double> In =
-          makeInputs(Type, Inputs, static_cast<std::size_t>(Shape.Width) * Shape.Height,
-                     Opts.Seed);
+          makeInputs(Type, Inputs, static_cast<std::size_t>(Shape.Width) * Shape.Height, Opts.Seed);
       Expected Want = reference(Shape, In, Warps, blockCount(Shape));
       CaseResult Result;
       Result.Rule = std::string(Spec.Rule);
@@ -384,8 +382,7 @@ void TypedCase<T>::time(Device &Dev, Stream &S, CacheFlush &Flush, const Nvml &G
   auto InBuffer = Dev.create_buffer<T>(Elements);
   auto OutBuffer = Dev.create_buffer<T>(outputCount(Shape));
   auto ActiveBuffer = Dev.create_buffer<uint>(Elements);
-  S << InBuffer.copy_from(InBytes.data()) << ActiveBuffer.copy_from(Flags.data())
-    << synchronize();
+  S << InBuffer.copy_from(InBytes.data()) << ActiveBuffer.copy_from(Flags.data()) << synchronize();
 
   auto Launch = [&](int Version) {
     S << OutBuffer.copy_from(OutBytes.data())
@@ -461,8 +458,8 @@ public:
     };
     StepShader Step = Dev.compile(StepKernel);
     std::vector<CaseResult> Results;
-    for (auto [Steps, Threads] : {std::pair{16u, 256u}, std::pair{256u, 256u},
-                                  std::pair{1024u, 4096u}}) {
+    for (auto [Steps, Threads] :
+         {std::pair{16u, 256u}, std::pair{256u, 256u}, std::pair{1024u, 4096u}}) {
       std::vector<double> Init = makeInputs(ValueType::U32, InputSet::Uniform, Threads, Opts.Seed);
       Buffer<uint> Out = Dev.create_buffer<uint>(Threads);
       std::size_t Submissions[2] = {0, 0};
@@ -555,8 +552,10 @@ CaseEntry makeEntry(std::string_view Name, ValueType Type, typename TypedCase<T>
     std::exit(2);
   }
   auto Case = std::make_shared<TypedCase<T>>(*Spec, Type, Before, After);
-  return {Name, Type, [Case](Device &Dev, Stream &S, CacheFlush &Flush, const Nvml &Gpu,
-                             const Options &Opts) { return Case->run(Dev, S, Flush, Gpu, Opts); }};
+  return {Name, Type,
+          [Case](Device &Dev, Stream &S, CacheFlush &Flush, const Nvml &Gpu, const Options &Opts) {
+            return Case->run(Dev, S, Flush, Gpu, Opts);
+          }};
 }
 
 CaseEntry makeHostEntry(std::string_view Name, HostCase *Before, HostCase *After) {

@@ -59,11 +59,10 @@ class StrictFileOptionsProvider : public FileOptionsProvider {
 public:
   StrictFileOptionsProvider(ClangTidyOptions Defaults, ClangTidyOptions Overrides,
                             llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS)
-      : FileOptionsProvider(ClangTidyGlobalOptions(), std::move(Defaults),
-                            std::move(Overrides), std::move(FS)) {
-    ConfigHandlers = {{".clang-tidy", [this](llvm::MemoryBufferRef Config) {
-                         return parse(Config);
-                       }}};
+      : FileOptionsProvider(ClangTidyGlobalOptions(), std::move(Defaults), std::move(Overrides),
+                            std::move(FS)) {
+    ConfigHandlers = {
+        {".clang-tidy", [this](llvm::MemoryBufferRef Config) { return parse(Config); }}};
   }
   /// The first configuration file that did not parse, with the reason.
   const std::string &problem() const { return Problem; }
@@ -75,20 +74,20 @@ private:
     if (std::string Deep = nestingProblem(Config.getBuffer(), /*JsonStrings=*/false);
         !Deep.empty()) {
       if (Problem.empty())
-        Problem = "invalid configuration file '" + Config.getBufferIdentifier().str() + "': " +
-                  Deep;
+        Problem =
+            "invalid configuration file '" + Config.getBufferIdentifier().str() + "': " + Deep;
       return ClangTidyOptions();
     }
     std::string Diagnostics;
     auto Parsed = parseConfigurationWithDiags(Config, [&](const llvm::SMDiagnostic &D) {
       if (Diagnostics.empty())
-        Diagnostics = std::to_string(D.getLineNo()) + ":" +
-                      std::to_string(D.getColumnNo() + 1) + ": " + D.getMessage().str();
+        Diagnostics = std::to_string(D.getLineNo()) + ":" + std::to_string(D.getColumnNo() + 1) +
+                      ": " + D.getMessage().str();
     });
     if (Parsed || !Problem.empty())
       return Parsed ? Parsed : ClangTidyOptions();
-    Problem = "invalid configuration file '" + Config.getBufferIdentifier().str() + "': " +
-              (Diagnostics.empty() ? Parsed.getError().message() : Diagnostics);
+    Problem = "invalid configuration file '" + Config.getBufferIdentifier().str() +
+              "': " + (Diagnostics.empty() ? Parsed.getError().message() : Diagnostics);
     return ClangTidyOptions(); // Stops the lookup here, without a message.
   }
   std::string Problem;
@@ -113,8 +112,8 @@ std::string warpSizeProblem(const std::vector<ClangTidyOptionsProvider::OptionsS
         Effective[Key.str()] = {Value.Value, Describe(Source)};
   for (const auto &[Key, Set] : Effective)
     if (!dsl::parseWarpWidth(Set.first))
-      return "invalid value '" + Set.first + "' for option '" + Key + "' (from " +
-             Set.second + "): the warp width must be " + dsl::warpWidthChoices();
+      return "invalid value '" + Set.first + "' for option '" + Key + "' (from " + Set.second +
+             "): the warp width must be " + dsl::warpWidthChoices();
   return "";
 }
 
@@ -250,7 +249,8 @@ struct Analyzer::Impl {
     Overrides.UseColor = false;
     // --header-filter wins over the configuration; the file's own
     // configuration (HeaderFilter) over the working directory's.
-    Overrides.HeaderFilterRegex = Options.HeaderFilter ? Options.HeaderFilter : std::move(HeaderFilter);
+    Overrides.HeaderFilterRegex =
+        Options.HeaderFilter ? Options.HeaderFilter : std::move(HeaderFilter);
     Overrides.ExcludeHeaderFilterRegex = Options.ExcludeHeaderFilter;
     return Overrides;
   }
@@ -267,8 +267,8 @@ struct Analyzer::Impl {
                       const std::vector<std::string> &MoreArgs = {}) const {
     ClangTidyOptions Overrides = overrides(std::move(HeaderFilter), MoreArgs);
     if (ConfigOptions)
-      return std::make_unique<ConfigOptionsProvider>(
-          ClangTidyGlobalOptions(), defaults(), *ConfigOptions, Overrides, FS);
+      return std::make_unique<ConfigOptionsProvider>(ClangTidyGlobalOptions(), defaults(),
+                                                     *ConfigOptions, Overrides, FS);
     return std::make_unique<StrictFileOptionsProvider>(defaults(), Overrides, FS);
   }
 
@@ -282,15 +282,14 @@ struct Analyzer::Impl {
                              Options.ConfigFile);
     StrictFileOptionsProvider Provider(defaults(), overrides(std::nullopt, {}), std::move(FS));
     auto Sources = Provider.getRawOptions(AbsFile);
-    return Provider.problem().empty() ? warpSizeProblem(Sources, std::nullopt)
-                                      : Provider.problem();
+    return Provider.problem().empty() ? warpSizeProblem(Sources, std::nullopt) : Provider.problem();
   }
 
   /// The project's compile database for \p File, or the bundled DSL model
   /// (with \p Warning saying why, when a database was found but not usable).
   std::unique_ptr<tooling::CompilationDatabase>
-  compilationDatabase(const std::string &File, std::string &Error,
-                      std::string *Warning = nullptr, bool *UsesModel = nullptr) const {
+  compilationDatabase(const std::string &File, std::string &Error, std::string *Warning = nullptr,
+                      bool *UsesModel = nullptr) const {
     std::unique_ptr<tooling::CompilationDatabase> DB;
     if (Options.ForceBundledModel) {
       // Fall through to the bundled model.
@@ -299,8 +298,7 @@ struct Analyzer::Impl {
         Error = Problem;
         return nullptr;
       }
-      DB = tooling::CompilationDatabase::loadFromDirectory(Options.BuildPath,
-                                                           Error);
+      DB = tooling::CompilationDatabase::loadFromDirectory(Options.BuildPath, Error);
       if (!DB)
         return nullptr;
     } else if (std::string Problem = nearestDatabaseProblem(File); !Problem.empty()) {
@@ -448,9 +446,7 @@ public:
     }
     return true;
   }
-  void HandleTranslationUnit(ASTContext &Context) override {
-    Context.setTraversalScope(Decls);
-  }
+  void HandleTranslationUnit(ASTContext &Context) override { Context.setTraversalScope(Decls); }
 
 private:
   SourceManager *SM = nullptr;
@@ -460,26 +456,26 @@ private:
 /// clang-tidy's runClangTidy, with the matchers' traversal restricted to the
 /// main file when \p MainFileOnly, and without ClangTool's "Error while
 /// processing" line when \p Quiet.
-std::vector<ClangTidyError>
-runChecks(ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
-          const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-          bool MainFileOnly, bool Quiet) {
-  tooling::ClangTool Tool(Compilations, {File}, std::make_shared<PCHContainerOperations>(),
-                          BaseFS);
-  Tool.appendArgumentsAdjuster([&Context](const tooling::CommandLineArguments &Args,
-                                          StringRef Filename) {
-    ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
-    tooling::CommandLineArguments Adjusted = Args;
-    if (Opts.ExtraArgsBefore) {
-      auto I = Adjusted.begin();
-      if (I != Adjusted.end() && !StringRef(*I).starts_with("-"))
-        ++I; // The compiler's name.
-      Adjusted.insert(I, Opts.ExtraArgsBefore->begin(), Opts.ExtraArgsBefore->end());
-    }
-    if (Opts.ExtraArgs)
-      Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(), Opts.ExtraArgs->end());
-    return Adjusted;
-  });
+std::vector<ClangTidyError> runChecks(ClangTidyContext &Context,
+                                      const tooling::CompilationDatabase &Compilations,
+                                      const std::string &File,
+                                      llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+                                      bool MainFileOnly, bool Quiet) {
+  tooling::ClangTool Tool(Compilations, {File}, std::make_shared<PCHContainerOperations>(), BaseFS);
+  Tool.appendArgumentsAdjuster(
+      [&Context](const tooling::CommandLineArguments &Args, StringRef Filename) {
+        ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
+        tooling::CommandLineArguments Adjusted = Args;
+        if (Opts.ExtraArgsBefore) {
+          auto I = Adjusted.begin();
+          if (I != Adjusted.end() && !StringRef(*I).starts_with("-"))
+            ++I; // The compiler's name.
+          Adjusted.insert(I, Opts.ExtraArgsBefore->begin(), Opts.ExtraArgsBefore->end());
+        }
+        if (Opts.ExtraArgs)
+          Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(), Opts.ExtraArgs->end());
+        return Adjusted;
+      });
   Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
   Tool.setPrintErrorMessage(!Quiet);
   ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, /*GetFixesFromNotes=*/true);
@@ -493,16 +489,13 @@ runChecks(ClangTidyContext &Context, const tooling::CompilationDatabase &Compila
     Factory(ClangTidyContext &Context,
             llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool MainFileOnly)
         : Consumers(Context, std::move(BaseFS)), MainFileOnly(MainFileOnly) {}
-    std::unique_ptr<FrontendAction> create() override {
-      return std::make_unique<Action>(*this);
-    }
+    std::unique_ptr<FrontendAction> create() override { return std::make_unique<Action>(*this); }
     bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
                        std::shared_ptr<PCHContainerOperations> PCHContainerOps,
                        DiagnosticConsumer *DiagConsumer) override {
       // As clang-tidy: __clang_analyzer__ is defined.
       Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
-      return FrontendActionFactory::runInvocation(Invocation, Files, PCHContainerOps,
-                                                  DiagConsumer);
+      return FrontendActionFactory::runInvocation(Invocation, Files, PCHContainerOps, DiagConsumer);
     }
 
   private:
@@ -511,8 +504,7 @@ runChecks(ClangTidyContext &Context, const tooling::CompilationDatabase &Compila
       explicit Action(Factory &Parent) : Parent(Parent) {}
       std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
                                                      StringRef File) override {
-        std::unique_ptr<ASTConsumer> Checks =
-            Parent.Consumers.createASTConsumer(Compiler, File);
+        std::unique_ptr<ASTConsumer> Checks = Parent.Consumers.createASTConsumer(Compiler, File);
         if (!Parent.MainFileOnly || !Checks)
           return Checks;
         std::vector<std::unique_ptr<ASTConsumer>> Both;
@@ -571,8 +563,7 @@ Analyzer::Analyzer(AnalysisOptions Options) : State(std::make_unique<Impl>()) {
 
 Analyzer::~Analyzer() = default;
 
-std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options,
-                                           std::string &Error) {
+std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options, std::string &Error) {
   std::unique_ptr<Analyzer> Result(new Analyzer(std::move(Options)));
   const std::string &LineFilter = Result->State->Options.LineFilter;
   if (!LineFilter.empty()) {
@@ -606,13 +597,13 @@ std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options,
       return nullptr;
     }
     std::string Diagnostics;
-    auto Parsed = parseConfigurationWithDiags(
-        (*Text)->getMemBufferRef(), [&](const llvm::SMDiagnostic &D) {
+    auto Parsed =
+        parseConfigurationWithDiags((*Text)->getMemBufferRef(), [&](const llvm::SMDiagnostic &D) {
           Diagnostics += D.getMessage().str();
         });
     if (!Parsed) {
-      Error = "invalid config file '" + *Path + "': " +
-              (Diagnostics.empty() ? Parsed.getError().message() : Diagnostics);
+      Error = "invalid config file '" + *Path +
+              "': " + (Diagnostics.empty() ? Parsed.getError().message() : Diagnostics);
       return nullptr;
     }
     Result->State->ConfigOptions = std::move(*Parsed);
@@ -620,8 +611,7 @@ std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options,
   return Result;
 }
 
-FileResult Analyzer::analyze(const std::string &File,
-                             const std::optional<std::string> &Contents) {
+FileResult Analyzer::analyze(const std::string &File, const std::optional<std::string> &Contents) {
   FileResult Result;
   Result.File = File;
   std::string AbsFile = absolutePath(File);
@@ -643,8 +633,7 @@ FileResult Analyzer::analyze(const std::string &File,
     auto Buffer = llvm::MemoryBuffer::getFile(AbsFile, /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false);
     if (!Buffer) {
-      Result.Errors.push_back(
-          {File, 0, 0, "cannot read file: " + Buffer.getError().message()});
+      Result.Errors.push_back({File, 0, 0, "cannot read file: " + Buffer.getError().message()});
       return Result;
     }
     Result.Original = (*Buffer)->getBuffer().str();
@@ -676,8 +665,8 @@ FileResult Analyzer::analyze(const std::string &File,
   for (const tooling::CompileCommand &Command : Commands)
     if (!llvm::sys::fs::is_directory(Command.Directory)) {
       Result.Errors.push_back(
-          {File, 0, 0, "cannot analyse: its compile directory '" + Command.Directory +
-                           "' does not exist"});
+          {File, 0, 0,
+           "cannot analyse: its compile directory '" + Command.Directory + "' does not exist"});
       return Result;
     }
   // A physical file system with its own working directory: the shared real
@@ -685,8 +674,7 @@ FileResult Analyzer::analyze(const std::string &File,
   // several analyzers run in parallel threads.
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
-  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory(
-      new llvm::vfs::InMemoryFileSystem);
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory(new llvm::vfs::InMemoryFileSystem);
   // Always parse the text that was read, so that what is fixed later is
   // exactly what was analysed.
   Memory->addFile(AbsFile, 0, llvm::MemoryBuffer::getMemBufferCopy(Result.Original));
@@ -702,8 +690,8 @@ FileResult Analyzer::analyze(const std::string &File,
   ClangTidyOptions FileOptions = State->makeOptionsProvider(FS)->getOptions(AbsFile);
   std::optional<std::string> HeaderFilter = FileOptions.HeaderFilterRegex;
   // Findings in headers are not wanted: the checks walk the file's own code.
-  bool MainFileOnly = !(HeaderFilter && !HeaderFilter->empty()) &&
-                      !FileOptions.SystemHeaders.value_or(false);
+  bool MainFileOnly =
+      !(HeaderFilter && !HeaderFilter->empty()) && !FileOptions.SystemHeaders.value_or(false);
   // A shared precompiled prefix, when the plan has one that still fits.
   std::shared_ptr<const PrecompiledHeader> Pch;
   if (const auto &Plan = State->Options.Prefixes) {
@@ -723,8 +711,7 @@ FileResult Analyzer::analyze(const std::string &File,
       // made: one folder per analysis keeps every one.
       static std::atomic<unsigned> Analyses{0};
       Context.setEnableProfiling(true);
-      Context.setProfileStoragePrefix(State->Options.ProfileDir + "/" +
-                                      std::to_string(Analyses++));
+      Context.setProfileStoragePrefix(State->Options.ProfileDir + "/" + std::to_string(Analyses++));
     }
     // A text given in memory (a fix being verified) that does not compile
     // is the caller's business: no "Error while processing" on stderr. Nor
@@ -783,11 +770,12 @@ std::vector<std::string> Analyzer::configurationWarnings(const std::string &File
                            : "'" + Source + "'";
     for (const auto &[Key, Value] : Options.CheckOptions) {
       auto [Check, Name] = Key.rsplit('.');
-      bool Unknown = Name.empty()
-                         ? !Globals.contains(Key) && llvm::any_of(Globals.keys(), [&](llvm::StringRef G) {
-                             return Key.edit_distance(G) <= 2;
-                           })
-                         : Check.starts_with("luisa-") && !Known.Options.contains(Key);
+      bool Unknown =
+          Name.empty()
+              ? !Globals.contains(Key) &&
+                    llvm::any_of(Globals.keys(),
+                                 [&](llvm::StringRef G) { return Key.edit_distance(G) <= 2; })
+              : Check.starts_with("luisa-") && !Known.Options.contains(Key);
       if (!Unknown)
         continue;
       // The nearest known spelling, as clang-tidy's --verify-config says it.

@@ -37,11 +37,11 @@ struct AnalysisOptions {
   /// Where clang-tidy stores each analysis' time per check (a folder per
   /// analysis, JSON); empty: no profiling.
   std::string ProfileDir;
-  std::string BuildPath;                 ///< -p: where compile_commands.json is.
-  std::vector<std::string> ExtraArgs;    ///< After `--` on the command line.
-  bool ForceBundledModel = false; ///< Ignore compile databases.
-  std::string ModelDir;    ///< The bundled DSL model's include directory.
-  std::string ResourceDir; ///< Clang's resource directory.
+  std::string BuildPath;              ///< -p: where compile_commands.json is.
+  std::vector<std::string> ExtraArgs; ///< After `--` on the command line.
+  bool ForceBundledModel = false;     ///< Ignore compile databases.
+  std::string ModelDir;               ///< The bundled DSL model's include directory.
+  std::string ResourceDir;            ///< Clang's resource directory.
   /// The CuTe DSL frontend's entry script (frontends/cute/run.py), which
   /// analyses .py files.
   std::string CuteFrontend;
@@ -65,8 +65,7 @@ std::vector<std::string> bundledModelArgs(const std::string &ModelDir);
 class Analyzer {
 public:
   /// Fails with a message when the options cannot work (bad config file...).
-  static std::unique_ptr<Analyzer> create(AnalysisOptions Options,
-                                          std::string &Error);
+  static std::unique_ptr<Analyzer> create(AnalysisOptions Options, std::string &Error);
   ~Analyzer();
 
   /// Analyses \p File; with \p Contents, analyses that text in its place
@@ -77,8 +76,8 @@ public:
   /// The PCHs of \p Files' preambles (see SharedHeaderParse.h), found in
   /// the cache or built, \p Jobs at a time; files it cannot help are left
   /// out of the plan.
-  std::shared_ptr<const PrefixPlan>
-  planPrecompiledPrefixes(const std::vector<std::string> &Files, unsigned Jobs = 1);
+  std::shared_ptr<const PrefixPlan> planPrecompiledPrefixes(const std::vector<std::string> &Files,
+                                                            unsigned Jobs = 1);
 
   /// Why the configuration of \p File cannot be used (a .clang-tidy that
   /// does not parse, a WarpSize that is not a power of two from 4 to 128),

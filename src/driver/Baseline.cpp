@@ -21,8 +21,7 @@ std::string keyOf(const std::string &Rule, const std::string &File,
 
 } // namespace
 
-std::vector<BaselineEntry> baselineEntries(const FileResult &Result,
-                                           const std::string &Root) {
+std::vector<BaselineEntry> baselineEntries(const FileResult &Result, const std::string &Root) {
   std::vector<std::string> Prints = fingerprintFindings(Result);
   std::vector<BaselineEntry> Entries;
   for (size_t I = 0; I < Result.Findings.size(); ++I) {
@@ -39,13 +38,12 @@ std::string formatBaseline(const std::vector<BaselineEntry> &Entries) {
                         {"file", E.File},
                         {"fingerprint", E.Fingerprint},
                         {"message", E.Message}});
-  nlohmann::json Baseline = {{"kernel_tidy_baseline", BaselineVersion},
-                             {"findings", Findings}};
+  nlohmann::json Baseline = {{"kernel_tidy_baseline", BaselineVersion}, {"findings", Findings}};
   return Baseline.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-std::optional<std::vector<BaselineEntry>>
-parseBaseline(const std::string &Text, std::string &Error) {
+std::optional<std::vector<BaselineEntry>> parseBaseline(const std::string &Text,
+                                                        std::string &Error) {
   if (std::string Problem = nestingProblem(Text, /*JsonStrings=*/true); !Problem.empty()) {
     Error = "not a kernel-tidy baseline: " + Problem;
     return std::nullopt;
@@ -65,8 +63,8 @@ parseBaseline(const std::string &Text, std::string &Error) {
               F.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       return std::nullopt;
     }
-    Entries.push_back({F.at("rule"), F.at("file"), F.at("fingerprint"),
-                       F.value("message", std::string())});
+    Entries.push_back(
+        {F.at("rule"), F.at("file"), F.at("fingerprint"), F.value("message", std::string())});
   }
   return Entries;
 }
@@ -82,8 +80,7 @@ unsigned BaselineFilter::removeKnown(FileResult &Result, const std::string &Root
   std::vector<Finding> Kept;
   for (size_t I = 0; I < Current.size(); ++I) {
     const BaselineEntry &E = Current[I];
-    if (!std::binary_search(Keys.begin(), Keys.end(),
-                            keyOf(E.Rule, E.File, E.Fingerprint)))
+    if (!std::binary_search(Keys.begin(), Keys.end(), keyOf(E.Rule, E.File, E.Fingerprint)))
       Kept.push_back(std::move(Result.Findings[I]));
   }
   unsigned Removed = Result.Findings.size() - Kept.size();

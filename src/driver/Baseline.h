@@ -21,15 +21,14 @@ struct BaselineEntry {
 
 /// The entries that record the findings of \p Result; files are named
 /// relative to \p Root.
-std::vector<BaselineEntry> baselineEntries(const FileResult &Result,
-                                           const std::string &Root);
+std::vector<BaselineEntry> baselineEntries(const FileResult &Result, const std::string &Root);
 
 /// The baseline file (JSON, docs/ci.md) holding \p Entries.
 std::string formatBaseline(const std::vector<BaselineEntry> &Entries);
 
 /// Reads a baseline file's text; std::nullopt with \p Error when malformed.
-std::optional<std::vector<BaselineEntry>>
-parseBaseline(const std::string &Text, std::string &Error);
+std::optional<std::vector<BaselineEntry>> parseBaseline(const std::string &Text,
+                                                        std::string &Error);
 
 /// Answers whether a finding is recorded in a baseline. Each entry hides
 /// one finding.

@@ -36,11 +36,21 @@ std::string xmlEscape(llvm::StringRef Text) {
   std::string Out;
   for (unsigned char C : Text) {
     switch (C) {
-    case '&': Out += "&amp;"; break;
-    case '<': Out += "&lt;"; break;
-    case '>': Out += "&gt;"; break;
-    case '"': Out += "&quot;"; break;
-    case '\'': Out += "&apos;"; break;
+    case '&':
+      Out += "&amp;";
+      break;
+    case '<':
+      Out += "&lt;";
+      break;
+    case '>':
+      Out += "&gt;";
+      break;
+    case '"':
+      Out += "&quot;";
+      break;
+    case '\'':
+      Out += "&apos;";
+      break;
     default:
       // XML 1.0 has no other control characters, even escaped.
       Out += C < 0x20 && C != '\t' && C != '\n' && C != '\r' ? '?' : static_cast<char>(C);
@@ -122,8 +132,7 @@ std::string formatJunit(const std::vector<FileResult> &Results) {
       Failed += "      <failure type=\"" + xmlEscape(F.Rule) + "\" message=\"" +
                 xmlEscape(F.Message) + "\">" +
                 xmlEscape(location(F.File, F.Begin.Line, F.Begin.Column) + ": " +
-                          (F.AsError ? "error: " : "warning: ") + F.Message + " [" + F.Rule +
-                          "]") +
+                          (F.AsError ? "error: " : "warning: ") + F.Message + " [" + F.Rule + "]") +
                 "</failure>\n";
     Failures += !Failed.empty();
     Cases += "    <testcase name=\"" + xmlEscape(R.File) + "\" classname=\"kernel-tidy\"";
@@ -131,8 +140,8 @@ std::string formatJunit(const std::vector<FileResult> &Results) {
   }
   std::string Counts = "tests=\"" + std::to_string(Results.size()) + "\" failures=\"" +
                        std::to_string(Failures) + "\" errors=\"0\"";
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kernel-tidy\" " +
-         Counts + ">\n  <testsuite name=\"kernel-tidy\" " + Counts + ">\n" + Cases +
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kernel-tidy\" " + Counts +
+         ">\n  <testsuite name=\"kernel-tidy\" " + Counts + ">\n" + Cases +
          "  </testsuite>\n</testsuites>\n";
 }
 

@@ -62,8 +62,7 @@ bool offsetOf(const nlohmann::json &Object, const char *Key, const LineIndex &In
 /// exactly that text, or the frontend and the driver do not agree on
 /// positions (a coding line, a lone CR: issue 31) and nothing may be edited.
 std::optional<Fix> fixOf(const nlohmann::json &J, const std::string &File,
-                         const std::string &Original, const LineIndex &Index,
-                         std::string &Error) {
+                         const std::string &Original, const LineIndex &Index, std::string &Error) {
   Fix Result;
   Result.Kind = J.value("kind", "") == "unsafe" ? Applicability::Unsafe : Applicability::Safe;
   Result.Reason = J.value("reason", "");
@@ -86,8 +85,8 @@ std::optional<Fix> fixOf(const nlohmann::json &J, const std::string &File,
               "'); positions cannot be trusted, nothing is fixed";
       return std::nullopt;
     }
-    Result.Edits.push_back({File, Index.at(Offset), Index.at(End),
-                            E.at("text").get<std::string>(), std::move(Replaced)});
+    Result.Edits.push_back({File, Index.at(Offset), Index.at(End), E.at("text").get<std::string>(),
+                            std::move(Replaced)});
   }
   if (Result.Edits.empty()) {
     Error = "the CuTe DSL frontend reported a fix without edits";
@@ -119,8 +118,8 @@ std::string formatCuteRequest(const CuteRequest &Request) {
 }
 
 FileResult parseCuteReport(llvm::StringRef Json, const std::string &File,
-                           const std::string &Original,
-                           const std::vector<std::string> &AsErrors, bool *Valid) {
+                           const std::string &Original, const std::vector<std::string> &AsErrors,
+                           bool *Valid) {
   if (Valid)
     *Valid = false; // Until the whole report has been read.
   FileResult Result;
@@ -132,8 +131,7 @@ FileResult parseCuteReport(llvm::StringRef Json, const std::string &File,
   nlohmann::json J = nlohmann::json::parse(Json.begin(), Json.end(), nullptr, false);
   auto NotTheProtocol = [&] {
     return fail(File, "the CuTe DSL frontend's report is not protocol version " +
-                          std::to_string(ProtocolVersion) + ": " +
-                          Json.take_front(200).str());
+                          std::to_string(ProtocolVersion) + ": " + Json.take_front(200).str());
   };
   // Every field is type-checked as untrusted JSON: "1" is not the version.
   if (J.is_discarded() || !J.is_object() || !J.contains("version") ||
@@ -221,12 +219,12 @@ FileResult CuteFrontendProcess::analyze(const CuteRequest &Request,
       return fail(Request.Path, "cannot analyse: the CuTe DSL frontend is not at '" + Frontend +
                                     "' (set KERNEL_TIDY_SHARE_DIR)");
     if (std::string Error = Process.start(Python, {Python, "-I", "-B", Frontend}); !Error.empty())
-      return fail(Request.Path, "cannot start the CuTe DSL frontend with '" + Python +
-                                    "': " + Error);
+      return fail(Request.Path,
+                  "cannot start the CuTe DSL frontend with '" + Python + "': " + Error);
   }
   auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(Timeout);
-  PipedProcess::Answer Answer = Process.exchange(
-      formatCuteRequest(Request), Deadline, AnswerLimitBase + 16 * Request.Text.size());
+  PipedProcess::Answer Answer = Process.exchange(formatCuteRequest(Request), Deadline,
+                                                 AnswerLimitBase + 16 * Request.Text.size());
   std::string Who = "the CuTe DSL frontend ('" + Python + "')";
   std::string Stderr = llvm::StringRef(Answer.Stderr).trim().str();
   switch (Answer.What) {
@@ -234,23 +232,23 @@ FileResult CuteFrontendProcess::analyze(const CuteRequest &Request,
     if (Process.hasUnreadOutput()) {
       // Two answers to one request: which one is this file's cannot be told.
       Process.stop();
-      return fail(Request.Path, Who + " answered more than once on " + Request.Path +
-                                    "; it was stopped");
+      return fail(Request.Path,
+                  Who + " answered more than once on " + Request.Path + "; it was stopped");
     }
     break;
   case PipedProcess::Answer::TimedOut:
     // Stopped for the rest of the run: a hung interpreter costs one timeout,
     // not one per file.
-    Stopped = Who + " did not answer within " + std::to_string(Timeout) + " s on " +
-              Request.Path + " and was stopped (KERNEL_TIDY_PYTHON_TIMEOUT sets the limit)";
+    Stopped = Who + " did not answer within " + std::to_string(Timeout) + " s on " + Request.Path +
+              " and was stopped (KERNEL_TIDY_PYTHON_TIMEOUT sets the limit)";
     return fail(Request.Path, Stopped);
   case PipedProcess::Answer::TooLong:
     return fail(Request.Path, Who + " wrote an answer of more than " +
                                   std::to_string(AnswerLimitBase + 16 * Request.Text.size()) +
                                   " bytes on " + Request.Path + "; it was stopped");
   case PipedProcess::Answer::Early:
-    return fail(Request.Path, Who + " answered before it had read " + Request.Path +
-                                  "; it was stopped");
+    return fail(Request.Path,
+                Who + " answered before it had read " + Request.Path + "; it was stopped");
   case PipedProcess::Answer::Ended:
     return fail(Request.Path,
                 Who + " ended (" + Answer.Status + ") on " + Request.Path +
@@ -261,8 +259,7 @@ FileResult CuteFrontendProcess::analyze(const CuteRequest &Request,
                                "' without ending the line"));
   }
   bool Valid = true;
-  FileResult Result =
-      parseCuteReport(Answer.Text, Request.Path, Request.Text, AsErrors, &Valid);
+  FileResult Result = parseCuteReport(Answer.Text, Request.Path, Request.Text, AsErrors, &Valid);
   // An answer outside the protocol: the stream cannot be trusted to stay in
   // step. The message names the interpreter that gave it.
   if (!Valid) {

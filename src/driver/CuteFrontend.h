@@ -26,9 +26,9 @@ bool isPythonFile(llvm::StringRef Path);
 
 /// What the frontend is asked about one file.
 struct CuteRequest {
-  std::string Path;                  ///< As reported (the display name).
-  std::string Text;                  ///< The contents to analyse.
-  std::vector<std::string> Checks;   ///< The enabled cute-* rules.
+  std::string Path;                           ///< As reported (the display name).
+  std::string Text;                           ///< The contents to analyse.
+  std::vector<std::string> Checks;            ///< The enabled cute-* rules.
   std::map<std::string, std::string> Options; ///< CheckOptions of the file.
 };
 
@@ -41,8 +41,8 @@ std::string formatCuteRequest(const CuteRequest &Request);
 /// marked AsError. A report that is not the protocol's is an error of the
 /// file, and sets \p Valid (when given) to false.
 FileResult parseCuteReport(llvm::StringRef Json, const std::string &File,
-                           const std::string &Original,
-                           const std::vector<std::string> &AsErrors, bool *Valid = nullptr);
+                           const std::string &Original, const std::vector<std::string> &AsErrors,
+                           bool *Valid = nullptr);
 
 /// The interpreter that runs the frontend: $KERNEL_TIDY_PYTHON (a path, or a
 /// name looked up on PATH as a shell does) or python3 on PATH; "" with

@@ -27,8 +27,7 @@ public:
     for (const std::string &Glob : Globs) {
       auto Pattern = llvm::GlobPattern::create(Glob);
       if (!Pattern) {
-        Error = "invalid --exclude pattern '" + Glob + "': " +
-                llvm::toString(Pattern.takeError());
+        Error = "invalid --exclude pattern '" + Glob + "': " + llvm::toString(Pattern.takeError());
         return false;
       }
       Patterns.push_back(std::move(*Pattern));
@@ -125,14 +124,12 @@ std::vector<std::string> walk(const std::string &Dir, const ExcludeList &Exclude
       continue;
     }
     if (Status.type() == llvm::sys::fs::file_type::directory_file) {
-      if (isHidden(Path) || Excludes.excludes(Path) ||
-          !Entered.insert(Status.getUniqueID()).second)
+      if (isHidden(Path) || Excludes.excludes(Path) || !Entered.insert(Status.getUniqueID()).second)
         It.no_push();
       continue;
     }
-    if (Status.type() == llvm::sys::fs::file_type::regular_file &&
-        isSourceFileName(Path.str()) && !Excludes.excludes(Path) &&
-        (!isPythonFile(Path) || mentionsCutlass(Path.str())))
+    if (Status.type() == llvm::sys::fs::file_type::regular_file && isSourceFileName(Path.str()) &&
+        !Excludes.excludes(Path) && (!isPythonFile(Path) || mentionsCutlass(Path.str())))
       Files.push_back(Path.str());
   }
   if (EC)
@@ -173,10 +170,10 @@ bool isSourceFileName(const std::string &Path) {
   return llvm::is_contained({".cpp", ".cc", ".cxx", ".h", ".hpp", ".inl", ".py"}, Ext);
 }
 
-std::optional<std::vector<std::string>>
-collectFiles(const std::vector<std::string> &Inputs,
-             const std::vector<std::string> &Excludes,
-             const std::string &BuildPath, std::string &Error, unsigned *SkippedCpp) {
+std::optional<std::vector<std::string>> collectFiles(const std::vector<std::string> &Inputs,
+                                                     const std::vector<std::string> &Excludes,
+                                                     const std::string &BuildPath,
+                                                     std::string &Error, unsigned *SkippedCpp) {
   ExcludeList Exclude;
   if (!Exclude.parse(Excludes, Error))
     return std::nullopt;
@@ -214,8 +211,8 @@ collectFiles(const std::vector<std::string> &Inputs,
   return Files;
 }
 
-std::vector<std::string> selectShard(const std::vector<std::string> &Files,
-                                     unsigned K, unsigned N) {
+std::vector<std::string> selectShard(const std::vector<std::string> &Files, unsigned K,
+                                     unsigned N) {
   std::vector<size_t> Order(Files.size());
   std::iota(Order.begin(), Order.end(), 0);
   std::vector<uint64_t> Sizes;

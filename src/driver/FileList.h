@@ -25,10 +25,8 @@ bool isSourceFileName(const std::string &Path);
 /// through a quoted include of the project, is not a kernel file the
 /// bundled model can parse: it is left out and counted in \p SkippedCpp.
 std::optional<std::vector<std::string>>
-collectFiles(const std::vector<std::string> &Inputs,
-             const std::vector<std::string> &Excludes,
-             const std::string &BuildPath, std::string &Error,
-             unsigned *SkippedCpp = nullptr);
+collectFiles(const std::vector<std::string> &Inputs, const std::vector<std::string> &Excludes,
+             const std::string &BuildPath, std::string &Error, unsigned *SkippedCpp = nullptr);
 
 /// A CI matrix's share of \p Files: shard \p K (1-based) of \p N.
 ///
@@ -37,8 +35,7 @@ collectFiles(const std::vector<std::string> &Inputs,
 /// the shard with the fewest bytes so far. Each file lands in exactly one
 /// shard, and the shards hold similar amounts of code. The result keeps the
 /// order of \p Files.
-std::vector<std::string> selectShard(const std::vector<std::string> &Files,
-                                     unsigned K, unsigned N);
+std::vector<std::string> selectShard(const std::vector<std::string> &Files, unsigned K, unsigned N);
 
 } // namespace kernel_tidy
 

@@ -68,7 +68,7 @@ struct Finding {
   /// of its fix) said so.
   std::string NoFixReason;
   std::vector<Note> Notes; ///< Notes without a fix, in the rule's order.
-  bool AsError = false; ///< Its rule matches the WarningsAsErrors globs.
+  bool AsError = false;    ///< Its rule matches the WarningsAsErrors globs.
   bool FixApplied = false; ///< Its fix is in FileResult::Fixed.
 };
 
@@ -82,16 +82,16 @@ struct ParseError {
 
 /// Everything known about one input file after analysis and fixing.
 struct FileResult {
-  std::string File;                 ///< As given on the command line.
-  std::string Original;             ///< Contents that were analysed.
+  std::string File;     ///< As given on the command line.
+  std::string Original; ///< Contents that were analysed.
   /// The analysed texts of the other files (headers) that findings point
   /// into, by Finding::File, for the source lines of the text report.
   std::map<std::string, std::string> OtherTexts;
-  bool ReadFromDisk = false;        ///< Original was read from File (not given in memory).
+  bool ReadFromDisk = false; ///< Original was read from File (not given in memory).
   std::vector<Finding> Findings;
   std::vector<ParseError> Errors;
-  std::optional<std::string> Fixed; ///< Contents with the applied fixes.
-  unsigned FixedCount = 0;          ///< Findings whose fix was applied.
+  std::optional<std::string> Fixed;  ///< Contents with the applied fixes.
+  unsigned FixedCount = 0;           ///< Findings whose fix was applied.
   std::vector<std::string> FixNotes; ///< Fixes dropped, with the reason.
   /// Problems that did not stop the analysis (an unusable compile database
   /// it fell back from), for stderr.

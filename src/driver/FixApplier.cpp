@@ -36,8 +36,7 @@ bool addFix(tooling::Replacements &Set, const Fix &F, const std::string &Path) {
 }
 
 /// The fixed text, formatted by the file's .clang-format if it has one.
-std::optional<std::string> render(const std::string &Path,
-                                  const std::string &Original,
+std::optional<std::string> render(const std::string &Path, const std::string &Original,
                                   const tooling::Replacements &Set) {
   tooling::Replacements Final = Set;
   // clang-format would take Python for C++ (an unknown extension): not formatted.
@@ -85,8 +84,8 @@ private:
     if (Reparsed.Errors.empty())
       return "";
     const ParseError &E = Reparsed.Errors.front();
-    std::string Where = E.Line ? " (" + std::to_string(E.Line) + ":" +
-                                     std::to_string(E.Column) + " of the fixed text)"
+    std::string Where = E.Line ? " (" + std::to_string(E.Line) + ":" + std::to_string(E.Column) +
+                                     " of the fixed text)"
                                : "";
     return E.Message + Where;
   }
@@ -138,14 +137,12 @@ bool editsReplaceTheReportedText(FileResult &Result) {
         continue;
       size_t Begin = E.Begin.Offset, End = E.End.Offset, Size = Result.Original.size();
       bool Inside = Begin <= End && End <= Size;
-      if (Inside &&
-          (!E.Replaced || Result.Original.compare(Begin, End - Begin, *E.Replaced) == 0))
+      if (Inside && (!E.Replaced || Result.Original.compare(Begin, End - Begin, *E.Replaced) == 0))
         continue;
       Result.Errors.push_back(
           {Result.File, F.Begin.Line, F.Begin.Column,
            "the fix of " + F.Rule + " does not replace the text its rule reported (" +
-               (Inside ? "bytes " + std::to_string(Begin) + " to " + std::to_string(End) +
-                             " differ"
+               (Inside ? "bytes " + std::to_string(Begin) + " to " + std::to_string(End) + " differ"
                        : "it lies outside the file") +
                "): the positions cannot be trusted, nothing is fixed"});
       return false;
@@ -253,8 +250,7 @@ void applyFixes(FileResult &Result, Analyzer &Reparser, bool IncludeUnsafe) {
   Result.FixedCount = Count;
 }
 
-std::string writeFileAtomically(const std::string &Path,
-                                const std::string &Contents,
+std::string writeFileAtomically(const std::string &Path, const std::string &Contents,
                                 const std::string &Expected) {
   // Write through symbolic links to the file they name.
   llvm::SmallString<256> Target;

@@ -26,8 +26,7 @@ void applyFixes(FileResult &Result, Analyzer &Reparser, bool IncludeUnsafe);
 /// temporary file in the same folder and a rename), keeping its
 /// permissions, provided the file still holds \p Expected and is writable.
 /// Returns an error message, or "" on success.
-std::string writeFileAtomically(const std::string &Path,
-                                const std::string &Contents,
+std::string writeFileAtomically(const std::string &Path, const std::string &Contents,
                                 const std::string &Expected);
 
 } // namespace kernel_tidy

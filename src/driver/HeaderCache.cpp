@@ -27,12 +27,23 @@ std::optional<uint64_t> parseCacheSize(llvm::StringRef Text) {
   unsigned Shift = 0;
   if (!Unit.empty()) {
     switch (Unit.front() | 0x20) {
-    case 'k': Shift = 10; break;
-    case 'm': Shift = 20; break;
-    case 'g': Shift = 30; break;
-    case 't': Shift = 40; break;
-    case 'b': Shift = 0; break;
-    default: return std::nullopt;
+    case 'k':
+      Shift = 10;
+      break;
+    case 'm':
+      Shift = 20;
+      break;
+    case 'g':
+      Shift = 30;
+      break;
+    case 't':
+      Shift = 40;
+      break;
+    case 'b':
+      Shift = 0;
+      break;
+    default:
+      return std::nullopt;
     }
     if ((Unit.front() | 0x20) != 'b')
       Unit = Unit.drop_front();
@@ -121,8 +132,8 @@ static bool isUnmarkedEntry(const std::string &Path) {
   std::error_code EC;
   for (llvm::sys::fs::directory_iterator It(Path, EC), End; It != End && !EC; It.increment(EC)) {
     llvm::StringRef Name = llvm::sys::path::filename(It->path());
-    bool Known = Name == "prefix.h" || Name == "prefix.pch" || Name == "inputs" ||
-                 Name == "used" || (Name.starts_with("prefix.pch.") && Name.ends_with(".tmp"));
+    bool Known = Name == "prefix.h" || Name == "prefix.pch" || Name == "inputs" || Name == "used" ||
+                 (Name.starts_with("prefix.pch.") && Name.ends_with(".tmp"));
     if (!Known || It->type() != llvm::sys::fs::file_type::regular_file)
       return false;
   }
@@ -150,7 +161,8 @@ std::string HeaderCache::claim(const std::string &EntryPath) const {
       return "";
     }
     std::error_code Empty;
-    if (llvm::sys::fs::directory_iterator(EntryPath, Empty) != llvm::sys::fs::directory_iterator() ||
+    if (llvm::sys::fs::directory_iterator(EntryPath, Empty) !=
+            llvm::sys::fs::directory_iterator() ||
         Empty)
       return "'" + EntryPath + "' was not made by kernel-tidy; it is left alone";
   } else if (EC) {
@@ -243,8 +255,7 @@ std::string HeaderCache::clear() const {
 std::vector<std::string> HeaderCache::foreignEntries() const {
   std::vector<std::string> Found;
   std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC;
-       It.increment(EC))
+  for (llvm::sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC; It.increment(EC))
     if (isEntryName(llvm::sys::path::filename(It->path())) && !isOwnEntry(It->path()))
       Found.push_back(It->path());
   std::sort(Found.begin(), Found.end());

@@ -51,7 +51,7 @@ public:
     size_t Units = 0;
     for (size_t I = Starts[Line]; I < Offset; ++I)
       if (unsigned char C = Text[I]; (C & 0xC0) != 0x80) // Not a continuation byte.
-        Units += C >= 0xF0 ? 2 : 1;                     // Past the BMP: a surrogate pair.
+        Units += C >= 0xF0 ? 2 : 1;                      // Past the BMP: a surrogate pair.
     return {{"line", Line}, {"character", Units}};
   }
 
@@ -188,12 +188,12 @@ Json codeActions(const std::string &Uri, const Document &D, const Json &Params) 
       continue;
     Json Edits = Json::array();
     for (const Edit &E : F->FixIt->Edits)
-      Edits.push_back({{"range", Lines.range(E.Begin.Offset, E.End.Offset)},
-                       {"newText", E.Replacement}});
+      Edits.push_back(
+          {{"range", Lines.range(E.Begin.Offset, E.End.Offset)}, {"newText", E.Replacement}});
     bool Safe = F->FixIt->Kind == Applicability::Safe;
-    Actions.push_back(quickFix(Safe ? "fix: " + F->Message
-                                    : fix_protocol::unsafeFixNote(F->FixIt->Reason),
-                               diagnostic(Lines, *F), Safe, Uri, std::move(Edits)));
+    Actions.push_back(
+        quickFix(Safe ? "fix: " + F->Message : fix_protocol::unsafeFixNote(F->FixIt->Reason),
+                 diagnostic(Lines, *F), Safe, Uri, std::move(Edits)));
   }
   std::set<std::pair<std::string, unsigned>> Disabled;
   for (const Finding *F : Here) {
@@ -206,8 +206,8 @@ Json codeActions(const std::string &Uri, const Document &D, const Json &Params) 
     std::vector<std::string> Skipped;
     Json Edits = Json::array();
     for (const NolintInsertion &Insert : nolintInsertions(One, Skipped))
-      Edits.push_back({{"range", Lines.range(Insert.Offset, Insert.Offset)},
-                       {"newText", Insert.Text}});
+      Edits.push_back(
+          {{"range", Lines.range(Insert.Offset, Insert.Offset)}, {"newText", Insert.Text}});
     if (!Edits.empty())
       Actions.push_back(quickFix("disable " + F->Rule + " for this line", diagnostic(Lines, *F),
                                  false, Uri, std::move(Edits)));
@@ -255,11 +255,13 @@ public:
       // A response: this server sends no requests, so it has none to match.
       if (Id != Message.end() && (Message.contains("result") || Message.contains("error")))
         return true;
-      replyError(Id == Message.end() ? Json() : *Id, error_code::InvalidRequest, "the message has no method");
+      replyError(Id == Message.end() ? Json() : *Id, error_code::InvalidRequest,
+                 "the message has no method");
       return Writable;
     }
     if (Id != Message.end() && !Id->is_number_integer() && !Id->is_string()) {
-      replyError(nullptr, error_code::InvalidRequest, "the request's id is neither a number nor a string");
+      replyError(nullptr, error_code::InvalidRequest,
+                 "the request's id is neither a number nor a string");
       return Writable;
     }
     const std::string Name = *Method;
@@ -301,13 +303,13 @@ private:
       if (Initialized)
         return replyError(Id, error_code::InvalidRequest, "initialize was sent before");
       Initialized = true;
-      return reply(
-          Id, {{"capabilities",
-                {{"positionEncoding", "utf-16"},
-                 {"textDocumentSync",
-                  {{"openClose", true}, {"change", 1}, {"save", {{"includeText", false}}}}},
-                 {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}}}},
-               {"serverInfo", {{"name", "kernel-tidy"}, {"version", Version}}}});
+      return reply(Id,
+                   {{"capabilities",
+                     {{"positionEncoding", "utf-16"},
+                      {"textDocumentSync",
+                       {{"openClose", true}, {"change", 1}, {"save", {{"includeText", false}}}}},
+                      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}}}},
+                    {"serverInfo", {{"name", "kernel-tidy"}, {"version", Version}}}});
     }
     if (!Initialized)
       return replyError(Id, error_code::ServerNotInitialized, Method + " before initialize");
@@ -320,8 +322,8 @@ private:
     if (Method == "textDocument/codeAction") {
       std::string Uri = Params.at("textDocument").at("uri");
       auto Doc = Documents.find(Uri);
-      return reply(Id, Doc == Documents.end() ? Json::array()
-                                              : codeActions(Uri, Doc->second, Params));
+      return reply(Id,
+                   Doc == Documents.end() ? Json::array() : codeActions(Uri, Doc->second, Params));
     }
     replyError(Id, error_code::MethodNotFound, "method not found: " + Method);
   }

@@ -37,8 +37,7 @@ struct Framed {
 /// Reads one message from \p FD: \p Raw keeps every byte read, which may go
 /// past the message (the caller erases what it consumed), \p Body receives
 /// the content of a Message.
-Framed readMessage(int FD, std::string &Raw, std::string &Body,
-                   size_t MaxBody = MaxMessageBytes);
+Framed readMessage(int FD, std::string &Raw, std::string &Body, size_t MaxBody = MaxMessageBytes);
 
 /// Reads and drops \p Count bytes from \p FD, of which \p Raw already holds
 /// the first ones (they are erased); false if the input ended first.

@@ -14,8 +14,8 @@ namespace {
 
 /// What a comment at the end of a line would meet there.
 struct LineEnd {
-  size_t At = 0;             ///< Offset of the line's end (its '\r\n', '\n' or EOF).
-  bool Continues = false;    ///< A string goes on, or a backslash joins the next line.
+  size_t At = 0;                      ///< Offset of the line's end (its '\r\n', '\n' or EOF).
+  bool Continues = false;             ///< A string goes on, or a backslash joins the next line.
   size_t Comment = std::string::npos; ///< Offset of a Python comment's '#'.
 };
 
@@ -65,7 +65,8 @@ std::vector<LineEnd> cppLineEnds(llvm::StringRef Text) {
       } else if (Text.substr(J).starts_with("/*")) {
         InBlock = true, J += 2;
       } else if (C == '"' && J > 0 && Text[J - 1] == 'R' &&
-                 (J < 2 || !isIdentifierChar(Text[J - 2]) || Text.substr(0, J - 1).ends_with("u8") ||
+                 (J < 2 || !isIdentifierChar(Text[J - 2]) ||
+                  Text.substr(0, J - 1).ends_with("u8") ||
                   llvm::is_contained({'u', 'U', 'L'}, Text[J - 2]))) {
         size_t Open = Text.find('(', J);
         if (Open == llvm::StringRef::npos) {
@@ -133,8 +134,8 @@ std::vector<LineEnd> pythonLineEnds(llvm::StringRef Text) {
     }
     End.At = Eol > I && Text[Eol - 1] == '\r' && Eol < Text.size() ? Eol - 1 : Eol;
     llvm::StringRef Line = Text.slice(I, End.At);
-    End.Continues = !Triple.empty() || InString ||
-                    (End.Comment == std::string::npos && Line.ends_with("\\"));
+    End.Continues =
+        !Triple.empty() || InString || (End.Comment == std::string::npos && Line.ends_with("\\"));
     Ends.push_back(End);
     I = Eol + 1;
   }
@@ -157,8 +158,8 @@ std::vector<NolintInsertion> nolintInsertions(const FileResult &Result,
   std::vector<NolintInsertion> Inserts;
   for (const auto &[Line, Rules] : RulesOnLine) {
     auto Skip = [&, Line = Line](const std::string &Why) {
-      Skipped.push_back(Result.File + ":" + std::to_string(Line) + ": no NOLINT comment added: " +
-                        Why);
+      Skipped.push_back(Result.File + ":" + std::to_string(Line) +
+                        ": no NOLINT comment added: " + Why);
     };
     if (Line > Ends.size()) {
       Skip("the line is past the end of the file");

@@ -10,9 +10,10 @@
 
 namespace kernel_tidy {
 
-std::optional<std::vector<FileResult>>
-analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analysis,
-             const ParallelRunOptions &Options, std::string &Error) {
+std::optional<std::vector<FileResult>> analyzeFiles(const std::vector<std::string> &Files,
+                                                    const AnalysisOptions &Analysis,
+                                                    const ParallelRunOptions &Options,
+                                                    std::string &Error) {
   if (Files.empty())
     return std::vector<FileResult>(); // An empty shard: empty reports.
   unsigned Workers = std::max(1u, std::min<unsigned>(Options.Jobs, Files.size()));

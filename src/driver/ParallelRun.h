@@ -34,9 +34,10 @@ struct ParallelRunOptions {
 /// Analyzer (clang-tidy's context is per run and not shared). The results
 /// are in the order of \p Files, whatever order the threads finish in.
 /// std::nullopt with \p Error when an analyzer cannot be created.
-std::optional<std::vector<FileResult>>
-analyzeFiles(const std::vector<std::string> &Files, const AnalysisOptions &Analysis,
-             const ParallelRunOptions &Options, std::string &Error);
+std::optional<std::vector<FileResult>> analyzeFiles(const std::vector<std::string> &Files,
+                                                    const AnalysisOptions &Analysis,
+                                                    const ParallelRunOptions &Options,
+                                                    std::string &Error);
 
 } // namespace kernel_tidy
 

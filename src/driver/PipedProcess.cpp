@@ -159,8 +159,7 @@ PipedProcess::Answer PipedProcess::exchange(llvm::StringRef Request,
       Result.Status = reap();
       Result.Text = std::move(Pending); // What it wrote before it ended.
       Pending.clear();
-    }
-    else if (Kind != Answer::Line)
+    } else if (Kind != Answer::Line)
       stop();
     Result.Stderr = llvm::StringRef(ErrTail).take_back(StderrTail).str();
     return Result;
@@ -180,16 +179,17 @@ PipedProcess::Answer PipedProcess::exchange(llvm::StringRef Request,
       return Finish(Answer::Ended);
     if (std::chrono::steady_clock::now() >= Deadline)
       return Finish(Answer::TimedOut);
-    struct pollfd Fds[3] = {{FromChild, POLLIN, 0}, {ErrFromChild, POLLIN, 0},
+    struct pollfd Fds[3] = {{FromChild, POLLIN, 0},
+                            {ErrFromChild, POLLIN, 0},
                             {Sent < Request.size() ? ToChild : -1, POLLOUT, 0}};
     int Ready = ::poll(Fds, 3, msUntil(Deadline));
     if (Ready < 0 && errno != EINTR)
       return Finish(Answer::Ended);
     if (Fds[2].revents & (POLLOUT | POLLERR | POLLHUP)) {
       // MSG_NOSIGNAL: a child that is gone is an answer, not a SIGPIPE.
-      ssize_t Wrote = ::send(ToChild, Request.data() + Sent,
-                             std::min<size_t>(Request.size() - Sent, 1 << 20),
-                             MSG_NOSIGNAL | MSG_DONTWAIT);
+      ssize_t Wrote =
+          ::send(ToChild, Request.data() + Sent, std::min<size_t>(Request.size() - Sent, 1 << 20),
+                 MSG_NOSIGNAL | MSG_DONTWAIT);
       if (Wrote > 0)
         Sent += static_cast<size_t>(Wrote);
       else if (Wrote < 0 && errno != EINTR && errno != EAGAIN)

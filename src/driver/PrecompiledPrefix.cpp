@@ -88,8 +88,7 @@ std::vector<std::string> preambleIncludes(llvm::StringRef Text, llvm::StringRef 
   return Includes;
 }
 
-bool prefixApplies(const PrecompiledHeader &Header, llvm::StringRef Text,
-                   llvm::StringRef FileDir) {
+bool prefixApplies(const PrecompiledHeader &Header, llvm::StringRef Text, llvm::StringRef FileDir) {
   std::vector<std::string> Includes = preambleIncludes(Text, FileDir);
   return Includes.size() >= Header.Includes.size() &&
          std::equal(Header.Includes.begin(), Header.Includes.end(), Includes.begin());

@@ -55,8 +55,7 @@ struct PrefixPlan {
 
 /// Whether \p Text (of a file in \p FileDir) still begins with \p Header's
 /// includes (a fix re-parse of changed text can use the PCH only then).
-bool prefixApplies(const PrecompiledHeader &Header, llvm::StringRef Text,
-                   llvm::StringRef FileDir);
+bool prefixApplies(const PrecompiledHeader &Header, llvm::StringRef Text, llvm::StringRef FileDir);
 
 /// The dependencies of a PCH as recorded next to it: one line per file,
 /// "SIZE MTIME HASH PATH". Valid when every file still has that size,

@@ -13,9 +13,11 @@
 namespace kernel_tidy {
 
 RepeatedFindings::RepeatedFindings(const std::vector<std::string> &Files) {
-  assert(llvm::is_sorted(Files, [](const std::string &A, const std::string &B) {
-           return isHeaderLike(A) && !isHeaderLike(B);
-         }) && "the run's headers come first");
+  assert(llvm::is_sorted(Files,
+                         [](const std::string &A, const std::string &B) {
+                           return isHeaderLike(A) && !isHeaderLike(B);
+                         }) &&
+         "the run's headers come first");
 }
 
 std::vector<std::string> RepeatedFindings::headersFirst(std::vector<std::string> Files) {
@@ -53,9 +55,8 @@ void RepeatedFindings::removeFrom(FileResult &Result) {
     return false;
   });
   llvm::erase_if(Result.FixNotes, [&](const std::string &Note) {
-    return llvm::any_of(Gone, [&](const std::string &Prefix) {
-      return llvm::StringRef(Note).starts_with(Prefix);
-    });
+    return llvm::any_of(
+        Gone, [&](const std::string &Prefix) { return llvm::StringRef(Note).starts_with(Prefix); });
   });
 }
 

@@ -35,8 +35,7 @@ RunSummary summarize(const std::vector<FileResult> &Results) {
   return Summary;
 }
 
-std::string formatStatistics(const std::vector<FileResult> &Results,
-                             unsigned HiddenByBaseline) {
+std::string formatStatistics(const std::vector<FileResult> &Results, unsigned HiddenByBaseline) {
   struct Counts {
     unsigned All = 0, Safe = 0, Unsafe = 0;
   };
@@ -60,10 +59,8 @@ std::string formatStatistics(const std::vector<FileResult> &Results,
     Out += "; " + std::to_string(HiddenByBaseline) + " more hidden by the baseline";
   Out += "\n";
   for (const auto &[Rule, C] : PerRule)
-    Out += "  " + std::to_string(C.All) + "  " + Rule + " (" + std::to_string(C.Safe) +
-           " fixable" +
-           (C.Unsafe ? ", " + std::to_string(C.Unsafe) + " with an unsafe fix only" : "") +
-           ")\n";
+    Out += "  " + std::to_string(C.All) + "  " + Rule + " (" + std::to_string(C.Safe) + " fixable" +
+           (C.Unsafe ? ", " + std::to_string(C.Unsafe) + " with an unsafe fix only" : "") + ")\n";
   return Out;
 }
 
@@ -129,7 +126,7 @@ public:
     Stream.resetColor();
     clang::TextDiagnostic::printDiagnosticLevel(Stream, Level, Options->ShowColors);
     clang::TextDiagnostic::printDiagnosticMessage(Stream, Level == DiagnosticsEngine::Note, Message,
-                                           0, 0, Options->ShowColors);
+                                                  0, 0, Options->ShowColors);
   }
 
   void print(llvm::StringRef Text) { Stream << Text; }
@@ -212,9 +209,9 @@ std::string formatText(const std::vector<FileResult> &Results, const TextOptions
     for (const auto &[File, Contents] : R.OtherTexts)
       Text.addText(File, Contents);
     for (const ParseError &E : R.Errors)
-      Text.emit(Text.location(E), E.Line ? E.File + ":" + std::to_string(E.Line) + ":" +
-                                               std::to_string(E.Column)
-                                         : E.File,
+      Text.emit(Text.location(E),
+                E.Line ? E.File + ":" + std::to_string(E.Line) + ":" + std::to_string(E.Column)
+                       : E.File,
                 DiagnosticsEngine::Error, E.Message);
     for (const Finding &F : R.Findings)
       emitFinding(Text, F, Options);
@@ -313,16 +310,13 @@ static nlohmann::json positionJson(const Edit &E) {
           {"end_column", E.End.Column}};
 }
 
-std::string formatJson(const std::vector<FileResult> &Results,
-                       const std::string &ToolVersion) {
+std::string formatJson(const std::vector<FileResult> &Results, const std::string &ToolVersion) {
   nlohmann::json Diagnostics = nlohmann::json::array();
   nlohmann::json Errors = nlohmann::json::array();
   for (const FileResult &R : Results) {
     for (const ParseError &E : R.Errors)
-      Errors.push_back({{"file", E.File},
-                        {"line", E.Line},
-                        {"column", E.Column},
-                        {"message", E.Message}});
+      Errors.push_back(
+          {{"file", E.File}, {"line", E.Line}, {"column", E.Column}, {"message", E.Message}});
     for (const Finding &F : R.Findings) {
       nlohmann::json Fix = nullptr;
       if (F.FixIt) {
@@ -340,33 +334,32 @@ std::string formatJson(const std::vector<FileResult> &Results,
                          {"file", N.File},
                          {"line", N.At.Line},
                          {"column", N.At.Column}});
-      Diagnostics.push_back({{"rule", F.Rule},
-                             {"severity", F.AsError ? "error" : "warning"},
-                             {"message", F.Message},
-                             {"file", F.File},
-                             {"line", F.Begin.Line},
-                             {"column", F.Begin.Column},
-                             {"end_line", F.End.Line},
-                             {"end_column", F.End.Column},
-                             {"fix", Fix},
-                             {"fixed", F.FixApplied},
-                             {"no_fix_reason", F.NoFixReason.empty()
-                                                   ? nlohmann::json(nullptr)
-                                                   : nlohmann::json(F.NoFixReason)},
-                             {"notes", Notes}});
+      Diagnostics.push_back(
+          {{"rule", F.Rule},
+           {"severity", F.AsError ? "error" : "warning"},
+           {"message", F.Message},
+           {"file", F.File},
+           {"line", F.Begin.Line},
+           {"column", F.Begin.Column},
+           {"end_line", F.End.Line},
+           {"end_column", F.End.Column},
+           {"fix", Fix},
+           {"fixed", F.FixApplied},
+           {"no_fix_reason",
+            F.NoFixReason.empty() ? nlohmann::json(nullptr) : nlohmann::json(F.NoFixReason)},
+           {"notes", Notes}});
     }
   }
   RunSummary S = summarize(Results);
-  nlohmann::json Report = {
-      {"version", 1},
-      {"tool", {{"name", "kernel-tidy"}, {"version", ToolVersion}}},
-      {"diagnostics", Diagnostics},
-      {"summary",
-       {{"files", S.Files},
-        {"diagnostics", S.Diagnostics},
-        {"fixable", S.Fixable},
-        {"fixed", S.Fixed},
-        {"errors", Errors}}}};
+  nlohmann::json Report = {{"version", 1},
+                           {"tool", {{"name", "kernel-tidy"}, {"version", ToolVersion}}},
+                           {"diagnostics", Diagnostics},
+                           {"summary",
+                            {{"files", S.Files},
+                             {"diagnostics", S.Diagnostics},
+                             {"fixable", S.Fixable},
+                             {"fixed", S.Fixed},
+                             {"errors", Errors}}}};
   return Report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

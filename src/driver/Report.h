@@ -21,8 +21,7 @@ struct RunSummary {
 RunSummary summarize(const std::vector<FileResult> &Results);
 
 /// `--statistics`: the total, then one line per rule with its count.
-std::string formatStatistics(const std::vector<FileResult> &Results,
-                             unsigned HiddenByBaseline);
+std::string formatStatistics(const std::vector<FileResult> &Results, unsigned HiddenByBaseline);
 
 /// How text reports are printed.
 struct TextOptions {
@@ -50,8 +49,7 @@ std::string formatFixSummary(const std::vector<FileResult> &Results, bool Writte
 std::string formatAppliedFixes(const std::vector<FileResult> &Results);
 
 /// The versioned JSON report (docs/json-report.md).
-std::string formatJson(const std::vector<FileResult> &Results,
-                       const std::string &ToolVersion);
+std::string formatJson(const std::vector<FileResult> &Results, const std::string &ToolVersion);
 
 } // namespace kernel_tidy
 

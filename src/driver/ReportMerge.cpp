@@ -36,7 +36,8 @@ bool isSarifEntry(const json &Result) {
     return false;
   // Results and notifications are ordered by the file of their first location.
   return Location.is_array() && !Location.empty() && Location[0].is_object() &&
-         hasString(Location[0].value("physicalLocation", json::object())
+         hasString(Location[0]
+                       .value("physicalLocation", json::object())
                        .value("artifactLocation", json::object()),
                    "uri");
 }
@@ -92,9 +93,8 @@ void appendByFile(json &To, const json &From,
                   const std::function<std::string(const json &)> &FileOf) {
   for (const json &Item : From)
     To.push_back(Item);
-  std::stable_sort(To.begin(), To.end(), [&](const json &A, const json &B) {
-    return FileOf(A) < FileOf(B);
-  });
+  std::stable_sort(To.begin(), To.end(),
+                   [&](const json &A, const json &B) { return FileOf(A) < FileOf(B); });
 }
 
 std::string sarifUri(const json &ResultOrNotification) {
@@ -140,51 +140,53 @@ void mergeBaseline(json &Into, const json &Baseline) {
 
 } // namespace
 
-std::optional<std::string> mergeReports(const std::vector<std::string> &Texts,
-                                        std::string &Error) {
+std::optional<std::string> mergeReports(const std::vector<std::string> &Texts, std::string &Error) {
   std::optional<json> Merged;
   ReportKind Kind = ReportKind::Unknown;
-  for (size_t I = 0; I < Texts.size(); ++I) try {
-    if (std::string Problem = nestingProblem(Texts[I], /*JsonStrings=*/true); !Problem.empty()) {
-      Error = "report " + std::to_string(I + 1) + " is " + Problem;
-      return std::nullopt;
-    }
-    json Report = json::parse(Texts[I], nullptr, /*allow_exceptions=*/false);
-    ReportKind ThisKind = kindOf(Report);
-    if (ThisKind == ReportKind::Unknown || (Merged && ThisKind != Kind)) {
-      Error = "report " + std::to_string(I + 1) +
-              " is not a kernel-tidy SARIF log, JSON report or baseline like the first";
-      return std::nullopt;
-    }
-    if (!Merged) {
-      Kind = ThisKind;
-      // An empty start, so that the first report is ordered like the others.
-      Merged = Report;
-      if (Kind == ReportKind::Sarif) {
-        (*Merged)["runs"][0]["results"] = json::array();
-        (*Merged)["runs"][0]["invocations"][0]["toolExecutionNotifications"] = json::array();
-        (*Merged)["runs"][0]["invocations"][0]["executionSuccessful"] = true;
-      } else if (Kind == ReportKind::Json) {
-        (*Merged)["diagnostics"] = json::array();
-        (*Merged)["summary"] = {{"files", 0}, {"diagnostics", 0}, {"fixable", 0},
-                                {"fixed", 0}, {"errors", json::array()}};
-      } else {
-        (*Merged)["findings"] = json::array();
+  for (size_t I = 0; I < Texts.size(); ++I)
+    try {
+      if (std::string Problem = nestingProblem(Texts[I], /*JsonStrings=*/true); !Problem.empty()) {
+        Error = "report " + std::to_string(I + 1) + " is " + Problem;
+        return std::nullopt;
       }
-    }
-    if (Kind == ReportKind::Sarif) {
-      mergeSarif(*Merged, Report);
-    } else if (Kind == ReportKind::Baseline) {
-      mergeBaseline(*Merged, Report);
-    } else if (!mergeJson(*Merged, Report)) {
-      Error = "report " + std::to_string(I + 1) +
-              ": the merged summary counts would pass 2^64";
+      json Report = json::parse(Texts[I], nullptr, /*allow_exceptions=*/false);
+      ReportKind ThisKind = kindOf(Report);
+      if (ThisKind == ReportKind::Unknown || (Merged && ThisKind != Kind)) {
+        Error = "report " + std::to_string(I + 1) +
+                " is not a kernel-tidy SARIF log, JSON report or baseline like the first";
+        return std::nullopt;
+      }
+      if (!Merged) {
+        Kind = ThisKind;
+        // An empty start, so that the first report is ordered like the others.
+        Merged = Report;
+        if (Kind == ReportKind::Sarif) {
+          (*Merged)["runs"][0]["results"] = json::array();
+          (*Merged)["runs"][0]["invocations"][0]["toolExecutionNotifications"] = json::array();
+          (*Merged)["runs"][0]["invocations"][0]["executionSuccessful"] = true;
+        } else if (Kind == ReportKind::Json) {
+          (*Merged)["diagnostics"] = json::array();
+          (*Merged)["summary"] = {{"files", 0},
+                                  {"diagnostics", 0},
+                                  {"fixable", 0},
+                                  {"fixed", 0},
+                                  {"errors", json::array()}};
+        } else {
+          (*Merged)["findings"] = json::array();
+        }
+      }
+      if (Kind == ReportKind::Sarif) {
+        mergeSarif(*Merged, Report);
+      } else if (Kind == ReportKind::Baseline) {
+        mergeBaseline(*Merged, Report);
+      } else if (!mergeJson(*Merged, Report)) {
+        Error = "report " + std::to_string(I + 1) + ": the merged summary counts would pass 2^64";
+        return std::nullopt;
+      }
+    } catch (const json::exception &E) {
+      Error = "report " + std::to_string(I + 1) + " is malformed: " + E.what();
       return std::nullopt;
     }
-  } catch (const json::exception &E) {
-    Error = "report " + std::to_string(I + 1) + " is malformed: " + E.what();
-    return std::nullopt;
-  }
   if (!Merged) {
     Error = "no reports to merge";
     return std::nullopt;

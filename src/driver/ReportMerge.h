@@ -16,8 +16,7 @@ namespace kernel_tidy {
 /// Entries are ordered by file, keeping each file's own order, which is the
 /// order of an unsharded run over folders (whose files are listed sorted).
 /// std::nullopt with \p Error when the inputs are not all of one kind.
-std::optional<std::string> mergeReports(const std::vector<std::string> &Texts,
-                                        std::string &Error);
+std::optional<std::string> mergeReports(const std::vector<std::string> &Texts, std::string &Error);
 
 } // namespace kernel_tidy
 

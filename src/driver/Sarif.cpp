@@ -36,8 +36,7 @@ std::string encodeUriPath(llvm::StringRef Path) {
 /// \p Target, a link of a page in <docs>/rules, absolute against \p Base (the
 /// docs' URI, ending in '/'); URLs and anchors stay as they are.
 std::string resolveDocLink(llvm::StringRef Target, const std::string &Base) {
-  if (Target.empty() || Target.starts_with("#") || Target.starts_with("/") ||
-      Target.contains(':'))
+  if (Target.empty() || Target.starts_with("#") || Target.starts_with("/") || Target.contains(':'))
     return Target.str();
   auto [File, Fragment] = Target.split('#');
   llvm::SmallString<128> Path("rules/");
@@ -141,11 +140,9 @@ public:
     for (const Edit &E : F.Edits) {
       json &Change = ChangesByFile[E.File];
       if (Change.is_null())
-        Change = {{"artifactLocation", artifactLocation(E.File)},
-                  {"replacements", json::array()}};
-      Change["replacements"].push_back(
-          {{"deletedRegion", region(E.File, E.Begin, E.End)},
-           {"insertedContent", {{"text", E.Replacement}}}});
+        Change = {{"artifactLocation", artifactLocation(E.File)}, {"replacements", json::array()}};
+      Change["replacements"].push_back({{"deletedRegion", region(E.File, E.Begin, E.End)},
+                                        {"insertedContent", {{"text", E.Replacement}}}});
     }
     json Changes = json::array();
     for (auto &[File, Change] : ChangesByFile)
@@ -153,11 +150,11 @@ public:
     std::string Description = F.Kind == Applicability::Safe
                                   ? "Safe fix: the results stay the same"
                                   : "Unsafe fix (applied only with --unsafe-fixes): " +
-                                        (F.Reason.empty() ? "it can change the results"
-                                                          : F.Reason);
-    json Fix = {{"description", {{"text", Description}}}, {"artifactChanges", Changes},
-                {"properties", {{"applicability", F.Kind == Applicability::Safe ? "safe"
-                                                                                : "unsafe"}}}};
+                                        (F.Reason.empty() ? "it can change the results" : F.Reason);
+    json Fix = {
+        {"description", {{"text", Description}}},
+        {"artifactChanges", Changes},
+        {"properties", {{"applicability", F.Kind == Applicability::Safe ? "safe" : "unsafe"}}}};
     if (!F.Reason.empty())
       Fix["properties"]["reason"] = F.Reason;
     return Fix;
@@ -167,15 +164,14 @@ public:
     const auto Rules = rules::allRules();
     auto It = std::find_if(Rules.begin(), Rules.end(),
                            [&](const rules::RuleInfo &R) { return R.Id == F.Rule; });
-    json Result = {
-        {"ruleId", F.Rule},
-        {"level", F.AsError ? "error" : "warning"},
-        {"message", {{"text", F.Message}}},
-        {"locations",
-         {{{"physicalLocation",
-            {{"artifactLocation", artifactLocation(F.File)},
-             {"region", region(F.File, F.Begin, F.End)}}}}}},
-        {"partialFingerprints", {{"primaryLocationLineHash", Fingerprint}}}};
+    json Result = {{"ruleId", F.Rule},
+                   {"level", F.AsError ? "error" : "warning"},
+                   {"message", {{"text", F.Message}}},
+                   {"locations",
+                    {{{"physicalLocation",
+                       {{"artifactLocation", artifactLocation(F.File)},
+                        {"region", region(F.File, F.Begin, F.End)}}}}}},
+                   {"partialFingerprints", {{"primaryLocationLineHash", Fingerprint}}}};
     if (It != Rules.end())
       Result["ruleIndex"] = It - Rules.begin();
     if (F.FixIt)
@@ -185,11 +181,11 @@ public:
     // Notes as related locations with a message, as Clang's SARIF output has them.
     for (size_t I = 0; I < F.Notes.size(); ++I) {
       const Note &N = F.Notes[I];
-      Result["relatedLocations"].push_back(
-          {{"id", I},
-           {"physicalLocation",
-            {{"artifactLocation", artifactLocation(N.File)}, {"region", region(N.File, N.At, N.At)}}},
-           {"message", {{"text", N.Message}}}});
+      Result["relatedLocations"].push_back({{"id", I},
+                                            {"physicalLocation",
+                                             {{"artifactLocation", artifactLocation(N.File)},
+                                              {"region", region(N.File, N.At, N.At)}}},
+                                            {"message", {{"text", N.Message}}}});
     }
     return Result;
   }
@@ -205,20 +201,20 @@ public:
 
   json ruleDescriptor(const rules::RuleInfo &Rule) const {
     std::string Doc;
-    if (auto Buffer = llvm::MemoryBuffer::getFile(Options.RuleDocsDir + "/" +
-                                                  Rule.Id.str() + ".md"))
+    if (auto Buffer =
+            llvm::MemoryBuffer::getFile(Options.RuleDocsDir + "/" + Rule.Id.str() + ".md"))
       Doc = (*Buffer)->getBuffer().str();
     std::string Full = Rule.Summary.str() + " (fixes: " + Rule.FixKinds.str() + ")";
     if (Doc.empty())
       Doc = Full;
-    return {{"id", Rule.Id.str()},
-            {"name", Rule.Id.str()},
-            {"shortDescription", {{"text", Rule.Summary.str()}}},
-            {"fullDescription", {{"text", Full}}},
-            {"help", {{"text", Doc}, {"markdown", resolveDocLinks(Doc, Options.DocsBase)}}},
-            {"defaultConfiguration", {{"level", "warning"}}},
-            {"properties", {{"tags", {"performance", "gpu", "luisa-compute"}},
-                            {"precision", "high"}}}};
+    return {
+        {"id", Rule.Id.str()},
+        {"name", Rule.Id.str()},
+        {"shortDescription", {{"text", Rule.Summary.str()}}},
+        {"fullDescription", {{"text", Full}}},
+        {"help", {{"text", Doc}, {"markdown", resolveDocLinks(Doc, Options.DocsBase)}}},
+        {"defaultConfiguration", {{"level", "warning"}}},
+        {"properties", {{"tags", {"performance", "gpu", "luisa-compute"}}, {"precision", "high"}}}};
   }
 
   json run(const std::vector<FileResult> &Results) {
@@ -234,21 +230,21 @@ public:
       for (const ParseError &E : R.Errors)
         Notifications.push_back(notification(E));
     }
-    return {{"tool",
-             {{"driver",
-               {{"name", "kernel-tidy"},
-                {"version", Options.ToolVersion},
-                {"semanticVersion", Options.ToolVersion},
-                {"informationUri", InformationUri},
-                {"rules", Rules}}}}},
-            {"originalUriBaseIds",
-             {{RootBaseId,
-               {{"uri", "file://" + encodeUriPath(absolutePath(Options.Root)) + "/"}}}}},
-            {"invocations",
-             {{{"executionSuccessful", Notifications.empty()},
-               {"toolExecutionNotifications", Notifications}}}},
-            {"columnKind", "unicodeCodePoints"},
-            {"results", SarifResults}};
+    return {
+        {"tool",
+         {{"driver",
+           {{"name", "kernel-tidy"},
+            {"version", Options.ToolVersion},
+            {"semanticVersion", Options.ToolVersion},
+            {"informationUri", InformationUri},
+            {"rules", Rules}}}}},
+        {"originalUriBaseIds",
+         {{RootBaseId, {{"uri", "file://" + encodeUriPath(absolutePath(Options.Root)) + "/"}}}}},
+        {"invocations",
+         {{{"executionSuccessful", Notifications.empty()},
+           {"toolExecutionNotifications", Notifications}}}},
+        {"columnKind", "unicodeCodePoints"},
+        {"results", SarifResults}};
   }
 
 private:
@@ -258,10 +254,10 @@ private:
 
 } // namespace
 
-std::string formatSarif(const std::vector<FileResult> &Results,
-                        const SarifOptions &Options) {
+std::string formatSarif(const std::vector<FileResult> &Results, const SarifOptions &Options) {
   LogBuilder Builder(Results, Options);
-  json Log = {{"$schema", SchemaUri}, {"version", "2.1.0"}, {"runs", json::array({Builder.run(Results)})}};
+  json Log = {
+      {"$schema", SchemaUri}, {"version", "2.1.0"}, {"runs", json::array({Builder.run(Results)})}};
   return Log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

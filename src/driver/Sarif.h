@@ -22,8 +22,7 @@ struct SarifOptions {
 /// finding (with fixes where the rule offers one), and the files that could
 /// not be analysed as tool execution notifications. Columns count Unicode
 /// code points (columnKind "unicodeCodePoints").
-std::string formatSarif(const std::vector<FileResult> &Results,
-                        const SarifOptions &Options);
+std::string formatSarif(const std::vector<FileResult> &Results, const SarifOptions &Options);
 
 } // namespace kernel_tidy
 

@@ -150,12 +150,28 @@ bool mayBeRelativePath(llvm::StringRef Arg, llvm::StringRef Previous) {
   }
   if (Arg.starts_with("-D") || Arg.starts_with("-U") || Arg.starts_with("-W"))
     return false; // Macros name no file a working directory finds.
-  static const char *const PathOptions[] = {
-      "-I",          "-isystem",        "-iquote",     "-idirafter", "-include-pch",
-      "-include",    "-imacros",        "-isysroot",   "--sysroot=", "--sysroot",
-      "-iframework", "-F",              "-B",          "-iprefix",   "-iwithprefixbefore",
-      "-iwithprefix", "-cxx-isystem",   "-ivfsoverlay", "-resource-dir=", "-resource-dir",
-      "--gcc-toolchain=", "-working-directory"};
+  static const char *const PathOptions[] = {"-I",
+                                            "-isystem",
+                                            "-iquote",
+                                            "-idirafter",
+                                            "-include-pch",
+                                            "-include",
+                                            "-imacros",
+                                            "-isysroot",
+                                            "--sysroot=",
+                                            "--sysroot",
+                                            "-iframework",
+                                            "-F",
+                                            "-B",
+                                            "-iprefix",
+                                            "-iwithprefixbefore",
+                                            "-iwithprefix",
+                                            "-cxx-isystem",
+                                            "-ivfsoverlay",
+                                            "-resource-dir=",
+                                            "-resource-dir",
+                                            "--gcc-toolchain=",
+                                            "-working-directory"};
   for (llvm::StringRef Option : PathOptions)
     if (Arg.starts_with(Option)) {
       llvm::StringRef Value = Arg.drop_front(Option.size());
@@ -445,8 +461,8 @@ PrefixPlan planSharedParses(const std::vector<PreambleFile> &Files, const Header
   std::map<std::string, std::vector<const PreambleFile *>> Groups;
   for (const PreambleFile &File : Files)
     if (!File.Includes.empty())
-      Groups[commandKey(File.Command, File.SkipLibraryBodies) + File.Includes.front()]
-          .push_back(&File);
+      Groups[commandKey(File.Command, File.SkipLibraryBodies) + File.Includes.front()].push_back(
+          &File);
 
   // Each group's common includes (first: the files' PCHs wait for them),
   // and each file's whole preamble chained on them, built as soon as its

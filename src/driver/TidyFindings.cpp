@@ -144,8 +144,8 @@ public:
     F.Begin = F.End = Cache.position(Message.FilePath, Message.FileOffset);
     F.AsError = Error.IsWarningAsError;
     if (!Message.Ranges.empty() && Message.Ranges[0].FilePath == Message.FilePath)
-      F.End = Cache.position(Message.FilePath,
-                             Message.Ranges[0].FileOffset + Message.Ranges[0].Length);
+      F.End =
+          Cache.position(Message.FilePath, Message.Ranges[0].FileOffset + Message.Ranges[0].Length);
     for (const tooling::FileByteRange &Range : Message.Ranges)
       F.Ranges.push_back({displayName(Range.FilePath),
                           Cache.position(Range.FilePath, Range.FileOffset),

@@ -33,8 +33,7 @@ struct TidyInput {
 /// Finding when \p Keep accepts it; clang-tidy's configuration diagnostics
 /// (which reach the user through stderr) are dropped.
 void addTidyDiagnostics(std::vector<clang::tidy::ClangTidyError> Errors, const TidyInput &Input,
-                        FileResult &Result,
-                        llvm::function_ref<bool(const Finding &)> Keep);
+                        FileResult &Result, llvm::function_ref<bool(const Finding &)> Keep);
 
 } // namespace kernel_tidy
 

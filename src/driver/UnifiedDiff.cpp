@@ -18,8 +18,7 @@ using Offset = long;
 class Myers {
 public:
   Myers(const std::vector<int> &X, const std::vector<int> &Y, LineChanges &Out)
-      : X(X), Y(Y), Out(Out), Forward(X.size() + Y.size() + 3),
-        Backward(X.size() + Y.size() + 3) {
+      : X(X), Y(Y), Out(Out), Forward(X.size() + Y.size() + 3), Backward(X.size() + Y.size() + 3) {
     // GNU diff gives up on a minimal script past about the square root of
     // the input size (at least 4096 steps) and splits at its best guess.
     TooExpensive = 1;
@@ -361,8 +360,9 @@ LineChanges diffLines(const std::vector<llvm::StringRef> &Old,
   LineChanges Mid{std::vector<bool>(MidX.size()), std::vector<bool>(MidY.size())};
   Undiscarded Kept2 = discardConfusingLines(MidX, MidY, Mid);
   LineChanges Compared{std::vector<bool>(Kept2.X.size()), std::vector<bool>(Kept2.Y.size())};
-  Myers(Kept2.X, Kept2.Y, Compared).compare(0, Kept2.X.size(), 0, Kept2.Y.size(),
-                                           /*Minimal=*/false);
+  Myers(Kept2.X, Kept2.Y, Compared)
+      .compare(0, Kept2.X.size(), 0, Kept2.Y.size(),
+               /*Minimal=*/false);
   for (size_t I = 0; I < Compared.Deleted.size(); ++I)
     if (Compared.Deleted[I])
       Mid.Deleted[Kept2.XIndex[I]] = true;

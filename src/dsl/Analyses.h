@@ -21,8 +21,8 @@ public:
   /// \p Defaults: the warp widths of kernels that do not set one (the
   /// checking rule's WarpSize option and target).
   Analyses(clang::ASTContext &Ctx, DefaultWarpWidths Defaults)
-      : Ctx(Ctx), Writes(Ctx), Widths(Ctx, std::move(Defaults)), Blocks(Ctx, &Writes),
-        Flow(Ctx), Uniformity(Ctx, Writes, Flow), Divergence(Ctx, Uniformity, Flow, Writes),
+      : Ctx(Ctx), Writes(Ctx), Widths(Ctx, std::move(Defaults)), Blocks(Ctx, &Writes), Flow(Ctx),
+        Uniformity(Ctx, Writes, Flow), Divergence(Ctx, Uniformity, Flow, Writes),
         Ranges(Ctx, Blocks, Widths, Writes),
         SharedAccesses(Ctx, Uniformity, Blocks, Widths, Ranges, Writes) {}
   /// Kernels that do not set a width run with exactly \p WarpSize lanes

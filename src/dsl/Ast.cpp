@@ -89,8 +89,8 @@ bool isDiscardedResult(const Expr *E, ASTContext &Ctx) {
   const Stmt *Node = E;
   for (const Stmt *Parent = parentStmt(Node, Ctx); Parent;
        Node = Parent, Parent = parentStmt(Node, Ctx)) {
-    if (isa<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
-            ImplicitCastExpr, ParenExpr>(Parent))
+    if (isa<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ImplicitCastExpr,
+            ParenExpr>(Parent))
       continue;
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Parent))
       return Cast->getType()->isVoidType();
@@ -99,8 +99,7 @@ bool isDiscardedResult(const Expr *E, ASTContext &Ctx) {
   return false;
 }
 
-std::vector<const Stmt *> statementsBefore(const Stmt *S, ASTContext &Ctx,
-                                          const Stmt *Stop) {
+std::vector<const Stmt *> statementsBefore(const Stmt *S, ASTContext &Ctx, const Stmt *Stop) {
   std::vector<const Stmt *> Before;
   for (const Stmt *Node = S, *Parent = parentStmt(S, Ctx); Parent && Node != Stop;
        Node = Parent, Parent = parentStmt(Node, Ctx))

@@ -23,8 +23,7 @@ namespace kernel_tidy::dsl {
 const clang::Stmt *parentStmt(const clang::Stmt *S, clang::ASTContext &Ctx);
 
 /// The function body (lambda or function) that contains \p S, innermost first.
-const clang::Stmt *enclosingFunctionBody(const clang::Stmt *S,
-                                         clang::ASTContext &Ctx);
+const clang::Stmt *enclosingFunctionBody(const clang::Stmt *S, clang::ASTContext &Ctx);
 
 /// True if \p S is in code instantiated from a template (a function
 /// template's specialization or a member of a class template's), which every
@@ -32,8 +31,7 @@ const clang::Stmt *enclosingFunctionBody(const clang::Stmt *S,
 bool isInTemplateInstantiation(const clang::Stmt *S, clang::ASTContext &Ctx);
 
 /// The LambdaExpr whose body is \p Body, or nullptr.
-const clang::LambdaExpr *lambdaOfBody(const clang::Stmt *Body,
-                                      clang::ASTContext &Ctx);
+const clang::LambdaExpr *lambdaOfBody(const clang::Stmt *Body, clang::ASTContext &Ctx);
 
 /// A full-expression statement and the statement that holds it.
 struct EnclosingStatement {
@@ -76,14 +74,12 @@ const clang::LambdaExpr *enclosingKernel(const clang::Stmt *S, clang::ASTContext
 /// The statements that run before \p S in the blocks around it (innermost
 /// block first, each block's in source order), stopping below \p Stop (the
 /// function body when nullptr).
-std::vector<const clang::Stmt *> statementsBefore(const clang::Stmt *S,
-                                                  clang::ASTContext &Ctx,
+std::vector<const clang::Stmt *> statementsBefore(const clang::Stmt *S, clang::ASTContext &Ctx,
                                                   const clang::Stmt *Stop = nullptr);
 
 /// A RecursiveASTVisitor over the DSL code of one kernel: it enters the
 /// lambdas of DSL statement bodies, not other kernels or Callables.
-template <typename Derived>
-class KernelCodeVisitor : public clang::RecursiveASTVisitor<Derived> {
+template <typename Derived> class KernelCodeVisitor : public clang::RecursiveASTVisitor<Derived> {
 public:
   explicit KernelCodeVisitor(clang::ASTContext &Ctx) : Ctx(Ctx) {}
   bool shouldVisitLambdaBody() const { return true; }

@@ -29,8 +29,8 @@ std::optional<unsigned> dimensionOfType(QualType T) {
   if (!RD || !RD->getIdentifier() || !isInLuisaCompute(RD))
     return std::nullopt;
   StringRef Name = RD->getName();
-  if (Name.size() == 8 && Name.starts_with("Kernel") && Name.ends_with("D") &&
-      Name[6] >= '1' && Name[6] <= '3')
+  if (Name.size() == 8 && Name.starts_with("Kernel") && Name.ends_with("D") && Name[6] >= '1' &&
+      Name[6] <= '3')
     return static_cast<unsigned>(Name[6] - '0');
   if (Name == "Kernel")
     if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))

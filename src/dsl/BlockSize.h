@@ -16,8 +16,7 @@ namespace kernel_tidy::dsl {
 
 /// The dimension (1, 2 or 3) of the kernel that \p Lambda defines: from the
 /// Kernel1D/2D/3D it initialises or the `compile<N>` it is passed to.
-std::optional<unsigned> kernelDimension(const clang::LambdaExpr *Lambda,
-                                        clang::ASTContext &Ctx);
+std::optional<unsigned> kernelDimension(const clang::LambdaExpr *Lambda, clang::ASTContext &Ctx);
 
 /// The thread-block shape that kernel code runs with, and where it comes from.
 struct BlockSize {
@@ -28,9 +27,9 @@ struct BlockSize {
     Unknown, ///< Not a kernel, a run-time or conditional size, or conflicting calls.
   };
   Origin From = Unknown;
-  std::array<unsigned, 3> Shape{0, 0, 0};  ///< For Default and Set.
-  const clang::CallExpr *SetBy = nullptr;  ///< The set_block_size call, if any.
-  std::string Why;                         ///< For Unknown: a clause for messages.
+  std::array<unsigned, 3> Shape{0, 0, 0}; ///< For Default and Set.
+  const clang::CallExpr *SetBy = nullptr; ///< The set_block_size call, if any.
+  std::string Why;                        ///< For Unknown: a clause for messages.
 
   /// The shape, unless Unknown.
   std::optional<std::array<unsigned, 3>> known() const {
@@ -38,8 +37,7 @@ struct BlockSize {
   }
   /// The threads in a block (x * y * z), unless Unknown.
   std::optional<unsigned> threads() const {
-    return From == Unknown ? std::nullopt
-                           : std::optional(Shape[0] * Shape[1] * Shape[2]);
+    return From == Unknown ? std::nullopt : std::optional(Shape[0] * Shape[1] * Shape[2]);
   }
 };
 

@@ -11,8 +11,7 @@ namespace kernel_tidy::dsl {
 ControlSummary ControlFlowAnalysis::enclosing(const Stmt *S) {
   ControlSummary Summary;
   const Stmt *Node = S;
-  for (const Stmt *Parent = parentStmt(Node, Ctx);;
-       Node = Parent, Parent = parentStmt(Node, Ctx)) {
+  for (const Stmt *Parent = parentStmt(Node, Ctx);; Node = Parent, Parent = parentStmt(Node, Ctx)) {
     if (!Parent) {
       Summary.Body = Node;
       return Summary;
@@ -72,8 +71,7 @@ const std::vector<ExitSite> &ControlFlowAnalysis::exits(const Stmt *Body) {
   return factsOf(Body).Exits;
 }
 
-std::vector<DslControl> ControlFlowAnalysis::controlsBetween(const Stmt *Inner,
-                                                             const Stmt *Outer) {
+std::vector<DslControl> ControlFlowAnalysis::controlsBetween(const Stmt *Inner, const Stmt *Outer) {
   std::vector<DslControl> InnerControls = enclosing(Inner).Controls;
   std::vector<DslControl> OuterControls = enclosing(Outer).Controls;
   while (!InnerControls.empty() && !OuterControls.empty() &&

@@ -14,7 +14,7 @@ namespace kernel_tidy::dsl {
 /// The DSL control statements around a statement, up to the body of the
 /// kernel, Callable or function that holds it.
 struct ControlSummary {
-  std::vector<DslControl> Controls; ///< Innermost first.
+  std::vector<DslControl> Controls;  ///< Innermost first.
   const clang::Stmt *Body = nullptr; ///< The kernel or function body.
   /// The kernel or Callable lambda whose body is Body; nullptr for a helper
   /// function or a plain lambda, whose caller decides the control.

@@ -13,9 +13,7 @@ using namespace clang;
 
 namespace kernel_tidy::dsl {
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 const Stmt *anchorStatement(const Stmt *S, ASTContext &Ctx) {
   for (DynTypedNode Node = DynTypedNode::create(*S); Node.get<Expr>();) {
@@ -37,15 +35,14 @@ namespace {
 
 /// Builtins whose result differs between threads whatever their arguments.
 bool isVaryingBuiltin(StringRef Name) {
-  return Name.starts_with("thread_") || Name.starts_with("dispatch_id") ||
-         Name == "dispatch_x" || Name == "dispatch_y" || Name == "dispatch_z" ||
-         Name.starts_with("warp_") || Name.starts_with("block_id") || Name == "block_x" ||
-         Name == "block_y" || Name == "block_z";
+  return Name.starts_with("thread_") || Name.starts_with("dispatch_id") || Name == "dispatch_x" ||
+         Name == "dispatch_y" || Name == "dispatch_z" || Name.starts_with("warp_") ||
+         Name.starts_with("block_id") || Name == "block_x" || Name == "block_y" ||
+         Name == "block_z";
 }
 
 bool isAtomicOperation(StringRef Method) {
-  return Method.starts_with("fetch_") || Method == "exchange" ||
-         Method == "compare_exchange";
+  return Method.starts_with("fetch_") || Method == "exchange" || Method == "compare_exchange";
 }
 
 /// The better explanation: a definite source over a possible one.
@@ -176,8 +173,8 @@ const std::vector<const CallExpr *> &DivergenceAnalysis::callersOf(const Stmt *B
   return Uniformity.callersOf(Body);
 }
 
-std::optional<DivergenceWitness>
-DivergenceAnalysis::witnessOfCondition(const Expr *Cond, const Stmt *Body) {
+std::optional<DivergenceWitness> DivergenceAnalysis::witnessOfCondition(const Expr *Cond,
+                                                                        const Stmt *Body) {
   std::optional<VaryingSource> Source = sourceOf(Cond);
   if (!Source)
     return std::nullopt;
@@ -193,8 +190,7 @@ DivergenceAnalysis::witnessOfCondition(const Expr *Cond, const Stmt *Body) {
     return std::nullopt;
   for (const CallExpr *Call : callersOf(Body))
     if (const Expr *Argument = argumentFor(Call, Parm))
-      if (std::optional<VaryingSource> Passed = sourceOf(Argument);
-          Passed && Passed->isDefinite())
+      if (std::optional<VaryingSource> Passed = sourceOf(Argument); Passed && Passed->isDefinite())
         return DivergenceWitness{Cond, nullptr, DslControl::If, nullptr, *Passed, {Call}};
   return std::nullopt;
 }

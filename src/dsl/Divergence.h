@@ -43,11 +43,11 @@ struct VaryingSource {
 
 /// Why some threads of a block may reach a statement while others do not.
 struct DivergenceWitness {
-  const clang::Expr *Condition = nullptr; ///< The condition or trip count.
-  const clang::Stmt *Control = nullptr;   ///< The DSL statement it decides.
+  const clang::Expr *Condition = nullptr;        ///< The condition or trip count.
+  const clang::Stmt *Control = nullptr;          ///< The DSL statement it decides.
   DslControl::Kind ControlKind = DslControl::If; ///< What Control is.
-  const clang::CallExpr *Exit = nullptr;  ///< The `$return`/`$break`/`$continue` taken.
-  VaryingSource Source;                   ///< What makes Condition vary.
+  const clang::CallExpr *Exit = nullptr;         ///< The `$return`/`$break`/`$continue` taken.
+  VaryingSource Source;                          ///< What makes Condition vary.
   /// The helper, lambda or Callable calls from the kernel down to the
   /// statement's function, outermost first.
   std::vector<const clang::CallExpr *> Calls;
@@ -63,8 +63,7 @@ public:
 
   /// The first value that makes \p E less uniform than \p Bound; std::nullopt
   /// when \p E is at most \p Bound.
-  std::optional<VaryingSource> sourceOf(const clang::Expr *E,
-                                        Variance Bound = Variance::Block);
+  std::optional<VaryingSource> sourceOf(const clang::Expr *E, Variance Bound = Variance::Block);
 
   /// A witness that \p S runs under control that is not block-uniform
   /// because of a definite source; std::nullopt when there is none (also

@@ -101,9 +101,8 @@ bool refersTo(const Expr *E, const VarDecl *Var) {
 }
 
 /// Applies the increment of a counting loop to its variable's value.
-std::optional<int64_t> stepCountingLoop(const Expr *Inc, const VarDecl *Var,
-                                        int64_t Value, const ASTContext &Ctx,
-                                        IntExprViews &Views) {
+std::optional<int64_t> stepCountingLoop(const Expr *Inc, const VarDecl *Var, int64_t Value,
+                                        const ASTContext &Ctx, IntExprViews &Views) {
   HostBindings Bindings{{Var, Value}};
   Inc = Inc->IgnoreParenImpCasts();
   std::optional<int64_t> Next;
@@ -118,9 +117,8 @@ std::optional<int64_t> stepCountingLoop(const Expr *Inc, const VarDecl *Var,
     auto R = evaluateHost(Views.ofHost(Assign->getRHS()), Ctx, Bindings);
     if (!R)
       return std::nullopt;
-    Next = applyBinary(
-        BinaryOperator::getOpForCompoundAssignment(Assign->getOpcode()), Value, *R,
-        Var->getType()->isUnsignedIntegerOrEnumerationType());
+    Next = applyBinary(BinaryOperator::getOpForCompoundAssignment(Assign->getOpcode()), Value, *R,
+                       Var->getType()->isUnsignedIntegerOrEnumerationType());
   } else if (const auto *Assign = dyn_cast<BinaryOperator>(Inc)) {
     if (Assign->getOpcode() != BO_Assign || !refersTo(Assign->getLHS(), Var))
       return std::nullopt;

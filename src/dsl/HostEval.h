@@ -36,8 +36,7 @@ std::optional<int64_t> evaluateHost(const IntExpr *V, const clang::ASTContext &C
 /// bound values. std::nullopt when \p E is not a host constant, when a value
 /// does not fit in int64_t, or when C++ leaves the result undefined (signed
 /// overflow, division by zero, oversized shifts).
-std::optional<int64_t> evaluateHostInt(const clang::Expr *E,
-                                       const clang::ASTContext &Ctx,
+std::optional<int64_t> evaluateHostInt(const clang::Expr *E, const clang::ASTContext &Ctx,
                                        const HostBindings &Bindings = HostBindings());
 
 /// Bindings for the host locals that \p E names which are declared with a
@@ -58,8 +57,7 @@ struct HostLoop {
 /// The values a host loop gives its variable: a counting `for` (simulated,
 /// at most \p MaxIterations) or a range `for` over a braced list or a
 /// constant array. std::nullopt for loops of other shapes.
-std::optional<HostLoop> evaluateHostLoop(const clang::Stmt *Loop,
-                                         const clang::ASTContext &Ctx,
+std::optional<HostLoop> evaluateHostLoop(const clang::Stmt *Loop, const clang::ASTContext &Ctx,
                                          unsigned MaxIterations = 1024);
 
 } // namespace kernel_tidy::dsl

@@ -79,7 +79,7 @@ std::optional<ValueRange> IndexRangeAnalysis::rangeOf(const Expr *E) {
 }
 
 std::optional<ValueRange> IndexRangeAnalysis::rangeIn(const IntExpr *V, const Stmt *At,
-                                                       unsigned Depth) {
+                                                      unsigned Depth) {
   if (!V || Depth > 16)
     return std::nullopt;
   auto Operands = [&]() -> std::optional<ValueRange> {

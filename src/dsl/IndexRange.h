@@ -30,8 +30,8 @@ struct ValueRange {
 /// The range of DSL index expressions over the threads of one block.
 class IndexRangeAnalysis {
 public:
-  IndexRangeAnalysis(clang::ASTContext &Ctx, BlockSizeAnalysis &Blocks,
-                     WarpWidthAnalysis &Widths, WriteAnalysis &Writes)
+  IndexRangeAnalysis(clang::ASTContext &Ctx, BlockSizeAnalysis &Blocks, WarpWidthAnalysis &Widths,
+                     WriteAnalysis &Writes)
       : Ctx(Ctx), Blocks(Blocks), Widths(Widths), Writes(Writes), Views(Ctx) {}
 
   /// The values \p E takes in any thread of a block of the kernel around

@@ -142,10 +142,10 @@ bool isSameLaneOffset(const Expr *E, const LaneOffsetIndex &Index) {
     return false;
   auto Same = [&](const Expr *Lane, const Expr *Offset) {
     const VarDecl *L = variableOf(Index.Lane);
-    bool LaneMatches = L ? isVariable(Lane, L)
-                         : dslCallName(stripDslWrappers(Lane)) ==
-                                   dslCallName(stripDslWrappers(Index.Lane)) &&
-                               !dslCallName(stripDslWrappers(Lane)).empty();
+    bool LaneMatches =
+        L ? isVariable(Lane, L)
+          : dslCallName(stripDslWrappers(Lane)) == dslCallName(stripDslWrappers(Index.Lane)) &&
+                !dslCallName(stripDslWrappers(Lane)).empty();
     return LaneMatches && isVariable(Offset, Index.Offset);
   };
   const Expr *A = Op->getArg(0), *B = Op->getArg(1);
@@ -192,8 +192,8 @@ std::optional<OffsetLoop> matchOffsetLoop(const CompoundStmt *Body, const VarDec
     return std::nullopt;
   const Stmt *Update = Body->body_back();
   const auto &VarWrites = Writes.writesOf(Var);
-  if (VarWrites.size() != 1 || VarWrites.front().Write->IgnoreImplicit() !=
-                                   cast<Expr>(Update)->IgnoreImplicit() ||
+  if (VarWrites.size() != 1 ||
+      VarWrites.front().Write->IgnoreImplicit() != cast<Expr>(Update)->IgnoreImplicit() ||
       !isDoubling(Update, Var, Ctx) || containsDslExit(Body))
     return std::nullopt;
   OffsetLoop Result;
@@ -291,8 +291,8 @@ std::optional<int64_t> valueAtCall(const Expr *E, const FunctionDecl *Helper,
 /// The shape of a shuffle helper (see LaneRead), in the helper's own terms.
 struct ShuffleHelperShape {
   const CallExpr *Read = nullptr;
-  LaneOffsetIndex Index;                 ///< Over the helper's parameters.
-  const VarDecl *Partner = nullptr;      ///< `UInt src = LANE OP OFFSET;`, if any.
+  LaneOffsetIndex Index;                     ///< Over the helper's parameters.
+  const VarDecl *Partner = nullptr;          ///< `UInt src = LANE OP OFFSET;`, if any.
   llvm::SmallVector<const Expr *, 2> Clamps; ///< Conditions that return the value itself.
 };
 
@@ -304,8 +304,8 @@ std::optional<ShuffleHelperShape> matchShuffleHelperShape(const FunctionDecl *He
   const VarDecl *Result = nullptr;
   auto SingleVar = [](const Stmt *S) -> const VarDecl * {
     const auto *Decl = dyn_cast<DeclStmt>(S);
-    const auto *Var = Decl && Decl->isSingleDecl() ? dyn_cast<VarDecl>(Decl->getSingleDecl())
-                                                   : nullptr;
+    const auto *Var =
+        Decl && Decl->isSingleDecl() ? dyn_cast<VarDecl>(Decl->getSingleDecl()) : nullptr;
     return Var && Var->hasInit() ? Var : nullptr;
   };
   size_t I = 0;
@@ -321,8 +321,8 @@ std::optional<ShuffleHelperShape> matchShuffleHelperShape(const FunctionDecl *He
     Shape.Read = asDslCall(Result->getInit(), "warp_read_lane");
     ++I;
   } else if (const auto *Return = dyn_cast<ReturnStmt>(Statements[0])) {
-    Shape.Read = Return->getRetValue() ? asDslCall(Return->getRetValue(), "warp_read_lane")
-                                       : nullptr;
+    Shape.Read =
+        Return->getRetValue() ? asDslCall(Return->getRetValue(), "warp_read_lane") : nullptr;
   }
   if (!Shape.Read || Shape.Read->getNumArgs() != 2 ||
       parameterIndex(Shape.Read->getArg(0), Helper) < 0)
@@ -331,18 +331,15 @@ std::optional<ShuffleHelperShape> matchShuffleHelperShape(const FunctionDecl *He
   for (; Result && I + 1 < Statements.size(); ++I) {
     const auto *E = dyn_cast<Expr>(Statements[I]);
     auto If = E ? matchDslIf(E->IgnoreImplicit()) : std::nullopt;
-    auto Reset = If && If->Then->size() == 1 ? dyn_cast<Expr>(If->Then->body_front())
-                                              : nullptr;
-    const auto *Assign =
-        Reset ? dyn_cast<CXXOperatorCallExpr>(Reset->IgnoreImplicit()) : nullptr;
+    auto Reset = If && If->Then->size() == 1 ? dyn_cast<Expr>(If->Then->body_front()) : nullptr;
+    const auto *Assign = Reset ? dyn_cast<CXXOperatorCallExpr>(Reset->IgnoreImplicit()) : nullptr;
     if (!Assign || Assign->getOperator() != OO_Equal || !isVariable(Assign->getArg(0), Result) ||
         !isSameVariable(Assign->getArg(1), Shape.Read->getArg(0)))
       return std::nullopt;
     Shape.Clamps.push_back(If->Cond);
   }
   if (Result) {
-    const auto *Return = I + 1 == Statements.size() ? dyn_cast<ReturnStmt>(Statements[I])
-                                                    : nullptr;
+    const auto *Return = I + 1 == Statements.size() ? dyn_cast<ReturnStmt>(Statements[I]) : nullptr;
     if (!Return || !Return->getRetValue() || !isVariable(Return->getRetValue(), Result))
       return std::nullopt;
   }
@@ -353,9 +350,8 @@ std::optional<ShuffleHelperShape> matchShuffleHelperShape(const FunctionDecl *He
     Index = Shape.Partner->getInit();
   }
   auto Found = matchLaneOffsetIndex(stripDslWrappers(Index));
-  if (!Found || parameterIndex(Found->Lane, Helper) < 0 ||
-      !isa<ParmVarDecl>(Found->Offset) || Found->Offset->getDeclContext() != Helper ||
-      variableOf(Found->Lane) == Found->Offset)
+  if (!Found || parameterIndex(Found->Lane, Helper) < 0 || !isa<ParmVarDecl>(Found->Offset) ||
+      Found->Offset->getDeclContext() != Helper || variableOf(Found->Lane) == Found->Offset)
     return std::nullopt;
   Shape.Index = *Found;
   return Shape;
@@ -393,7 +389,8 @@ std::optional<LaneRead> matchLaneRead(const CallExpr *Call, ASTContext &Ctx) {
   Read.Value = Args[parameterIndex(Shape->Read->getArg(0), Helper)];
   Read.Index.Shift = Shape->Index.Shift;
   Read.Index.Lane = Args[parameterIndex(Shape->Index.Lane, Helper)];
-  Read.Index.Offset = variableOf(Args[cast<ParmVarDecl>(Shape->Index.Offset)->getFunctionScopeIndex()]);
+  Read.Index.Offset =
+      variableOf(Args[cast<ParmVarDecl>(Shape->Index.Offset)->getFunctionScopeIndex()]);
   if (!Read.Index.Offset)
     return std::nullopt;
   // Each clamp must leave alone the lanes a reduction or scan reads from.
@@ -405,8 +402,11 @@ std::optional<LaneRead> matchLaneRead(const CallExpr *Call, ASTContext &Ctx) {
     OverloadedOperatorKind Op = Cmp->getOperator();
     if (isPartnerLane(R, *Shape)) {
       std::swap(L, R);
-      Op = Op == OO_Less ? OO_Greater : Op == OO_Greater ? OO_Less
-         : Op == OO_LessEqual ? OO_GreaterEqual : Op == OO_GreaterEqual ? OO_LessEqual : OO_None;
+      Op = Op == OO_Less           ? OO_Greater
+           : Op == OO_Greater      ? OO_Less
+           : Op == OO_LessEqual    ? OO_GreaterEqual
+           : Op == OO_GreaterEqual ? OO_LessEqual
+                                   : OO_None;
     }
     auto Bound = isPartnerLane(L, *Shape) ? valueAtCall(R, Helper, Args, Ctx) : std::nullopt;
     if (!Bound)
@@ -618,8 +618,7 @@ void CallSiteIndex::build() {
   V.TraverseAST(Ctx);
 }
 
-std::optional<std::vector<const Expr *>>
-CallSiteIndex::argumentsFor(const ParmVarDecl *Param) {
+std::optional<std::vector<const Expr *>> CallSiteIndex::argumentsFor(const ParmVarDecl *Param) {
   build();
   const Decl *Key = keyOf(Param);
   if (!Key || Escaped.contains(Key))

@@ -47,7 +47,7 @@ struct OffsetLoop {
   const clang::Stmt *Loop = nullptr;         ///< Host `for`, or the `$while` statement.
   const clang::CompoundStmt *Body = nullptr; ///< The loop's body.
   const clang::VarDecl *Var = nullptr;
-  bool Device = false;           ///< A `$while` that doubles Var at the end of its body.
+  bool Device = false;                 ///< A `$while` that doubles Var at the end of its body.
   const clang::Stmt *Update = nullptr; ///< For Device: that doubling statement.
   /// Device `$while (Var < warp_lane_count())`: 1, 2, ... up to half the warp.
   bool UpToLaneCount = false;
@@ -88,12 +88,12 @@ std::optional<AccumulateStep> matchAccumulateThroughHelpers(const clang::Stmt *S
 /// LAST for a shift down (`$if (LANE + OFFSET > LAST)`, LAST a host constant
 /// at the call). Other helpers, and Callables, are not seen through.
 struct LaneRead {
-  const clang::CallExpr *Call = nullptr; ///< warp_read_lane, or the helper call.
-  const clang::Expr *Value = nullptr;    ///< V, in the caller.
-  LaneOffsetIndex Index;                 ///< In the caller's terms.
+  const clang::CallExpr *Call = nullptr;       ///< warp_read_lane, or the helper call.
+  const clang::Expr *Value = nullptr;          ///< V, in the caller.
+  LaneOffsetIndex Index;                       ///< In the caller's terms.
   const clang::FunctionDecl *Helper = nullptr; ///< nullptr for warp_read_lane.
   const clang::CallExpr *WarpRead = nullptr;   ///< The warp_read_lane (Call, or in Helper).
-  std::string HelperName; ///< As the call spells it (a lambda's variable).
+  std::string HelperName;                      ///< As the call spells it (a lambda's variable).
   /// A shift-down helper returns the lane's own value for partners past this lane.
   std::optional<int64_t> LastPartner;
 };
@@ -121,8 +121,8 @@ struct LaneShiftLoop {
 
 /// The lane-shift loop that \p Read (a `warp_read_lane` call, or a call of a
 /// shuffle helper, see LaneRead) is the read of.
-std::optional<LaneShiftLoop> matchLaneShiftLoop(const clang::CallExpr *Read,
-                                                clang::ASTContext &Ctx, WriteAnalysis &Writes);
+std::optional<LaneShiftLoop> matchLaneShiftLoop(const clang::CallExpr *Read, clang::ASTContext &Ctx,
+                                                WriteAnalysis &Writes);
 
 /// The bound a shuffle-down guard puts on `lane + offset`.
 struct DownBound {

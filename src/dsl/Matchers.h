@@ -27,9 +27,7 @@ inline auto dslCall(llvm::ArrayRef<llvm::StringRef> Names) {
 }
 
 /// A warp builtin call (`warp_active_sum`, `warp_read_lane`, ...).
-AST_MATCHER(clang::CallExpr, isWarpBuiltin) {
-  return dslCallName(&Node).starts_with("warp_");
-}
+AST_MATCHER(clang::CallExpr, isWarpBuiltin) { return dslCallName(&Node).starts_with("warp_"); }
 
 /// `sync_block()`.
 inline auto syncBlock() { return dslCall({"sync_block"}); }
@@ -61,9 +59,7 @@ AST_MATCHER(clang::Expr, isDiscardedResult) {
 }
 
 /// An expression whose type is a Shared<T> array (through pointers).
-AST_MATCHER(clang::Expr, hasSharedType) {
-  return !sharedElementType(Node.getType()).isNull();
-}
+AST_MATCHER(clang::Expr, hasSharedType) { return !sharedElementType(Node.getType()).isNull(); }
 
 /// An expression whose type is a global buffer handle.
 AST_MATCHER(clang::Expr, hasBufferType) { return isBufferType(Node.getType()); }
@@ -87,24 +83,22 @@ inline auto atomicFetch(llvm::ArrayRef<llvm::StringRef> Operations, std::string 
                         std::string AtomicId) {
   using namespace clang::ast_matchers;
   auto Reference = ignoringImplicit(atomicReference(std::move(AtomicId)));
-  return cxxMemberCallExpr(
-             callee(cxxMethodDecl(hasAnyName(Operations))),
-             on(ignoringImplicit(expr(anyOf(
-                 Reference, memberExpr(hasObjectExpression(Reference)),
-                 cxxOperatorCallExpr(hasOverloadedOperatorName("[]"), argumentCountIs(2),
-                                     hasArgument(0, Reference))
-                     .bind(AtomicElement.str()))))))
+  return cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(Operations))),
+                           on(ignoringImplicit(expr(anyOf(
+                               Reference, memberExpr(hasObjectExpression(Reference)),
+                               cxxOperatorCallExpr(hasOverloadedOperatorName("[]"),
+                                                   argumentCountIs(2), hasArgument(0, Reference))
+                                   .bind(AtomicElement.str()))))))
       .bind(FetchId);
 }
 
 /// `s[i]`, `s.read(i)` or `s.write(i, v)` on a Shared array.
 inline auto sharedAccess() {
   using namespace clang::ast_matchers;
-  return expr(anyOf(
-      cxxOperatorCallExpr(hasOverloadedOperatorName("[]"),
-                          hasArgument(0, ignoringParenImpCasts(hasSharedType()))),
-      cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("read", "write"))),
-                        on(ignoringParenImpCasts(hasSharedType())))));
+  return expr(anyOf(cxxOperatorCallExpr(hasOverloadedOperatorName("[]"),
+                                        hasArgument(0, ignoringParenImpCasts(hasSharedType()))),
+                    cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("read", "write"))),
+                                      on(ignoringParenImpCasts(hasSharedType())))));
 }
 
 } // namespace kernel_tidy::dsl::matchers

@@ -34,9 +34,8 @@ StringRef collectiveSuffix(CombineOp Op) {
 }
 
 bool isThreadIndexComponent(StringRef Name) {
-  return llvm::is_contained({"thread_x", "thread_y", "thread_z", "dispatch_x", "dispatch_y",
-                             "dispatch_z"},
-                            Name);
+  return llvm::is_contained(
+      {"thread_x", "thread_y", "thread_z", "dispatch_x", "dispatch_y", "dispatch_z"}, Name);
 }
 
 bool isThreadIndexVector(StringRef Name) { return Name == "thread_id" || Name == "dispatch_id"; }
@@ -59,21 +58,18 @@ bool isInLuisaCompute(const Decl *D) {
       SawCompute = true;
       continue;
     }
-    return NS->getName() == "luisa" &&
-           isa<TranslationUnitDecl>(NS->getDeclContext());
+    return NS->getName() == "luisa" && isa<TranslationUnitDecl>(NS->getDeclContext());
   }
   return false;
 }
 
 bool isInLuisaComputeLibrary(const Decl *D) {
-  for (const DeclContext *Ctx = D ? D->getDeclContext() : nullptr; Ctx;
-       Ctx = Ctx->getParent()) {
+  for (const DeclContext *Ctx = D ? D->getDeclContext() : nullptr; Ctx; Ctx = Ctx->getParent()) {
     const auto *NS = dyn_cast<NamespaceDecl>(Ctx);
     if (!NS || NS->getName() != "compute")
       continue;
     const auto *Luisa = dyn_cast<NamespaceDecl>(NS->getDeclContext());
-    if (Luisa && Luisa->getName() == "luisa" &&
-        isa<TranslationUnitDecl>(Luisa->getDeclContext()))
+    if (Luisa && Luisa->getName() == "luisa" && isa<TranslationUnitDecl>(Luisa->getDeclContext()))
       return true;
   }
   return false;
@@ -124,8 +120,7 @@ static bool isDslWrapperRecord(const CXXRecordDecl *RD) {
 /// The class template specialization a DSL value type names.
 static const ClassTemplateSpecializationDecl *dslWrapperOf(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();
-  const auto *Spec =
-      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
   if (!Spec || !isDslWrapperRecord(Spec) || Spec->getTemplateArgs().size() < 1)
     return nullptr;
   return Spec;
@@ -173,15 +168,15 @@ bool isFloatingValue(QualType T) {
 
 /// The luisa::compute class template specialization named \p Name that \p T
 /// is, through references and pointers.
-static const ClassTemplateSpecializationDecl *
-computeTemplateOf(QualType T, llvm::ArrayRef<StringRef> Names) {
+static const ClassTemplateSpecializationDecl *computeTemplateOf(QualType T,
+                                                                llvm::ArrayRef<StringRef> Names) {
   T = T.getNonReferenceType();
   if (T->isPointerType())
     T = T->getPointeeType();
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T.getCanonicalType()->getAsCXXRecordDecl());
-  if (!Spec || !llvm::is_contained(Names, Spec->getName()) ||
-      !isInLuisaCompute(Spec) || Spec->getTemplateArgs().size() < 1)
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T.getCanonicalType()->getAsCXXRecordDecl());
+  if (!Spec || !llvm::is_contained(Names, Spec->getName()) || !isInLuisaCompute(Spec) ||
+      Spec->getTemplateArgs().size() < 1)
     return nullptr;
   return Spec;
 }
@@ -238,9 +233,7 @@ const Expr *stripDslWrappers(const Expr *E) {
   return E;
 }
 
-bool isDslCall(const Expr *E, StringRef Name) {
-  return dslCallName(stripDslWrappers(E)) == Name;
-}
+bool isDslCall(const Expr *E, StringRef Name) { return dslCallName(stripDslWrappers(E)) == Name; }
 
 const CallExpr *asDslCall(const Expr *E, StringRef Name) {
   E = stripDslWrappers(E);
@@ -254,8 +247,7 @@ bool isSameVariable(const Expr *A, const Expr *B) {
     return false;
   if (const auto *RefA = dyn_cast<DeclRefExpr>(A)) {
     const auto *RefB = dyn_cast<DeclRefExpr>(B);
-    return RefB && RefA->getDecl()->getCanonicalDecl() ==
-                       RefB->getDecl()->getCanonicalDecl();
+    return RefB && RefA->getDecl()->getCanonicalDecl() == RefB->getDecl()->getCanonicalDecl();
   }
   if (const auto *MemA = dyn_cast<MemberExpr>(A)) {
     const auto *MemB = dyn_cast<MemberExpr>(B);
@@ -277,10 +269,8 @@ bool isStatementSugarMacro(StringRef Name) {
       .Default(false);
 }
 
-bool isInStatementSugar(SourceLocation Loc, const SourceManager &SM,
-                        const LangOptions &LangOpts) {
-  return Loc.isMacroID() &&
-         isStatementSugarMacro(Lexer::getImmediateMacroName(Loc, SM, LangOpts));
+bool isInStatementSugar(SourceLocation Loc, const SourceManager &SM, const LangOptions &LangOpts) {
+  return Loc.isMacroID() && isStatementSugarMacro(Lexer::getImmediateMacroName(Loc, SM, LangOpts));
 }
 
 } // namespace kernel_tidy::dsl

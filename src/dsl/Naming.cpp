@@ -23,8 +23,7 @@ bool isComputeNamespace(const NamespaceDecl *NS) {
   if (!NS || NS->getName() != "compute")
     return false;
   const auto *Luisa = dyn_cast<NamespaceDecl>(NS->getDeclContext());
-  return Luisa && Luisa->getName() == "luisa" &&
-         isa<TranslationUnitDecl>(Luisa->getDeclContext());
+  return Luisa && Luisa->getName() == "luisa" && isa<TranslationUnitDecl>(Luisa->getDeclContext());
 }
 
 /// The innermost declaration context of \p S.
@@ -43,12 +42,9 @@ const DeclContext *contextOf(const Stmt *S, ASTContext &Ctx) {
 
 /// True if an unqualified lookup of \p Name from \p DC at \p Loc finds the
 /// luisa::compute function.
-bool isVisible(StringRef Name, const DeclContext *DC, SourceLocation Loc,
-               ASTContext &Ctx) {
+bool isVisible(StringRef Name, const DeclContext *DC, SourceLocation Loc, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  auto Before = [&](const Decl *D) {
-    return SM.isBeforeInTranslationUnit(D->getLocation(), Loc);
-  };
+  auto Before = [&](const Decl *D) { return SM.isBeforeInTranslationUnit(D->getLocation(), Loc); };
   IdentifierInfo &Id = Ctx.Idents.get(Name);
   for (; DC; DC = DC->getParent()) {
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && isComputeNamespace(NS))
@@ -118,15 +114,13 @@ public:
 
 } // namespace
 
-std::string dslQualifier(StringRef Name, const Stmt *At, ASTContext &Ctx,
-                         bool HasDslArgument) {
+std::string dslQualifier(StringRef Name, const Stmt *At, ASTContext &Ctx, bool HasDslArgument) {
   if (HasDslArgument)
     return ""; // The DSL types live in luisa::compute: ADL finds the builtin.
   if (isVisibleInBlocks(Name, At, Ctx))
     return "";
   const DeclContext *DC = contextOf(At, Ctx);
-  if (DC && isVisible(Name, DC, Ctx.getSourceManager().getExpansionLoc(At->getBeginLoc()),
-                      Ctx))
+  if (DC && isVisible(Name, DC, Ctx.getSourceManager().getExpansionLoc(At->getBeginLoc()), Ctx))
     return "";
   return "luisa::compute::";
 }
@@ -148,8 +142,7 @@ std::string freshName(StringRef Base, const Stmt *Site, ASTContext &Ctx) {
     Collector.TraverseStmt(const_cast<Stmt *>(Outermost));
   llvm::StringSet<> &Taken = NamesTakenByFixes[Outermost];
   std::string Name = Base.str();
-  for (unsigned Suffix = 1; Collector.Names.contains(Name) || Taken.contains(Name);
-       ++Suffix)
+  for (unsigned Suffix = 1; Collector.Names.contains(Name) || Taken.contains(Name); ++Suffix)
     Name = (Base + "_" + llvm::Twine(Suffix)).str();
   Taken.insert(Name);
   return Name;

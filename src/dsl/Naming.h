@@ -17,8 +17,8 @@ namespace kernel_tidy::dsl {
 /// using-declaration of the name in scope before \p At, code inside
 /// namespace luisa::compute, or, with \p HasDslArgument, argument-dependent
 /// lookup through a DSL-typed argument), else "luisa::compute::".
-std::string dslQualifier(llvm::StringRef Name, const clang::Stmt *At,
-                         clang::ASTContext &Ctx, bool HasDslArgument);
+std::string dslQualifier(llvm::StringRef Name, const clang::Stmt *At, clang::ASTContext &Ctx,
+                         bool HasDslArgument);
 
 /// A name based on \p Base that no declaration or reference in the
 /// outermost function around \p Site uses and that no other fix of this

@@ -40,7 +40,7 @@ StringRef targetChoices() { return "any, cuda, dx (or directx), vulkan or metal"
 
 llvm::ArrayRef<GainEntry> gainTable() {
   static const GainEntry Table[] = {
-#define KERNEL_TIDY_GAIN(RULE, OP, VALUES, TARGET, GAIN, SOURCE)                 \
+#define KERNEL_TIDY_GAIN(RULE, OP, VALUES, TARGET, GAIN, SOURCE)                                   \
   {RULE, OP, VALUES, TARGET, Gain::GAIN, SOURCE},
 #include "src/dsl/Profitability.def"
   };
@@ -57,8 +57,7 @@ StringRef gainOpName(CombineOp Op) {
 bool isFloatValueClass(QualType T, const ASTContext &Ctx) {
   T = dslValueType(T).getCanonicalType();
   // luisa::Vector<T, N>: CUDA reduces a vector one component at a time.
-  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-          T->getAsCXXRecordDecl()))
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
     if (Spec->getName() == "Vector" && Spec->getTemplateArgs().size() >= 1 &&
         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
       T = Spec->getTemplateArgs()[0].getAsType().getCanonicalType();
@@ -68,22 +67,19 @@ bool isFloatValueClass(QualType T, const ASTContext &Ctx) {
   return Bits != 16 && Bits != 32;
 }
 
-std::optional<GainEntry> lookupGain(llvm::ArrayRef<GainEntry> Table,
-                                    StringRef Rule, StringRef Op, bool IsFloat,
-                                    Target T) {
+std::optional<GainEntry> lookupGain(llvm::ArrayRef<GainEntry> Table, StringRef Rule, StringRef Op,
+                                    bool IsFloat, Target T) {
   if (T == Target::Any)
     return std::nullopt;
   StringRef Values = IsFloat ? "float" : "int";
   for (const GainEntry &Entry : Table)
     if (Entry.Rule == Rule && (Entry.Op == "*" || Entry.Op == Op) &&
-        (Entry.Values == "*" || Entry.Values == Values) &&
-        Entry.Target == targetName(T))
+        (Entry.Values == "*" || Entry.Values == Values) && Entry.Target == targetName(T))
       return Entry;
   return std::nullopt;
 }
 
-std::optional<GainEntry> lookupGain(StringRef Rule, StringRef Op, bool IsFloat,
-                                    Target T) {
+std::optional<GainEntry> lookupGain(StringRef Rule, StringRef Op, bool IsFloat, Target T) {
   return lookupGain(gainTable(), Rule, Op, IsFloat, T);
 }
 

@@ -59,13 +59,12 @@ bool isFloatValueClass(clang::QualType T, const clang::ASTContext &Ctx);
 /// The first entry of \p Table for the rewrite of \p Rule that combines \p Op
 /// over values of the class \p IsFloat on \p T; std::nullopt when no entry
 /// matches (unknown) or \p T is Any.
-std::optional<GainEntry> lookupGain(llvm::ArrayRef<GainEntry> Table,
-                                    llvm::StringRef Rule, llvm::StringRef Op,
-                                    bool IsFloat, Target T);
+std::optional<GainEntry> lookupGain(llvm::ArrayRef<GainEntry> Table, llvm::StringRef Rule,
+                                    llvm::StringRef Op, bool IsFloat, Target T);
 
 /// lookupGain in Profitability.def.
-std::optional<GainEntry> lookupGain(llvm::StringRef Rule, llvm::StringRef Op,
-                                    bool IsFloat, Target T);
+std::optional<GainEntry> lookupGain(llvm::StringRef Rule, llvm::StringRef Op, bool IsFloat,
+                                    Target T);
 
 } // namespace kernel_tidy::dsl
 

@@ -180,7 +180,8 @@ private:
       std::vector<std::optional<int64_t>> Bounds;
       for (const Expr *Arg : *Args)
         Bounds.push_back(evaluateHostInt(stripDslWrappers(Arg)->IgnoreParenImpCasts(), Ctx));
-      if (!Args->empty() && Args->size() <= 3 && llvm::all_of(Bounds, [](const auto &V) { return V.has_value(); })) {
+      if (!Args->empty() && Args->size() <= 3 &&
+          llvm::all_of(Bounds, [](const auto &V) { return V.has_value(); })) {
         int64_t Begin = Args->size() == 1 ? 0 : *Bounds[0];
         int64_t End = Args->size() == 1 ? *Bounds[0] : *Bounds[1];
         int64_t Step = Args->size() == 3 ? *Bounds[2] : 1;
@@ -273,8 +274,7 @@ private:
   }
 
   bool control(const CXXOperatorCallExpr *Op, Node *Seq, const CallFrame *F) {
-    if (Op->getNumArgs() != 2 ||
-        (Op->getOperator() != OO_Percent && Op->getOperator() != OO_Slash))
+    if (Op->getNumArgs() != 2 || (Op->getOperator() != OO_Percent && Op->getOperator() != OO_Slash))
       return false;
     const LambdaExpr *Lambda = asLambda(Op->getArg(1));
     auto Control = Lambda ? controlOfBody(Lambda->getBody(), Ctx) : std::nullopt;
@@ -335,7 +335,8 @@ private:
     if (!Control)
       return false;
     if (Control->K == DslControl::Elif) {
-      const auto *Chain = dyn_cast<CXXOperatorCallExpr>(Op->getArg(0)->IgnoreImplicit()->IgnoreParens());
+      const auto *Chain =
+          dyn_cast<CXXOperatorCallExpr>(Op->getArg(0)->IgnoreImplicit()->IgnoreParens());
       if (!Chain || Chain->getOperator() != OO_Star || Chain->getNumArgs() != 2 ||
           !collectArms(Chain->getArg(0), Arms))
         return false;
@@ -370,8 +371,8 @@ private:
       for (size_t I = 0; I < Control.Conditions.size(); ++I)
         Arm->Guards.push_back(
             {Control.Conditions[I], !Else && I + 1 == Control.Conditions.size(), F});
-      Branch->ArmUniform.push_back(
-          Else || Uniformity.varianceOf(Control.Conditions.back()) <= Variance::Block);
+      Branch->ArmUniform.push_back(Else || Uniformity.varianceOf(Control.Conditions.back()) <=
+                                               Variance::Block);
       stmt(Control.Body, Arm, F);
     }
     if (Controls.back().K != DslControl::Else) {
@@ -393,7 +394,8 @@ private:
     bool HasDefault = false;
     for (const Stmt *S : blockStatements(Lambda->getBody())) {
       const auto *Case = dyn_cast<CXXOperatorCallExpr>(S);
-      const LambdaExpr *Body = Case && Case->getNumArgs() == 2 ? asLambda(Case->getArg(1)) : nullptr;
+      const LambdaExpr *Body =
+          Case && Case->getNumArgs() == 2 ? asLambda(Case->getArg(1)) : nullptr;
       auto Control = Body ? controlOfBody(Body->getBody(), Ctx) : std::nullopt;
       if (!Control || (Control->K != DslControl::Case && Control->K != DslControl::Default)) {
         add(Node::Opaque, Branch->Parent);
@@ -484,14 +486,14 @@ private:
 
   /// The array \p D denotes where frame \p F runs: a variable, through
   /// helper parameters and local pointers or references to it.
-  std::optional<std::pair<const VarDecl *, unsigned>> arrayOf(const ValueDecl *D,
-                                                              const CallFrame *F,
-                                                              unsigned Depth = 0) {
+  std::optional<std::pair<const VarDecl *, unsigned>>
+  arrayOf(const ValueDecl *D, const CallFrame *F, unsigned Depth = 0) {
     const auto *Var = dyn_cast_or_null<VarDecl>(D);
     if (!Var || Depth > 16)
       return std::nullopt;
-    auto Referenced = [&](const Expr *E, const CallFrame *At)
-        -> std::optional<std::pair<const VarDecl *, unsigned>> {
+    auto Referenced =
+        [&](const Expr *E,
+            const CallFrame *At) -> std::optional<std::pair<const VarDecl *, unsigned>> {
       if (!E)
         return std::nullopt;
       E = E->IgnoreParenImpCasts();
@@ -589,7 +591,7 @@ SharedAccessAnalysis::KernelModel &SharedAccessAnalysis::modelOf(const LambdaExp
   if (auto Shape = Size.known())
     M.Shape = *Shape;
   else // Unknown: witnesses only among threads any block of the dimension has.
-    M.Shape = M.Dimension == 1 ? std::array<unsigned, 3>{32, 1, 1}
+    M.Shape = M.Dimension == 1   ? std::array<unsigned, 3>{32, 1, 1}
               : M.Dimension == 2 ? std::array<unsigned, 3>{8, 8, 1}
                                  : std::array<unsigned, 3>{4, 4, 4};
   M.WarpLanes = Widths.widthOf(Kernel).known();

@@ -15,8 +15,7 @@ namespace kernel_tidy::dsl {
 namespace {
 
 const CXXOperatorCallExpr *asOperator(const Expr *E, OverloadedOperatorKind Kind) {
-  const auto *Op = E ? dyn_cast<CXXOperatorCallExpr>(E->IgnoreImplicit()->IgnoreParens())
-                     : nullptr;
+  const auto *Op = E ? dyn_cast<CXXOperatorCallExpr>(E->IgnoreImplicit()->IgnoreParens()) : nullptr;
   return Op && Op->getOperator() == Kind && Op->getNumArgs() == 2 ? Op : nullptr;
 }
 
@@ -98,8 +97,7 @@ const Expr *whileCondition(const Expr *Guard) {
 
 /// The control statement of a body lambda passed as the right operand of
 /// \p Op (`BUILDER % lambda` or `CHAIN / lambda`).
-std::optional<DslControl> controlOfOperator(const CXXOperatorCallExpr *Op,
-                                            ASTContext &Ctx) {
+std::optional<DslControl> controlOfOperator(const CXXOperatorCallExpr *Op, ASTContext &Ctx) {
   const Expr *Left = Op->getArg(0);
   DslControl Control{DslControl::If, {}, nullptr, Op};
   if (Op->getOperator() == OO_Slash) {
@@ -165,8 +163,7 @@ std::optional<DslControl> controlOfOperator(const CXXOperatorCallExpr *Op,
 } // namespace
 
 const CompoundStmt *dslBlockBody(const Stmt *S) {
-  const auto *Op = dyn_cast_or_null<Expr>(S) ? asOperator(cast<Expr>(S), OO_Percent)
-                                             : nullptr;
+  const auto *Op = dyn_cast_or_null<Expr>(S) ? asOperator(cast<Expr>(S), OO_Percent) : nullptr;
   const LambdaExpr *Lambda = Op ? asLambda(Op->getArg(1)) : nullptr;
   return Lambda ? dyn_cast<CompoundStmt>(Lambda->getBody()) : nullptr;
 }
@@ -183,8 +180,7 @@ std::optional<DslIf> matchDslIf(const Stmt *S) {
   return DslIf{Create->getArg(Create->getNumArgs() - 1), Then};
 }
 
-std::optional<std::vector<const Expr *>>
-deviceRangeArguments(const CXXForRangeStmt *Loop) {
+std::optional<std::vector<const Expr *>> deviceRangeArguments(const CXXForRangeStmt *Loop) {
   const Expr *Range = stripDslWrappers(Loop->getRangeInit());
   StringRef Name = dslCallName(Range);
   if (Name != "dynamic_range" && Name != "dynamic_range_with_comment")
@@ -275,8 +271,8 @@ std::optional<Combination> matchCombination(const Expr *E) {
   const auto *Call = cast<CallExpr>(E->IgnoreParenImpCasts());
   if (Call->getNumArgs() != 2)
     return std::nullopt;
-  return Combination{Name == "max" ? CombineOp::Max : CombineOp::Min,
-                     Call->getArg(0), Call->getArg(1)};
+  return Combination{Name == "max" ? CombineOp::Max : CombineOp::Min, Call->getArg(0),
+                     Call->getArg(1)};
 }
 
 std::optional<AccumulateStep> matchAccumulateStep(const Stmt *S) {

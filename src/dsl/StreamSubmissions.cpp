@@ -141,8 +141,8 @@ static std::pair<StringRef, const Expr *> commandOf(const Expr *Operand) {
       llvm::all_of(llvm::drop_begin(Construct->arguments()),
                    [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
     E = Construct->getArg(0)->IgnoreImplicit();
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      E->getType()->getAsCXXRecordDecl());
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(E->getType()->getAsCXXRecordDecl());
   if (!Spec || Spec->getName() != "unique_ptr" || Spec->getTemplateArgs().size() < 1 ||
       Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
     return {"", E};
@@ -164,9 +164,7 @@ static const Expr *hostTransfer(const Expr *Operand, StringRef Suffix) {
   return Call->getArg(0);
 }
 
-const Expr *downloadTarget(const Expr *Operand) {
-  return hostTransfer(Operand, "DownloadCommand");
-}
+const Expr *downloadTarget(const Expr *Operand) { return hostTransfer(Operand, "DownloadCommand"); }
 
 const Expr *uploadSource(const Expr *Operand) { return hostTransfer(Operand, "UploadCommand"); }
 
@@ -221,8 +219,7 @@ const ValueDecl *hostMemoryRoot(const Expr *E) {
       E = List->getInit(0);
     } else if (const auto *Call = dyn_cast<CallExpr>(E)) {
       // `std::data(v)`, `std::addressof(x)`.
-      if (Call->getNumArgs() < 1 || !Call->getDirectCallee() ||
-          !isLibrary(Call->getDirectCallee()))
+      if (Call->getNumArgs() < 1 || !Call->getDirectCallee() || !isLibrary(Call->getDirectCallee()))
         return nullptr;
       E = Call->getArg(0);
     } else {

@@ -39,7 +39,7 @@ bool isSynchronizing(StreamOperand Kind);
 /// One expression statement `S << X << Y ...;` on a luisa::compute::Stream.
 struct StreamSubmission {
   const clang::Stmt *Statement = nullptr;
-  const clang::Expr *Stream = nullptr;                   ///< S as written.
+  const clang::Expr *Stream = nullptr;                    ///< S as written.
   const clang::CXXOperatorCallExpr *FirstShift = nullptr; ///< `S << X`.
   llvm::SmallVector<std::pair<StreamOperand, const clang::Expr *>, 4> Operands;
 
@@ -102,8 +102,8 @@ private:
 /// callbacks, a synchronising operand only at the end of the last one, no
 /// read of memory an earlier one downloads, no user code called by any but
 /// the first (it could depend on the earlier commands having been submitted).
-std::vector<std::vector<StreamSubmission>>
-chainableRuns(const clang::CompoundStmt *Block, const clang::ASTContext &Ctx);
+std::vector<std::vector<StreamSubmission>> chainableRuns(const clang::CompoundStmt *Block,
+                                                         const clang::ASTContext &Ctx);
 
 /// A host loop (for, range-for, while, do) whose body only submits commands
 /// to one stream, so that one CommandList could collect every iteration's.
@@ -118,8 +118,7 @@ struct BatchableLoop {
 /// no download target is read, no upload or download touches memory that
 /// the loop declares or whose variable the loop header uses, and the body
 /// calls no user code.
-std::optional<BatchableLoop> asBatchableLoop(const clang::Stmt *Loop,
-                                             const clang::ASTContext &Ctx);
+std::optional<BatchableLoop> asBatchableLoop(const clang::Stmt *Loop, const clang::ASTContext &Ctx);
 
 } // namespace kernel_tidy::dsl
 

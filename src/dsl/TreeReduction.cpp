@@ -115,8 +115,7 @@ const Expr *halvedOperand(const Expr *E, const ASTContext &Ctx) {
 /// True if a host or DSL loop around \p S repeats it below \p Scope (the
 /// block that declares a variable S uses).
 bool repeatedWithin(const Stmt *S, const Stmt *Scope, ASTContext &Ctx) {
-  for (const Stmt *Node = parentStmt(S, Ctx); Node && Node != Scope;
-       Node = parentStmt(Node, Ctx)) {
+  for (const Stmt *Node = parentStmt(S, Ctx); Node && Node != Scope; Node = parentStmt(Node, Ctx)) {
     if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Node))
       return true;
     if (isa<CompoundStmt>(Node))
@@ -167,8 +166,8 @@ struct Pair {
   const ValueDecl *Array = nullptr;
   bool Interleaved = false;
 };
-std::optional<Pair> matchPair(const Expr *A, const Expr *B, const VarDecl *V,
-                              WriteAnalysis &Writes, const ASTContext &Ctx) {
+std::optional<Pair> matchPair(const Expr *A, const Expr *B, const VarDecl *V, WriteAnalysis &Writes,
+                              const ASTContext &Ctx) {
   auto EA = matchSharedElement(A), EB = matchSharedElement(B);
   if (!EA || !EB || EA->Array != EB->Array || EA->Stored || EB->Stored)
     return std::nullopt;
@@ -263,7 +262,8 @@ std::optional<SharedElement> matchSharedElement(const Expr *E) {
     return std::nullopt;
   auto SharedVar = [](const Expr *Object) -> const ValueDecl * {
     Object = Object->IgnoreParenImpCasts();
-    if (const auto *Deref = dyn_cast<UnaryOperator>(Object); Deref && Deref->getOpcode() == UO_Deref)
+    if (const auto *Deref = dyn_cast<UnaryOperator>(Object);
+        Deref && Deref->getOpcode() == UO_Deref)
       Object = Deref->getSubExpr()->IgnoreParenImpCasts();
     const ValueDecl *Decl = nullptr;
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Object))
@@ -343,7 +343,8 @@ std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext
   // what the last run left.
   const auto &VarWrites = Writes.writesOf(Var);
   const Expr *HalfOf = nullptr;
-  bool DownToOne = (Kind == OO_Greater && *Limit == 0) || (Kind == OO_GreaterEqual && *Limit == 1) ||
+  bool DownToOne = (Kind == OO_Greater && *Limit == 0) ||
+                   (Kind == OO_GreaterEqual && *Limit == 1) ||
                    (Kind == OO_ExclaimEqual && *Limit == 0);
   // A run-time start may be 0, which an exit at the end of the body would
   // not stop before the first step.
@@ -446,8 +447,8 @@ std::optional<TreeReduction> matchTreeReduction(const CompoundStmt *Body, ASTCon
   }
   // Register-then-write: R = pair; barrier; s[T] = R; with a barrier before
   // the read or after the write-back.
-  if (Steps.size() != 2 || Outer == 0 || Shape.substr(First, Last - First + 1).find('B') ==
-                                             std::string::npos)
+  if (Steps.size() != 2 || Outer == 0 ||
+      Shape.substr(First, Last - First + 1).find('B') == std::string::npos)
     return std::nullopt;
   const VarDecl *Register = variableOf(Read->Target);
   if (!Register || !isDslValueType(Register->getType()) ||
@@ -558,8 +559,8 @@ TreeLeftovers leftoversOf(const TreeReduction &Tree, ASTContext &Ctx) {
   const auto *Local = dyn_cast<VarDecl>(Tree.Array);
   Result.ArrayEscapes = !Local || !Local->isLocalVarDecl() || Local->getType()->isPointerType() ||
                         Local->getType()->isReferenceType();
-  for (const DeclRefExpr *Ref : Result.ArrayEscapes ? std::vector<const DeclRefExpr *>()
-                                                    : UsesOf(Local, Repeated)) {
+  for (const DeclRefExpr *Ref :
+       Result.ArrayEscapes ? std::vector<const DeclRefExpr *>() : UsesOf(Local, Repeated)) {
     if (!Repeated && !isAfter(Ref, Loop, SM))
       continue;
     auto Access = accessOfReference(Ref, Ctx);

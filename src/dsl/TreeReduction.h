@@ -39,14 +39,14 @@ std::optional<SharedElement> matchSharedElement(const clang::Expr *E);
 
 /// A loop whose variable halves every iteration.
 struct HalvingLoop {
-  const clang::Stmt *Loop = nullptr;         ///< Host `for`, or the `$while` statement.
+  const clang::Stmt *Loop = nullptr; ///< Host `for`, or the `$while` statement.
   const clang::CompoundStmt *Body = nullptr;
   const clang::VarDecl *Var = nullptr;
   bool Device = false;                 ///< A `$while` over a DSL variable.
   const clang::Stmt *Update = nullptr; ///< For Device: the halving statement in Body.
   /// For an endless `$loop`/`$while (true)`: its `$if (V == 0) { $break; };`.
   const clang::Stmt *Exit = nullptr;
-  std::vector<int64_t> Values;         ///< Var's value in each iteration.
+  std::vector<int64_t> Values; ///< Var's value in each iteration.
   /// For a device loop that halves down to 1 from a start that is not a
   /// constant, `B / 2` or `B >> 1`: B (Values is then empty).
   const clang::Expr *HalfOf = nullptr;
@@ -61,8 +61,8 @@ struct HalvingLoop {
 /// whose only exit is `$if (V == 0u) { $break; };` first or last in the
 /// body, from a positive start. A device loop may also start at half of a
 /// run-time value (HalfOf) when nothing runs before its exit test.
-std::optional<HalvingLoop> matchHalvingLoop(const clang::CompoundStmt *Body,
-                                            clang::ASTContext &Ctx, WriteAnalysis &Writes);
+std::optional<HalvingLoop> matchHalvingLoop(const clang::CompoundStmt *Body, clang::ASTContext &Ctx,
+                                            WriteAnalysis &Writes);
 
 /// A tree reduction step loop over a Shared array.
 struct TreeReduction {

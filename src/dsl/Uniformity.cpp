@@ -35,16 +35,15 @@ namespace {
 /// The variance of the DSL builtin \p Name's result, when it does not
 /// depend on the arguments; std::nullopt for builtins that combine them.
 std::optional<Variance> builtinVariance(StringRef Name) {
-  auto Fixed = llvm::StringSwitch<std::optional<Variance>>(Name)
-                   .Cases("block_id", "block_x", "block_y", "block_z", Variance::Block)
-                   .Cases("dispatch_size", "dispatch_size_x", "dispatch_size_y",
-                          "dispatch_size_z", Variance::Grid)
-                   .Cases("block_size", "block_size_x", "block_size_y",
-                          "block_size_z", Variance::Grid)
-                   .Cases("warp_lane_count", "kernel_id", "object_id", Variance::Grid)
-                   .Cases("warp_read_first_active_lane", "warp_first_active_lane",
-                          Variance::Warp)
-                   .Default(std::nullopt);
+  auto Fixed =
+      llvm::StringSwitch<std::optional<Variance>>(Name)
+          .Cases("block_id", "block_x", "block_y", "block_z", Variance::Block)
+          .Cases("dispatch_size", "dispatch_size_x", "dispatch_size_y", "dispatch_size_z",
+                 Variance::Grid)
+          .Cases("block_size", "block_size_x", "block_size_y", "block_size_z", Variance::Grid)
+          .Cases("warp_lane_count", "kernel_id", "object_id", Variance::Grid)
+          .Cases("warp_read_first_active_lane", "warp_first_active_lane", Variance::Warp)
+          .Default(std::nullopt);
   if (Fixed)
     return Fixed;
   // Every lane of the warp receives the same result of a reduction.
@@ -58,8 +57,7 @@ std::optional<Variance> builtinVariance(StringRef Name) {
 }
 
 bool isAtomicOperation(StringRef Method) {
-  return Method.starts_with("fetch_") || Method == "exchange" ||
-         Method == "compare_exchange";
+  return Method.starts_with("fetch_") || Method == "exchange" || Method == "compare_exchange";
 }
 
 /// True if \p FD is part of the DSL (a builtin, an operator, a method of a
@@ -74,8 +72,8 @@ bool isDslFunction(const FunctionDecl *FD) {
 /// `float4x4`), whose values are baked in as scalars are.
 bool isHostVectorOrMatrix(const CXXRecordDecl *Record) {
   const auto *Luisa = dyn_cast<NamespaceDecl>(Record->getDeclContext());
-  if (!Luisa || Luisa->getName() != "luisa" ||
-      !isa<TranslationUnitDecl>(Luisa->getDeclContext()) || !Record->getIdentifier())
+  if (!Luisa || Luisa->getName() != "luisa" || !isa<TranslationUnitDecl>(Luisa->getDeclContext()) ||
+      !Record->getIdentifier())
     return false;
   return llvm::StringSwitch<bool>(Record->getName())
       .Cases("Vector", "Matrix", "half", true)
@@ -248,8 +246,7 @@ Variance UniformityAnalysis::varianceOfCall(const CallExpr *Call) {
   }
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *Method = Member->getMethodDecl();
-    if (!isDslFunction(Method) || !Method->getIdentifier() ||
-        isAtomicOperation(Method->getName()))
+    if (!isDslFunction(Method) || !Method->getIdentifier() || isAtomicOperation(Method->getName()))
       return Variance::Thread;
     const Expr *Object = Member->getImplicitObjectArgument();
     Variance V = Object ? varianceOf(Object) : Variance::Thread;
@@ -262,8 +259,7 @@ Variance UniformityAnalysis::varianceOfCall(const CallExpr *Call) {
   if (Name.empty())
     return Variance::Thread; // A helper or Callable may read thread ids.
   if (Name == "warp_read_lane" && Call->getNumArgs() == 2)
-    return varianceOf(Call->getArg(1)) <= Variance::Warp ? Variance::Warp
-                                                         : Variance::Thread;
+    return varianceOf(Call->getArg(1)) <= Variance::Warp ? Variance::Warp : Variance::Thread;
   if (auto Fixed = builtinVariance(Name))
     return *Fixed;
   return joinOf({Call->getArgs(), Call->getNumArgs()});
@@ -391,8 +387,7 @@ bool UniformityAnalysis::isLaneId(const Expr *E) {
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (!Var || isa<ParmVarDecl>(Var) || !Var->hasInit() || !Var->isLocalVarDecl())
     return false;
-  return dslCallName(stripDslWrappers(Var->getInit())) == "warp_lane_id" &&
-         !Writes.isWritten(Var);
+  return dslCallName(stripDslWrappers(Var->getInit())) == "warp_lane_id" && !Writes.isWritten(Var);
 }
 
 bool UniformityAnalysis::admitsOneLanePerWarp(const Expr *Cond) {

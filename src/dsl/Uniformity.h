@@ -37,8 +37,7 @@ llvm::StringRef varianceName(Variance V);
 /// memoized for one translation unit.
 class UniformityAnalysis {
 public:
-  UniformityAnalysis(clang::ASTContext &Ctx, WriteAnalysis &Writes,
-                     ControlFlowAnalysis &Flow)
+  UniformityAnalysis(clang::ASTContext &Ctx, WriteAnalysis &Writes, ControlFlowAnalysis &Flow)
       : Ctx(Ctx), Writes(Writes), Flow(Flow) {}
 
   /// How uniform the value of \p E is.
@@ -88,10 +87,10 @@ private:
   ControlFlowAnalysis &Flow;
   llvm::DenseMap<const clang::VarDecl *, Variance> Variables;
   llvm::DenseSet<const clang::VarDecl *> InProgress;
-  unsigned Assumptions = 0; ///< Cycles broken optimistically so far.
+  unsigned Assumptions = 0;                                ///< Cycles broken optimistically so far.
   llvm::DenseMap<const clang::Stmt *, Variance> Controls;  ///< Per statement.
   llvm::DenseMap<const clang::Stmt *, Variance> LoopExits; ///< Per loop body.
-  llvm::DenseSet<const clang::Stmt *> BodiesInProgress; ///< Of controlOf's callers.
+  llvm::DenseSet<const clang::Stmt *> BodiesInProgress;    ///< Of controlOf's callers.
   bool CallsIndexed = false;
   llvm::DenseMap<const clang::Decl *, std::vector<const clang::CallExpr *>> Calls;
   const std::vector<const clang::CallExpr *> NoCalls;

@@ -55,7 +55,8 @@ DefaultWarpWidths defaultWarpWidths(bool IsSet, std::optional<unsigned> Configur
     break;
   }
   Widths.Why = "the kernel does not call set_warp_size and WarpSize is not set, so with "
-               "--target=" + targetName(Backend).str() + " it runs with its backend's warp of " +
+               "--target=" +
+               targetName(Backend).str() + " it runs with its backend's warp of " +
                std::to_string(Widths.Narrowest) + " to " + std::to_string(Widths.Widest) +
                " lanes (set_warp_size, WarpSize or --target=cuda states the width)";
   return Widths;
@@ -86,12 +87,10 @@ WarpWidth WarpWidthAnalysis::setIn(const Stmt *Body) {
   for (const CallExpr *Call : dslCallsIn(Body, "set_warp_size", Ctx)) {
     // The argument as written: a value that would wrap on conversion to the
     // parameter (4294967296ull) is not a width.
-    auto Lanes = Call->getNumArgs() == 1
-                     ? evaluateHostInt(Call->getArg(0)->IgnoreImpCasts(), Ctx)
-                     : std::nullopt;
+    auto Lanes = Call->getNumArgs() == 1 ? evaluateHostInt(Call->getArg(0)->IgnoreImpCasts(), Ctx)
+                                         : std::nullopt;
     Width.SetBy = Call;
-    if (!Lanes || !isWarpWidth(*Lanes) ||
-        (Width.From == WarpWidth::Set && Width.Lanes != *Lanes)) {
+    if (!Lanes || !isWarpWidth(*Lanes) || (Width.From == WarpWidth::Set && Width.Lanes != *Lanes)) {
       Width.Conflicting = Lanes && isWarpWidth(*Lanes);
       Width.Requested = Lanes;
       Width.From = WarpWidth::Unknown;

@@ -47,19 +47,18 @@ struct DefaultWarpWidths {
 
 /// The default widths for a WarpSize option (\p Configured: the parsed
 /// value when the option is set; \p IsSet whether it is) and a target.
-DefaultWarpWidths defaultWarpWidths(bool IsSet, std::optional<unsigned> Configured,
-                                    Target Backend);
+DefaultWarpWidths defaultWarpWidths(bool IsSet, std::optional<unsigned> Configured, Target Backend);
 
 /// The warp width that code runs with, and where it comes from.
 struct WarpWidth {
   enum Origin {
-    Default,  ///< No set_warp_size: the WarpSize option.
-    Set,      ///< A constant set_warp_size(N) in the kernel.
-    Unknown,  ///< set_warp_size with a non-constant or invalid width.
+    Default, ///< No set_warp_size: the WarpSize option.
+    Set,     ///< A constant set_warp_size(N) in the kernel.
+    Unknown, ///< set_warp_size with a non-constant or invalid width.
   };
   Origin From = Default;
-  unsigned Lanes = 0;                      ///< For Default and Set.
-  const clang::CallExpr *SetBy = nullptr;  ///< The set_warp_size call, if any.
+  unsigned Lanes = 0;                     ///< For Default and Set.
+  const clang::CallExpr *SetBy = nullptr; ///< The set_warp_size call, if any.
   /// For Unknown: the constant that set_warp_size was given, if it was one.
   std::optional<int64_t> Requested;
   bool Conflicting = false; ///< For Unknown: two calls with different widths.

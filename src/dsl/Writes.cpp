@@ -60,9 +60,7 @@ bool isAssignment(OverloadedOperatorKind Kind) {
 }
 
 /// True if \p Target names the variable itself, not a part of it.
-bool isWholeVariable(const Expr *Target) {
-  return isa<DeclRefExpr>(Target->IgnoreParenImpCasts());
-}
+bool isWholeVariable(const Expr *Target) { return isa<DeclRefExpr>(Target->IgnoreParenImpCasts()); }
 
 /// Collects the writes of one function body.
 class WriteIndexer : public RecursiveASTVisitor<WriteIndexer> {
@@ -88,8 +86,7 @@ public:
       return true;
     const Expr *Target = Call->getArg(0);
     bool Plain = Kind == OO_Equal && isWholeVariable(Target);
-    const Expr *Value = Call->getNumArgs() == 2 && Kind != OO_PlusPlus &&
-                                Kind != OO_MinusMinus
+    const Expr *Value = Call->getNumArgs() == 2 && Kind != OO_PlusPlus && Kind != OO_MinusMinus
                             ? Call->getArg(1)
                             : nullptr;
     record(Target, {Call, Value, !Plain});
@@ -98,8 +95,7 @@ public:
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->isAssignmentOp())
       record(Op->getLHS(),
-             {Op, Op->getRHS(),
-              Op->getOpcode() != BO_Assign || !isWholeVariable(Op->getLHS())});
+             {Op, Op->getRHS(), Op->getOpcode() != BO_Assign || !isWholeVariable(Op->getLHS())});
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *Op) {
@@ -143,8 +139,7 @@ public:
   }
   bool VisitVarDecl(VarDecl *Var) {
     // `auto &alias = v;` writes v wherever alias is written.
-    if (!isa<ParmVarDecl>(Var) && Var->getInit() &&
-        isWritableReference(Var->getType(), false))
+    if (!isa<ParmVarDecl>(Var) && Var->getInit() && isWritableReference(Var->getType(), false))
       record(Var->getInit(), {Var->getInit(), nullptr, true});
     return true;
   }

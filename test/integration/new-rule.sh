@@ -2,7 +2,7 @@
 # scripts/new-rule into a scratch copy of the files it edits: the files it
 # writes, the registry line (through the preprocessor, as LuisaModule.cpp
 # reads it), the README row, and its refusals.
-# Usage: new-rule.sh SOURCE_DIR CXX_COMPILER
+# Usage: new-rule.sh SOURCE_DIR CXX_COMPILER [CLANG_FORMAT]
 set -eu
 src=$1
 cxx=$2
@@ -16,7 +16,7 @@ mkdir -p "$work/frontends/cute/kernel_tidy_cute/rules"
 cp "$src/frontends/cute/kernel_tidy_cute/rules/__init__.py" "$work/frontends/cute/kernel_tidy_cute/rules/"
 gen() { python3 "$src/scripts/new-rule" --root "$work" "$@"; }
 
-gen --guide-section 3.9 --fix-kinds safe --summary 'vote loop -> warp_active_any' \
+gen --fix-kinds safe --summary 'vote loop -> warp_active_any' \
     luisa-warp-vote-loop > "$work/out.log" 2>&1 || { cat "$work/out.log"; fail "the generator failed"; }
 cat "$work/out.log"
 for f in rules/WarpVoteLoopCheck.h rules/WarpVoteLoopCheck.cpp docs/rules/luisa-warp-vote-loop.md \
@@ -44,10 +44,10 @@ if python3 "$src/scripts/fixture-input" "$fixtures/positive.cpp" | grep -q 'CHEC
 fi
 
 # The registry line, expanded as rules/LuisaModule.cpp does: the last rule, well-formed.
-printf '#define KERNEL_TIDY_RULE(Id, Class, Section, Fix, Summary) <Id|Class|Section|Fix|Summary>\n#include "Rules.def"\n' \
+printf '#define KERNEL_TIDY_RULE(Id, Class, Fix, Summary) <Id|Class|Fix|Summary>\n#include "Rules.def"\n' \
   | "$cxx" -E -P -x c++ -I "$work/rules" - > "$work/rules.i" 2>&1 || { cat "$work/rules.i"; fail "Rules.def does not preprocess"; }
 last=$(grep '<' "$work/rules.i" | tail -n 1 | sed 's/^ *//; s/ *$//')
-[ "$last" = '<"luisa-warp-vote-loop"|WarpVoteLoopCheck|"3.9"|"safe"|"vote loop -> warp_active_any">' ] \
+[ "$last" = '<"luisa-warp-vote-loop"|WarpVoteLoopCheck|"safe"|"vote loop -> warp_active_any">' ] \
   || { cat "$work/rules.i"; fail "the registry line: $last"; }
 [ "$(grep -c '<' "$work/rules.i")" -eq "$(( $(grep -c '^KERNEL_TIDY_RULE(' "$src/rules/Rules.def") + 1 ))" ] \
   || fail "the other rules of Rules.def changed"
@@ -56,6 +56,11 @@ tail -n 1 "$work/rules/Rules.def" | grep -qx '#undef KERNEL_TIDY_RULE' || fail "
 grep -B1 -x '<!-- end of the rules table -->' "$work/README.md" \
   | grep -qxF '| [luisa-warp-vote-loop](docs/rules/luisa-warp-vote-loop.md) | safe | vote loop -> warp_active_any |' \
   || fail "the README row"
+if [ -n "${3:-}" ]; then  # what it writes follows the project's .clang-format
+  cp "$src/.clang-format" "$work/"
+  (cd "$work" && "$3" --dry-run -Werror rules/WarpVoteLoopCheck.h rules/WarpVoteLoopCheck.cpp \
+    rules/Rules.def) || fail "the generated C++ is not clang-formatted"
+fi
 echo "ok: the skeleton, the registry line and the README row"
 
 # A cute-* rule: the Python module, its unit test, .py fixtures, RULES and Rules.def.

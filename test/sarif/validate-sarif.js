@@ -75,7 +75,7 @@ assert.equal(r0.columnKind, 'unicodeCodePoints');
 const ruleIds = driver.rules.map(r => r.id);
 // The registry, rules/Rules.def, is the only list of rules.
 const registry = fs.readFileSync(path.join(sourceDir, 'rules', 'Rules.def'), 'utf8');
-const registered = [...registry.matchAll(/^KERNEL_TIDY_(?:CUTE_)?RULE\("([^"]+)"/gm)].map(m => m[1]);
+const registered = [...registry.matchAll(/^KERNEL_TIDY_(?:CUTE_)?RULE\(\s*"([^"]+)"/gm)].map(m => m[1]);
 assert.ok(registered.length > 0, 'no KERNEL_TIDY_RULE line in rules/Rules.def');
 assert.deepEqual(ruleIds, registered);
 let docLinks = 0;

@@ -65,11 +65,10 @@ void others(Device &device) {
 }
 
 TEST(BlockSize, RunTimeConditionalOrConflictingSizesAreUnknown) {
-  for (const char *Call :
-       {"set_block_size(device.compute_warp_size());",
-        "if (device.compute_warp_size() == 64u) { set_block_size(64u); }",
-        "set_block_size(128u); set_block_size(256u);", "set_block_size(2048u);",
-        "set_block_size(0u);"}) {
+  for (const char *Call : {"set_block_size(device.compute_warp_size());",
+                           "if (device.compute_warp_size() == 64u) { set_block_size(64u); }",
+                           "set_block_size(128u); set_block_size(256u);", "set_block_size(2048u);",
+                           "set_block_size(0u);"}) {
     Snippet S(std::string("    ") + Call + "\n    probe(thread_x());");
     ASSERT_TRUE(S.parsed()) << Call;
     dsl::BlockSize Size = sizeAtProbe(S);

@@ -51,9 +51,10 @@ TEST(BundledModel, BothIncludeLayoutsParse) {
   writeFile(Old, std::string("#include <core/logging.h>\n#include <runtime/device.h>\n"
                              "#include <runtime/stream.h>\n#include <dsl/syntax.h>\n"
                              "#include <dsl/sugar.h>\n#include <dsl/printer.h>\n"
-                             "#include <luisa/dsl/syntax.h>\n") + Body);
-  writeFile(New, std::string("#include <luisa/luisa-compute.h>\n#include <luisa/dsl/sugar.h>\n") +
+                             "#include <luisa/dsl/syntax.h>\n") +
                      Body);
+  writeFile(New,
+            std::string("#include <luisa/luisa-compute.h>\n#include <luisa/dsl/sugar.h>\n") + Body);
   for (const std::string &File : {Old, New}) {
     ProcessResult R = runKernelTidy({"check", "--bundled-model", "--no-pch", File});
     EXPECT_EQ(1, R.ExitCode) << File << "\n" << R.Out << R.Err;
@@ -70,8 +71,8 @@ TEST(BundledModel, AFileThatDoesNotParseGetsTheCompileDatabaseHint) {
   std::string A = Dir + "/a.cpp", B = Dir + "/b.cpp", Good = Dir + "/good.cpp";
   writeFile(A, "#include <luisa/luisa-compute.h>\nvoid f() { luisa::compute::NotInTheModel x; }\n");
   writeFile(B, "#include <project/own_header.h>\n");
-  writeFile(Good, std::string("#include <luisa/luisa-compute.h>\n#include <luisa/dsl/sugar.h>\n") +
-                      Body);
+  writeFile(Good,
+            std::string("#include <luisa/luisa-compute.h>\n#include <luisa/dsl/sugar.h>\n") + Body);
   ProcessResult R = runKernelTidy({"check", "--bundled-model", "--no-pch", A, B});
   EXPECT_EQ(2, R.ExitCode) << R.Out << R.Err;
   EXPECT_EQ(1u, count(R.Err, "compile database (-p BUILD_DIR")) << R.Err;
@@ -100,32 +101,30 @@ const ApiUse RealApiUses[] = {
      "#include <luisa/luisa-compute.h>\nnamespace luisa::compute {\n"
      "half f() { return pow(half(2.0f), half(1.0f) - half(3.0f)) + abs(half(1.0f)); }\n}\n"},
     // Ray queries: traverse / traverse_any, the candidate handlers, trace().
-    {"ray_query",
-     "#include <luisa/luisa-compute.h>\n#include <luisa/dsl/sugar.h>\n"
-     "using namespace luisa;\nusing namespace luisa::compute;\n"
-     "void f(Device &device) {\n"
-     "  Kernel1D k = [](AccelVar accel, BufferVar<AABB> aabbs) noexcept {\n"
-     "    Var<Ray> ray = make_ray(make_float3(0.f), make_float3(0.f, 0.f, 1.f));\n"
-     "    Var<CommittedHit> hit = accel->traverse(ray, {})\n"
-     "        .on_surface_candidate([&](SurfaceCandidate &c) noexcept {\n"
-     "          Var<TriangleHit> h = c.hit();\n"
-     "          $if (h.bary.x < .5f) { c.commit(); };\n"
-     "        })\n"
-     "        .on_procedural_candidate([&](ProceduralCandidate &c) noexcept {\n"
-     "          Var<AABB> box = aabbs->read(c.hit().prim);\n"
-     "          c.commit(1.f);\n"
-     "        })\n"
-     "        .trace();\n"
-     "    Var<CommittedHit> any = accel.traverse_any(ray, {}).trace();\n"
-     "  };\n"
-     "}\n"},
+    {"ray_query", "#include <luisa/luisa-compute.h>\n#include <luisa/dsl/sugar.h>\n"
+                  "using namespace luisa;\nusing namespace luisa::compute;\n"
+                  "void f(Device &device) {\n"
+                  "  Kernel1D k = [](AccelVar accel, BufferVar<AABB> aabbs) noexcept {\n"
+                  "    Var<Ray> ray = make_ray(make_float3(0.f), make_float3(0.f, 0.f, 1.f));\n"
+                  "    Var<CommittedHit> hit = accel->traverse(ray, {})\n"
+                  "        .on_surface_candidate([&](SurfaceCandidate &c) noexcept {\n"
+                  "          Var<TriangleHit> h = c.hit();\n"
+                  "          $if (h.bary.x < .5f) { c.commit(); };\n"
+                  "        })\n"
+                  "        .on_procedural_candidate([&](ProceduralCandidate &c) noexcept {\n"
+                  "          Var<AABB> box = aabbs->read(c.hit().prim);\n"
+                  "          c.commit(1.f);\n"
+                  "        })\n"
+                  "        .trace();\n"
+                  "    Var<CommittedHit> any = accel.traverse_any(ray, {}).trace();\n"
+                  "  };\n"
+                  "}\n"},
     // vstl: config.h's global integer aliases, vstd::IOperatorNewBase; and
     // luisa::allocate_with_allocator.
-    {"vstl",
-     "#include <luisa/luisa-compute.h>\n#include <luisa/vstl/config.h>\n"
-     "struct Module : public vstd::IOperatorNewBase { int32 a; uint64 b; };\n"
-     "void f() { auto p = luisa::allocate_with_allocator<luisa::uint>(1); "
-     "luisa::deallocate_with_allocator(p); delete new Module{}; }\n"},
+    {"vstl", "#include <luisa/luisa-compute.h>\n#include <luisa/vstl/config.h>\n"
+             "struct Module : public vstd::IOperatorNewBase { int32 a; uint64 b; };\n"
+             "void f() { auto p = luisa::allocate_with_allocator<luisa::uint>(1); "
+             "luisa::deallocate_with_allocator(p); delete new Module{}; }\n"},
     // <luisa/dsl/struct.h> alone brings in the builtins (select) and dsl/func.h.
     {"struct_header_brings_builtins",
      "#include <luisa/dsl/struct.h>\nnamespace luisa::compute {\n"
@@ -141,7 +140,8 @@ const ApiUse RealApiUses[] = {
     // core/thread_pool.h.
     {"buffer_arena_and_thread_pool",
      "#include <luisa/luisa-compute.h>\n#include <luisa/runtime/buffer_arena.h>\n"
-     "#include <luisa/core/thread_pool.h>\nusing namespace luisa;\nusing namespace luisa::compute;\n"
+     "#include <luisa/core/thread_pool.h>\nusing namespace luisa;\nusing namespace "
+     "luisa::compute;\n"
      "void f(Device &device, ThreadPool &pool) {\n"
      "  auto arena = luisa::make_unique<BufferArena>(device, 16_M);\n"
      "  BufferView<float4> v = arena->allocate<float4>(64u);\n"
@@ -155,9 +155,8 @@ const ApiUse RealApiUses[] = {
      "auto f(int line, const char *file) { auto one = fmt::format(FMT_STRING(\"{}\"), 1); "
      "return fmt::format(\"{}:{}:{}\", file, line, fmt::ptr(file)); }\n"},
     // LUISA_IMPORT_API is `extern "C"`: an imported constant is a declaration.
-    {"import_api_declares",
-     "#include <array>\n#include <luisa/luisa-compute.h>\n"
-     "LUISA_IMPORT_API const std::array<float, 471> cie_x_samples;\n"},
+    {"import_api_declares", "#include <array>\n#include <luisa/luisa-compute.h>\n"
+                            "LUISA_IMPORT_API const std::array<float, 471> cie_x_samples;\n"},
     // Containers and memory: transparent map lookup with a string_view, at(),
     // cend(); unique_ptr == nullptr; lazy_construct; align; string_view is
     // std::string_view.
@@ -180,64 +179,67 @@ const ApiUse RealApiUses[] = {
     {"string_is_std",
      "#include <filesystem>\n#include <luisa/luisa-compute.h>\nusing namespace luisa;\n"
      "static const unordered_map<string_view, uint> channels{{\"rgb\", 3u}, {\"depth\", 1u}};\n"
-     "std::filesystem::path f(const string &s, const unordered_set<string> &enabled, string_view c) {\n"
+     "std::filesystem::path f(const string &s, const unordered_set<string> &enabled, string_view "
+     "c) {\n"
      "  std::string_view v = c;\n"
      "  if (enabled.contains(c) && s == v) {}\n"
      "  return std::filesystem::path{s};\n"
      "}\n"},
     // Resource names the 2024-02 headers declare in luisa::compute.
-    {"runtime_names",
-     "#include <luisa/luisa-compute.h>\nnamespace luisa::render {\n"
-     "using compute::BindlessBuffer;\nusing compute::BindlessTexture2D;\n"
-     "using compute::BindlessTexture3D;\n"
-     "constexpr auto channels = compute::pixel_storage_channel_count(compute::PixelStorage::BYTE4);\n"
-     "}\n"},
+    {"runtime_names", "#include <luisa/luisa-compute.h>\nnamespace luisa::render {\n"
+                      "using compute::BindlessBuffer;\nusing compute::BindlessTexture2D;\n"
+                      "using compute::BindlessTexture3D;\n"
+                      "constexpr auto channels = "
+                      "compute::pixel_storage_channel_count(compute::PixelStorage::BYTE4);\n"
+                      "}\n"},
     // Issue 28: host luisa::sign of scalars and vectors (the DSL's sign in kernels).
     {"host_sign",
      "#include <luisa/luisa-compute.h>\nusing namespace luisa;\nusing namespace luisa::compute;\n"
      "float f(float x, float3 v, int i) {\n"
      "  constexpr auto s = luisa::sign(-2.0f);\n"
      "  return s + luisa::sign(x) + luisa::sign(v).y + static_cast<float>(sign(i)) +\n"
-     "         static_cast<float>(sign(make_double2(1.0)).x) + static_cast<float>(sign(make_int3(i)).z);\n"
+     "         static_cast<float>(sign(make_double2(1.0)).x) + "
+     "static_cast<float>(sign(make_int3(i)).z);\n"
      "}\n"
      "Callable g = [](Float x) noexcept { return sign(x); };\n"},
     // luisa/core/fiber.h (also brought in by luisa-compute.h): scheduler, counter, event,
     // future, schedule, async, parallel, async_parallel, luisa_fiber_defer.
-    {"fiber",
-     "#include <luisa/core/fiber.h>\n"
-     "static luisa::fiber::scheduler global_scheduler;\n"
-     "int f() {\n"
-     "  auto n = luisa::fiber::worker_thread_count();\n"
-     "  luisa::fiber::event evt{luisa::fiber::event::Mode::Auto, false};\n"
-     "  luisa::fiber::schedule([evt]() mutable { evt.signal(); });\n"
-     "  evt.wait();\n"
-     "  if (evt.test() && evt.is_signalled()) evt.clear();\n"
-     "  luisa::fiber::counter c{3};\n"
-     "  luisa::fiber::parallel(16u, [&](uint32_t i) { c.done(); });\n"
-     "  c.add(1); c.wait();\n"
-     "  auto result = luisa::fiber::async([] { return 42; });\n"
-     "  int v = result.wait();\n"
-     "  luisa::fiber::event done = luisa::fiber::async([] {});\n"
-     "  auto all = luisa::fiber::async_parallel(8u, [](uint32_t i) {});\n"
-     "  all.wait();\n"
-     "  luisa::fiber::mutex m;\n"
-     "  { luisa::fiber::lock l{m}; }\n"
-     "  luisa::fiber::future<int> fut;\n"
-     "  fut.signal(1);\n"
-     "  luisa_fiber_defer(v += 1);\n"
-     "  return v + static_cast<int>(n) + fut.wait();\n"
-     "}\n"},
+    {"fiber", "#include <luisa/core/fiber.h>\n"
+              "static luisa::fiber::scheduler global_scheduler;\n"
+              "int f() {\n"
+              "  auto n = luisa::fiber::worker_thread_count();\n"
+              "  luisa::fiber::event evt{luisa::fiber::event::Mode::Auto, false};\n"
+              "  luisa::fiber::schedule([evt]() mutable { evt.signal(); });\n"
+              "  evt.wait();\n"
+              "  if (evt.test() && evt.is_signalled()) evt.clear();\n"
+              "  luisa::fiber::counter c{3};\n"
+              "  luisa::fiber::parallel(16u, [&](uint32_t i) { c.done(); });\n"
+              "  c.add(1); c.wait();\n"
+              "  auto result = luisa::fiber::async([] { return 42; });\n"
+              "  int v = result.wait();\n"
+              "  luisa::fiber::event done = luisa::fiber::async([] {});\n"
+              "  auto all = luisa::fiber::async_parallel(8u, [](uint32_t i) {});\n"
+              "  all.wait();\n"
+              "  luisa::fiber::mutex m;\n"
+              "  { luisa::fiber::lock l{m}; }\n"
+              "  luisa::fiber::future<int> fut;\n"
+              "  fut.signal(1);\n"
+              "  luisa_fiber_defer(v += 1);\n"
+              "  return v + static_cast<int>(n) + fut.wait();\n"
+              "}\n"},
     // luisa/dsl/binding_group.h: LUISA_BINDING_GROUP structs as kernel and Callable
     // arguments, their extension methods, nesting, and LUISA_BINDING_GROUP_TEMPLATE.
     {"binding_group",
      "#include <luisa/runtime/context.h>\n#include <luisa/runtime/stream.h>\n"
-     "#include <luisa/runtime/image.h>\n#include <luisa/runtime/shader.h>\n#include <luisa/dsl/syntax.h>\n"
+     "#include <luisa/runtime/image.h>\n#include <luisa/runtime/shader.h>\n#include "
+     "<luisa/dsl/syntax.h>\n"
      "using namespace luisa;\nusing namespace luisa::compute;\n"
      "struct Arguments { Image<float> image; uint2 resolution; };\n"
      "struct ArgumentsView { ImageView<float> image; uint2 resolution; };\n"
      "struct Nested { ArgumentsView args; Image<float> image; };\n"
      "LUISA_BINDING_GROUP(Arguments, image, resolution) {\n"
-     "  void write(const UInt2 &coord, const Float4 &color) noexcept { image->write(coord, color); }\n"
+     "  void write(const UInt2 &coord, const Float4 &color) noexcept { image->write(coord, color); "
+     "}\n"
      "};\n"
      "LUISA_BINDING_GROUP(ArgumentsView, image, resolution) {};\n"
      "LUISA_BINDING_GROUP(Nested, args, image) {\n"
@@ -249,11 +251,13 @@ const ApiUse RealApiUses[] = {
      "template<class T> struct TArguments { Image<T> image; uint2 resolution; };\n"
      "#define TEMPLATE_T() template<class T> requires is_legal_image_element<T>\n"
      "LUISA_BINDING_GROUP_TEMPLATE(TEMPLATE_T, TArguments<T>, image, resolution) {\n"
-     "  void write(const UInt2 &coord, const Float4 &color) noexcept { this->image->write(coord, color); }\n"
+     "  void write(const UInt2 &coord, const Float4 &color) noexcept { this->image->write(coord, "
+     "color); }\n"
      "};\n"
      "void f(Device &device, Stream &stream) {\n"
      "  Callable color = [](UInt2 coord, Var<Arguments> args) noexcept {\n"
-     "    return make_float4((make_float2(coord) + .5f) / make_float2(args.resolution), .5f, 1.f);\n"
+     "    return make_float4((make_float2(coord) + .5f) / make_float2(args.resolution), .5f, "
+     "1.f);\n"
      "  };\n"
      "  Kernel2D kernel = [&color](Var<Arguments> args) noexcept {\n"
      "    auto coord = dispatch_id().xy();\n"
@@ -271,7 +275,8 @@ const ApiUse RealApiUses[] = {
      "           .image = device.create_image<float>(PixelStorage::BYTE4, make_uint2(64u))};\n"
      "  stream << shader(args).dispatch(args.resolution)\n"
      "         << shader_nested(n).dispatch(n.image.view().size()) << synchronize();\n"
-     "  static_assert(luisa::compute::detail::shader_argument_encode_count<Arguments>::value == 2u);\n"
+     "  static_assert(luisa::compute::detail::shader_argument_encode_count<Arguments>::value == "
+     "2u);\n"
      "}\n"},
     // Context::backend_device_names, installed_backends (a span).
     {"context_backends",
@@ -279,7 +284,8 @@ const ApiUse RealApiUses[] = {
      "size_t f(Context &context) {\n"
      "  size_t n = 0;\n"
      "  for (auto &&backend : context.installed_backends())\n"
-     "    for (const luisa::string &name : context.backend_device_names(backend)) n += name.size();\n"
+     "    for (const luisa::string &name : context.backend_device_names(backend)) n += "
+     "name.size();\n"
      "  luisa::vector<luisa::string> cuda = context.backend_device_names(\"cuda\");\n"
      "  return n + cuda.size();\n"
      "}\n"},
@@ -326,8 +332,10 @@ const ApiUse RealApiUses[] = {
      "#include <luisa/runtime/stream.h>\n#include <luisa/dsl/sugar.h>\n"
      "#include <luisa/tensor/expression.h>\n#include <luisa/tensor/ext.h>\n"
      "#include <luisa/tensor/fallback/i_tensor_expr_executor.h>\n"
-     "#include <luisa/tensor/fallback/interface.h>\n#include <luisa/tensor/fallback/matmul_impl.h>\n"
-     "#include <luisa/tensor/fallback/set_value_impl.h>\n#include <luisa/tensor/fallback/softmax_impl.h>\n"
+     "#include <luisa/tensor/fallback/interface.h>\n#include "
+     "<luisa/tensor/fallback/matmul_impl.h>\n"
+     "#include <luisa/tensor/fallback/set_value_impl.h>\n#include "
+     "<luisa/tensor/fallback/softmax_impl.h>\n"
      "#include <luisa/tensor/fused_activation.h>\n#include <luisa/tensor/graph.h>\n"
      "#include <luisa/tensor/kernel.h>\n#include <luisa/tensor/pass/expr_topo.h>\n"
      "#include <luisa/tensor/pass/shader_manager.h>\n#include <luisa/tensor/tensor.h>\n"

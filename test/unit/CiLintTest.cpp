@@ -20,21 +20,22 @@ const char *ButterflyCase = "/test/fixtures/luisa-butterfly-reduction/max-straig
 /// The includes of the fixtures, and a kernel-building function with one
 /// butterfly finding (named \p Name).
 const std::string Prelude = "#include <luisa/luisa-compute.h>\n#include <luisa/dsl/sugar.h>\n\n"
-                      "using namespace luisa;\nusing namespace luisa::compute;\n\n";
+                            "using namespace luisa;\nusing namespace luisa::compute;\n\n";
 std::string rowMax(const std::string &Name, const std::string &V = "m") {
-  std::string Kernel = "void " + Name + "(Device &device) {\n"
-         "    Kernel1D row_max = [&](BufferFloat data) noexcept {\n"
-         "        auto lane = warp_lane_id();\n"
-         "        Float m = data.read(dispatch_x());\n"
-         "        m = max(m, warp_read_lane(m, lane ^ 16u));\n"
-         "        m = max(m, warp_read_lane(m, lane ^ 8u));\n"
-         "        m = max(m, warp_read_lane(m, lane ^ 4u));\n"
-         "        m = max(m, warp_read_lane(m, lane ^ 2u));\n"
-         "        m = max(m, warp_read_lane(m, lane ^ 1u));\n"
-         "        data.write(dispatch_x(), m);\n"
-         "    };\n"
-         "    auto shader = device.compile(row_max);\n"
-         "}\n";
+  std::string Kernel = "void " + Name +
+                       "(Device &device) {\n"
+                       "    Kernel1D row_max = [&](BufferFloat data) noexcept {\n"
+                       "        auto lane = warp_lane_id();\n"
+                       "        Float m = data.read(dispatch_x());\n"
+                       "        m = max(m, warp_read_lane(m, lane ^ 16u));\n"
+                       "        m = max(m, warp_read_lane(m, lane ^ 8u));\n"
+                       "        m = max(m, warp_read_lane(m, lane ^ 4u));\n"
+                       "        m = max(m, warp_read_lane(m, lane ^ 2u));\n"
+                       "        m = max(m, warp_read_lane(m, lane ^ 1u));\n"
+                       "        data.write(dispatch_x(), m);\n"
+                       "    };\n"
+                       "    auto shader = device.compile(row_max);\n"
+                       "}\n";
   if (V == "m")
     return Kernel;
   for (size_t At; (At = Kernel.find("(m")) != std::string::npos;)
@@ -107,21 +108,21 @@ TEST(Fingerprint, IgnoresLinesAndWhitespaceButNotCodeOrRule) {
 TEST_F(CiLint, BaselineHidesKnownFindingsAcrossEditsButNotNewOnes) {
   std::string File = Dir + "/k.cpp", Baseline = Dir + "/baseline.json";
   writeFile(File, Prelude + rowMax("build_row_max"));
-  ProcessResult R = runKernelTidy({"check", "--sarif-root", Dir, "--write-baseline", Baseline, File});
+  ProcessResult R =
+      runKernelTidy({"check", "--sarif-root", Dir, "--write-baseline", Baseline, File});
   ASSERT_EQ(0, R.ExitCode) << R.Out << R.Err;
   auto Recorded = nlohmann::json::parse(readFile(Baseline));
   ASSERT_EQ(1u, Recorded["findings"].size());
   EXPECT_EQ("k.cpp", Recorded["findings"][0]["file"]) << "relative to --sarif-root";
   EXPECT_EQ("luisa-butterfly-reduction", Recorded["findings"][0]["rule"]);
-  std::vector<std::string> WithBaseline{"check", "--sarif-root", Dir, "--baseline", Baseline,
-                                        "--format", "json", File};
+  std::vector<std::string> WithBaseline{"check",  "--sarif-root", Dir,    "--baseline",
+                                        Baseline, "--format",     "json", File};
   R = runKernelTidy(WithBaseline);
   EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
   EXPECT_EQ(0u, nlohmann::json::parse(R.Out)["diagnostics"].size());
 
   // Edits above the finding, and re-indented code.
-  writeFile(File, "// A new header comment.\n\n" + Prelude + Unrelated +
-                      rowMax("build_row_max"));
+  writeFile(File, "// A new header comment.\n\n" + Prelude + Unrelated + rowMax("build_row_max"));
   R = runKernelTidy(WithBaseline);
   EXPECT_EQ(0, R.ExitCode) << "edits above\n" << R.Out << R.Err;
   // The function moved below others (and renamed).
@@ -161,8 +162,8 @@ TEST_F(CiLint, FoldersAreWalkedForSourcesWithExcludes) {
   EXPECT_TRUE(WithFindings.count(Dir + "/src/sub/header.h")) << R.Out;
   EXPECT_TRUE(WithFindings.count(Dir + "/src/sub/impl.inl")) << R.Out;
 
-  R = runKernelTidy({"check", "--format", "json", "--exclude", "*/sub", "--exclude", "*.cc",
-                     Dir + "/src"});
+  R = runKernelTidy(
+      {"check", "--format", "json", "--exclude", "*/sub", "--exclude", "*.cc", Dir + "/src"});
   EXPECT_EQ(2u, nlohmann::json::parse(R.Out)["summary"]["files"]) << R.Out << R.Err;
 
   llvm::sys::fs::create_directories(Dir + "/empty");
@@ -213,8 +214,8 @@ TEST_F(CiLint, ShardsPartitionTheFilesAndTheirReportsMergeIntoTheUnshardedOne) {
   for (const char *Format : {"sarif", "json"}) {
     std::vector<std::string> Merge{"merge"};
     for (unsigned K = 1; K <= 3; ++K) {
-      ProcessResult R = runKernelTidy({"check", "--format", Format, "--sarif-root", Dir,
-                                       "--shard", std::to_string(K) + "/3", Dir + "/src"});
+      ProcessResult R = runKernelTidy({"check", "--format", Format, "--sarif-root", Dir, "--shard",
+                                       std::to_string(K) + "/3", Dir + "/src"});
       EXPECT_EQ(1, R.ExitCode) << R.Err;
       std::string Report = Dir + "/shard" + std::to_string(K) + "." + Format;
       writeFile(Report, R.Out);
@@ -266,7 +267,8 @@ TEST_F(CiLint, SarifHasResultsFingerprintsAndFixes) {
   EXPECT_EQ("2.1.0", Log["version"]);
   const auto &Result = Log["runs"][0]["results"][0];
   EXPECT_EQ("luisa-butterfly-reduction", Result["ruleId"]);
-  EXPECT_EQ(Result["ruleId"], Log["runs"][0]["tool"]["driver"]["rules"][Result["ruleIndex"].get<int>()]["id"]);
+  EXPECT_EQ(Result["ruleId"],
+            Log["runs"][0]["tool"]["driver"]["rules"][Result["ruleIndex"].get<int>()]["id"]);
   const auto &Where = Result["locations"][0]["physicalLocation"];
   EXPECT_EQ("k.cpp", Where["artifactLocation"]["uri"]);
   EXPECT_EQ(12, Where["region"]["startLine"]);
@@ -308,8 +310,9 @@ TEST_F(CiLint, FixWithWarningsAsErrorsExitsThreeWhenAPromotedFindingRemains) {
 TEST_F(CiLint, SarifFixesSayWhetherTheyAreSafeAndWhyNot) {
   std::string Safe = Dir + "/safe.cpp", Unsafe = Dir + "/unsafe.cpp";
   writeFile(Safe, fixtureInput(sourceDir() + ButterflyCase + ".cpp"));
-  writeFile(Unsafe, readFile(sourceDir() +
-                             "/test/fixtures/luisa-butterfly-reduction/sum-float-explicit-add-unsafe.cpp"));
+  writeFile(Unsafe,
+            readFile(sourceDir() +
+                     "/test/fixtures/luisa-butterfly-reduction/sum-float-explicit-add-unsafe.cpp"));
   // With the width stated, rounding is the float sum's only hazard.
   ProcessResult R = runKernelTidy(
       {"check", "--warp-size=32", "--format", "sarif", "--sarif-root", Dir, Safe, Unsafe});

@@ -37,12 +37,15 @@ TEST_F(Cli, FindingsGiveExitCodeOneAndClangStyleText) {
   ProcessResult R = runKernelTidy({"check", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   EXPECT_NE(std::string::npos,
-            R.Out.find(File + ":12:9: warning: butterfly reduction of 'm' over all 32 "
-                              "lanes takes 5 warp_read_lane shuffles; a single "
-                              "warp_active_max(m) does the same [luisa-butterfly-reduction]\n"
-                              "   12 |         m = max(m, warp_read_lane(m, lane ^ 16u));\n"
-                              "      |         ^" + std::string(41, '~') + "\n"
-                              "      |         m = warp_active_max(m);\n"))
+            R.Out.find(File +
+                       ":12:9: warning: butterfly reduction of 'm' over all 32 "
+                       "lanes takes 5 warp_read_lane shuffles; a single "
+                       "warp_active_max(m) does the same [luisa-butterfly-reduction]\n"
+                       "   12 |         m = max(m, warp_read_lane(m, lane ^ 16u));\n"
+                       "      |         ^" +
+                       std::string(41, '~') +
+                       "\n"
+                       "      |         m = warp_active_max(m);\n"))
       << R.Out << "the fix as Clang shows a fix-it, under the caret line";
   EXPECT_EQ(std::string::npos, R.Out.find("\033[")) << "no colour when stdout is a file";
   EXPECT_EQ("", R.Err);
@@ -52,9 +55,9 @@ TEST_F(Cli, ColourAsClangWithColorAlwaysAndNeverWithNoColor) {
   std::string File = copyFixture(ButterflyCase);
   ProcessResult R = runKernelTidy({"check", "--color=always", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
-  EXPECT_NE(std::string::npos,
-            R.Out.find("\033[1m" + File + ":12:9: \033[0m\033[0;1;35mwarning: \033[0m\033[1m"
-                       "butterfly reduction of 'm'"))
+  EXPECT_NE(std::string::npos, R.Out.find("\033[1m" + File +
+                                          ":12:9: \033[0m\033[0;1;35mwarning: \033[0m\033[1m"
+                                          "butterfly reduction of 'm'"))
       << R.Out;
   EXPECT_NE(std::string::npos, R.Out.find("      | \033[0;1;32m        ^~~~")) << R.Out;
   EXPECT_EQ(2, runKernelTidy({"check", "--color=sometimes", File}).ExitCode);
@@ -70,13 +73,15 @@ TEST_F(Cli, FixPrintsRuffsSummaryAndMarksWhatItApplied) {
   ProcessResult R = runKernelTidy({"check", "--fix", Safe, Unsafe});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   EXPECT_EQ("kernel-tidy: Found 2 findings (1 fixed, 1 remaining).\n", R.Err);
-  EXPECT_NE(std::string::npos, R.Out.find(Safe + ":12:9: note: FIX-IT applied suggested code changes\n"))
+  EXPECT_NE(std::string::npos,
+            R.Out.find(Safe + ":12:9: note: FIX-IT applied suggested code changes\n"))
       << R.Out;
   EXPECT_NE(std::string::npos,
             R.Out.find(Unsafe + ":12:9: note: unsafe fix (applied only with --unsafe-fixes): "))
       << R.Out;
   R = runKernelTidy({"check", "--diff", "--unsafe-fixes", Unsafe});
-  EXPECT_NE(std::string::npos, R.Err.find("kernel-tidy: Found 1 finding (1 fixable by this diff, 0 remaining).\n"))
+  EXPECT_NE(std::string::npos,
+            R.Err.find("kernel-tidy: Found 1 finding (1 fixable by this diff, 0 remaining).\n"))
       << R.Err;
   R = runKernelTidy({"check", "--fix", "--quiet", Safe});
   EXPECT_EQ(0, R.ExitCode) << R.Err;
@@ -109,7 +114,8 @@ TEST_F(Cli, CiFormatsExitZeroAndShowFixes) {
   EXPECT_NE(std::string::npos,
             R.Out.find("<testsuites name=\"kernel-tidy\" tests=\"1\" failures=\"1\" errors=\"0\">"))
       << R.Out;
-  EXPECT_NE(std::string::npos, R.Out.find("<testcase name=\"" + File + "\" classname=\"kernel-tidy\">\n"
+  EXPECT_NE(std::string::npos, R.Out.find("<testcase name=\"" + File +
+                                          "\" classname=\"kernel-tidy\">\n"
                                           "      <failure type=\"luisa-butterfly-reduction\" "
                                           "message=\"butterfly reduction of &apos;m&apos;"))
       << R.Out;
@@ -119,8 +125,8 @@ TEST_F(Cli, CiFormatsExitZeroAndShowFixes) {
 
   R = runKernelTidy({"check", "--fix", "--show-fixes", File});
   EXPECT_EQ(0, R.ExitCode) << R.Err;
-  EXPECT_NE(std::string::npos,
-            R.Err.find("Fixed 1 finding:\n- " + File + ":\n    1 \u00d7 luisa-butterfly-reduction\n"))
+  EXPECT_NE(std::string::npos, R.Err.find("Fixed 1 finding:\n- " + File +
+                                          ":\n    1 \u00d7 luisa-butterfly-reduction\n"))
       << R.Err;
 }
 
@@ -129,7 +135,8 @@ TEST_F(Cli, CommonSlipsGetOneClearMessage) {
   std::string Safe = copyFixture(ButterflyCase), Unsafe = copyFixture(UnsafeCase, "u.cpp");
   ProcessResult R = runKernelTidy({Safe});
   EXPECT_EQ(2, R.ExitCode);
-  EXPECT_NE(std::string::npos, R.Err.find("did you mean: kernel-tidy check " + Safe + "\n")) << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("did you mean: kernel-tidy check " + Safe + "\n"))
+      << R.Err;
 
   R = runKernelTidy({"check", "--checks=-*", Safe, Unsafe});
   EXPECT_EQ(2, R.ExitCode);
@@ -148,9 +155,10 @@ TEST_F(Cli, CommonSlipsGetOneClearMessage) {
   R = runKernelTidy({"check", "--baseline", Dir + "/base.json", Safe});
   EXPECT_EQ(2, R.ExitCode);
   EXPECT_NE(std::string::npos,
-            R.Err.find("the baseline '" + Dir + "/base.json' does not exist; record the current "
-                       "findings in it with 'kernel-tidy check --write-baseline " + Dir +
-                       "/base.json FILES...'"))
+            R.Err.find("the baseline '" + Dir +
+                       "/base.json' does not exist; record the current "
+                       "findings in it with 'kernel-tidy check --write-baseline " +
+                       Dir + "/base.json FILES...'"))
       << R.Err;
 
   R = runKernelTidy({"check", "--statistics", Unsafe});
@@ -299,9 +307,8 @@ TEST_F(Cli, VerifyConfigChecksTheConfigurationAndAnalysesNothing) {
             "  readability-identifier-naming.ClassCase: CamelCase\n");
   R = runKernelTidy({"check", "--verify-config", File});
   EXPECT_EQ(2, R.ExitCode) << R.Err;
-  EXPECT_NE(std::string::npos,
-            R.Err.find("warning: unknown check option 'WarpSzie' (from '" + Dir +
-                       "/.clang-tidy'); did you mean 'WarpSize'?"))
+  EXPECT_NE(std::string::npos, R.Err.find("warning: unknown check option 'WarpSzie' (from '" + Dir +
+                                          "/.clang-tidy'); did you mean 'WarpSize'?"))
       << R.Err;
   EXPECT_NE(std::string::npos,
             R.Err.find("warning: unknown check option 'luisa-butterfly-reduction.Bogus'"))
@@ -311,8 +318,9 @@ TEST_F(Cli, VerifyConfigChecksTheConfigurationAndAnalysesNothing) {
 
 TEST_F(Cli, LineFilterKeepsFindingsOnTheGivenLinesAsClangTidy) {
   std::string File = copyFixture(ButterflyCase); // The finding is on line 12.
-  EXPECT_EQ(0, runKernelTidy({"check", R"(--line-filter=[{"name":"k.cpp","lines":[[1,11]]}])",
-                              File}).ExitCode);
+  EXPECT_EQ(0,
+            runKernelTidy({"check", R"(--line-filter=[{"name":"k.cpp","lines":[[1,11]]}])", File})
+                .ExitCode);
   ProcessResult R =
       runKernelTidy({"check", R"(--line-filter=[{"name":"k.cpp","lines":[[10,20]]}])", File});
   EXPECT_EQ(1, R.ExitCode);
@@ -324,8 +332,8 @@ TEST_F(Cli, LineFilterKeepsFindingsOnTheGivenLinesAsClangTidy) {
   EXPECT_NE(std::string::npos, R.Err.find("invalid --line-filter")) << R.Err;
   // A file that does not compile is still an error outside the lines.
   writeFile(File, readFile(File) + "\nint broken = ;\n");
-  EXPECT_EQ(2, runKernelTidy({"check", R"(--line-filter=[{"name":"k.cpp","lines":[[1,2]]}])",
-                              File}).ExitCode);
+  EXPECT_EQ(2, runKernelTidy({"check", R"(--line-filter=[{"name":"k.cpp","lines":[[1,2]]}])", File})
+                   .ExitCode);
 }
 
 TEST_F(Cli, CheckProfileSumsTheTimeOfEachCheck) {
@@ -360,8 +368,7 @@ TEST_F(Cli, HeaderFilterOptionsChooseTheHeadersWhoseFindingsAreReported) {
   EXPECT_EQ(0, R.ExitCode) << R.Out << "headers are not reported by default";
   R = runKernelTidy({"check", "--header-filter", ".*", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
-  EXPECT_NE(std::string::npos, R.Out.find("inc/h.hpp:12:9: warning: butterfly reduction"))
-      << R.Out;
+  EXPECT_NE(std::string::npos, R.Out.find("inc/h.hpp:12:9: warning: butterfly reduction")) << R.Out;
   R = runKernelTidy({"check", "--header-filter", ".*", "--exclude-header-filter", "inc/", File});
   EXPECT_EQ(0, R.ExitCode) << R.Out;
 }
@@ -396,16 +403,17 @@ TEST(TextReport, CaretLineUnderlinesTheRangeAsClangDoes) {
   std::string Text = formatText({R});
   EXPECT_NE(std::string::npos,
             Text.find("k.cpp:2:2: warning: m [r]\n"
-                      "    2 |         foo(\"\xC3\xA9\", 1);\n      |         ^" + std::string(9, '~') +
-                      "\n"))
+                      "    2 |         foo(\"\xC3\xA9\", 1);\n      |         ^" +
+                      std::string(9, '~') + "\n"))
       << Text;
   EXPECT_NE(std::string::npos, Text.find("k.cpp:1:5: warning: m [r]\n"
                                          "    1 | int x;\n      |     ^\n"))
       << Text;
-  EXPECT_NE(std::string::npos, Text.find("k.cpp:1:1: warning: m [r]\n"
-                                         "    1 | int x;\n      | ^~~~~~\n"
-                                         "    2 |         foo(\"\xC3\xA9\", 1);\n      |         ~~~~~~~~~~~~\n"
-                                         "    3 | end\n      | ~~~\n"))
+  EXPECT_NE(std::string::npos,
+            Text.find("k.cpp:1:1: warning: m [r]\n"
+                      "    1 | int x;\n      | ^~~~~~\n"
+                      "    2 |         foo(\"\xC3\xA9\", 1);\n      |         ~~~~~~~~~~~~\n"
+                      "    3 | end\n      | ~~~\n"))
       << Text;
 }
 
@@ -457,8 +465,8 @@ TEST_F(Cli, JsonReportHasTheDocumentedShape) {
     EXPECT_TRUE(D[Key].is_number_unsigned()) << Key;
   EXPECT_EQ("unsafe", D["fix"]["applicability"]);
   const auto &E = D["fix"]["edits"][0];
-  for (const char *Key : {"file", "offset", "length", "replacement", "line", "column",
-                          "end_line", "end_column"})
+  for (const char *Key :
+       {"file", "offset", "length", "replacement", "line", "column", "end_line", "end_column"})
     EXPECT_TRUE(E.contains(Key)) << Key;
   std::string Source = readFile(File);
   EXPECT_EQ(E["line"], D["line"]);
@@ -478,8 +486,7 @@ TEST_F(Cli, DiffPrintsTheFixAndWritesNothing) {
   std::string Before = readFile(File);
   ProcessResult R = runKernelTidy({"check", "--diff", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
-  EXPECT_NE(std::string::npos, R.Out.find("--- " + File + "\n+++ " + File + "\n@@ -9,"))
-      << R.Out;
+  EXPECT_NE(std::string::npos, R.Out.find("--- " + File + "\n+++ " + File + "\n@@ -9,")) << R.Out;
   EXPECT_NE(std::string::npos, R.Out.find("+        m = warp_active_max(m);\n")) << R.Out;
   EXPECT_EQ(Before, readFile(File));
 }
@@ -584,9 +591,12 @@ TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
   // The note carries the unsafe fix, as the plugin's does in clang-tidy.
   EXPECT_NE(std::string::npos,
             R.Out.find(File + ":12:9: note: unsafe fix (applied only with --unsafe-fixes): " +
-                       RoundingReason + "\n"
+                       RoundingReason +
+                       "\n"
                        "   12 |         s = s + warp_read_lane(s, lane ^ 16u);\n"
-                       "      |         ^" + std::string(37, '~') + "\n"
+                       "      |         ^" +
+                       std::string(37, '~') +
+                       "\n"
                        "      |         s = warp_active_sum(s);\n"
                        "   13 |         s = s + warp_read_lane(s, lane ^ 8u);\n"))
       << R.Out;
@@ -622,10 +632,10 @@ TEST_F(Cli, WarpSizeFromAnySourceMustBeAPowerOfTwoFromFourTo128) {
     writeFile(Dir + "/.clang-tidy", C.Config + "\n");
     ProcessResult R = runKernelTidy({"check", "--fix", "--unsafe-fixes", File});
     EXPECT_EQ(2, R.ExitCode) << C.Config << R.Out << R.Err;
-    EXPECT_NE(std::string::npos,
-              R.Err.find("error: invalid value '" + C.Value + "' for option '" + C.Option +
-                         "' (from '" + Dir + "/.clang-tidy'): the warp width must be a power "
-                         "of two from 4 to 128"))
+    EXPECT_NE(std::string::npos, R.Err.find("error: invalid value '" + C.Value + "' for option '" +
+                                            C.Option + "' (from '" + Dir +
+                                            "/.clang-tidy'): the warp width must be a power "
+                                            "of two from 4 to 128"))
         << C.Config << R.Err;
     EXPECT_EQ(Source, readFile(File)) << C.Config << ": nothing written";
     // The same configuration through --config-file.
@@ -633,13 +643,13 @@ TEST_F(Cli, WarpSizeFromAnySourceMustBeAPowerOfTwoFromFourTo128) {
     writeFile(Config, C.Config + "\n");
     R = runKernelTidy({"check", "--fix", "--unsafe-fixes", "--config-file", Config, File});
     EXPECT_EQ(2, R.ExitCode) << C.Config << R.Err;
-    EXPECT_NE(std::string::npos, R.Err.find("'" + C.Option + "' (from '" + Config + "')"))
-        << R.Err;
+    EXPECT_NE(std::string::npos, R.Err.find("'" + C.Option + "' (from '" + Config + "')")) << R.Err;
     EXPECT_EQ(Source, readFile(File));
   }
   llvm::sys::fs::remove(Dir + "/.clang-tidy");
   for (const char *Width : {"0", "2", "3", "12", "256", "1024"}) {
-    ProcessResult R = runKernelTidy({"check", "--fix", "--unsafe-fixes", "--warp-size", Width, File});
+    ProcessResult R =
+        runKernelTidy({"check", "--fix", "--unsafe-fixes", "--warp-size", Width, File});
     EXPECT_EQ(2, R.ExitCode) << Width;
     EXPECT_NE(std::string::npos,
               R.Err.find("invalid value '" + std::string(Width) + "' for option 'WarpSize'"))
@@ -648,7 +658,8 @@ TEST_F(Cli, WarpSizeFromAnySourceMustBeAPowerOfTwoFromFourTo128) {
   EXPECT_EQ(Source, readFile(File));
   for (const char *Width : {"4", "128"})
     EXPECT_EQ(0, runKernelTidy({"check", "--warp-size", Width, File}).ExitCode) << Width;
-  writeFile(Dir + "/.clang-tidy", "CheckOptions: {WarpSize: 4, luisa-butterfly-reduction.WarpSize: 32}\n");
+  writeFile(Dir + "/.clang-tidy",
+            "CheckOptions: {WarpSize: 4, luisa-butterfly-reduction.WarpSize: 32}\n");
   EXPECT_EQ(1, runKernelTidy({"check", File}).ExitCode) << "valid widths are accepted";
 }
 
@@ -764,7 +775,8 @@ TEST_F(Cli, TargetAddsTheProfitabilityNoteToEveryFormat) {
   R = runKernelTidy({"check", "--target", "cuda", File});
   EXPECT_NE(std::string::npos,
             R.Out.find("   16 |         m = max(m, warp_read_lane(m, lane ^ 1u));\n"
-                       "      |         " + std::string(41, '~') + "\n" + File +
+                       "      |         " +
+                       std::string(41, '~') + "\n" + File +
                        ":12:9: note: on cuda this rewrite is "
                        "not expected to be faster ("))
       << R.Out;
@@ -843,10 +855,11 @@ TEST_F(Cli, CompileDatabaseFlagsAreUsed) {
   std::string Source = fixtureInput(sourceDir() + ButterflyCase + ".cpp");
   writeFile(File, "#ifndef FROM_DATABASE\n#error needs the database\n#endif\n" + Source);
   nlohmann::json DB = nlohmann::json::array();
-  DB.push_back({{"directory", Dir},
-                {"file", File},
-                {"arguments", {"clang++", "-std=c++20", "-DFROM_DATABASE", "-isystem",
-                               modelDir(), "-c", File}}});
+  DB.push_back(
+      {{"directory", Dir},
+       {"file", File},
+       {"arguments",
+        {"clang++", "-std=c++20", "-DFROM_DATABASE", "-isystem", modelDir(), "-c", File}}});
   llvm::sys::fs::create_directory(Dir + "/build");
   writeFile(Dir + "/build/compile_commands.json", DB.dump());
   EXPECT_EQ(2, runKernelTidy({"check", File}).ExitCode);
@@ -878,12 +891,10 @@ TEST_F(Cli, RulesShowsWhatTheConfigurationEnablesInAlignedColumns) {
   EXPECT_TRUE(Lines[0].starts_with("RULE ")) << Lines[0].str();
   size_t Column = Lines[0].find("ENABLED"), Fix = Lines[0].find("FIX");
   for (const rules::RuleInfo &Rule : rules::allRules()) {
-    auto Line = llvm::find_if(Lines, [&](llvm::StringRef L) {
-      return L.starts_with((Rule.Id + " ").str());
-    });
+    auto Line = llvm::find_if(
+        Lines, [&](llvm::StringRef L) { return L.starts_with((Rule.Id + " ").str()); });
     ASSERT_NE(Line, Lines.end()) << Rule.Id.str();
-    EXPECT_EQ(Line->substr(Column, 4).str(),
-              Rule.Id == "luisa-divergent-barrier" ? "yes " : "no  ")
+    EXPECT_EQ(Line->substr(Column, 4).str(), Rule.Id == "luisa-divergent-barrier" ? "yes " : "no  ")
         << Line->str();
     EXPECT_EQ(Line->substr(Fix, Rule.FixKinds.size()).str(), Rule.FixKinds.str()) << Line->str();
   }

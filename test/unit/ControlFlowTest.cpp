@@ -55,9 +55,9 @@ TEST(ControlFlow, InitialisersAreInsideTheirDeclaration) {
   )");
   ASSERT_TRUE(S.parsed());
   using namespace clang::ast_matchers;
-  auto Fetches = match(
-      findAll(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("fetch_add")))).bind("fetch")),
-      S.context());
+  auto Fetches =
+      match(findAll(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("fetch_add")))).bind("fetch")),
+            S.context());
   ASSERT_FALSE(Fetches.empty());
   const auto *Fetch = Fetches[0].getNodeAs<clang::Expr>("fetch");
   auto Enclosing = dsl::enclosingStatement(Fetch, S.context());
@@ -72,7 +72,8 @@ TEST(ControlFlow, BarriersAndExitsOfAKernel) {
     $if (thread_x() < 4u) { sync_block(); $return(); };
     $loop { $break; };
     probe(0u);
-  )", "void other(Device &d) { Kernel1D k = [&]() noexcept { sync_block(); }; }");
+  )",
+            "void other(Device &d) { Kernel1D k = [&]() noexcept { sync_block(); }; }");
   ASSERT_TRUE(S.parsed());
   dsl::ControlFlowAnalysis Flow(S.context());
   const Stmt *Body = Flow.enclosing(S.probeStatement(0)).Body;
@@ -90,12 +91,14 @@ TEST(DslMatchers, NameTheDslConstructs) {
     auto v = warp_active_sum(s.read(0u));
     sync_block();
     $if (v > 0u) { buffer.atomic(0u).fetch_max(v); };
-  )", "Callable<uint(uint)> twice = [](UInt x) noexcept { return x * 2u; };");
+  )",
+            "Callable<uint(uint)> twice = [](UInt x) noexcept { return x * 2u; };");
   ASSERT_TRUE(S.parsed());
   using namespace dsl::matchers;
   auto Count = [&](auto Matcher) {
     std::set<const void *> Nodes;
-    for (const auto &M : match(findAll(stmt(Matcher, isExpansionInMainFile()).bind("n")), S.context()))
+    for (const auto &M :
+         match(findAll(stmt(Matcher, isExpansionInMainFile()).bind("n")), S.context()))
       Nodes.insert(M.getMap().at("n").getMemoizationData());
     return Nodes.size();
   };

@@ -77,26 +77,27 @@ TEST(CuteBridge, ReportBecomesFindingsWithByteColumns) {
 
 TEST(CuteBridge, ReportsThatAreNotTheProtocolAreErrorsOfTheFile) {
   std::string Original = "x = 1\n";
-  for (const char *Bad :
-       {"", "not json", "[]", R"({"version": 3, "findings": []})",
-        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 99, "end_offset": 99}]})",
-        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
+  for (
+      const char *Bad :
+      {"", "not json", "[]", R"({"version": 3, "findings": []})",
+       R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 99, "end_offset": 99}]})",
+       R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
             "fix": {"kind": "safe", "edits": [{"offset": 5, "length": 9, "text": ""}]}}]})",
-        R"({"version": 2, "findings": [{"message": "no rule", "offset": 0, "end_offset": 0}]})",
-        // Issue 31 item 9: every field is type-checked, the version too.
-        R"({"version": "1", "findings": []})", R"({"version": 1.5, "findings": []})",
-        R"({"version": 2, "findings": [], "errors": [{"line": "3", "message": "m"}]})",
-        // Item 18: an offset plus a length that wraps around 2^32 is outside the file.
-        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 1, "end_offset": 1,
+       R"({"version": 2, "findings": [{"message": "no rule", "offset": 0, "end_offset": 0}]})",
+       // Issue 31 item 9: every field is type-checked, the version too.
+       R"({"version": "1", "findings": []})", R"({"version": 1.5, "findings": []})",
+       R"({"version": 2, "findings": [], "errors": [{"line": "3", "message": "m"}]})",
+       // Item 18: an offset plus a length that wraps around 2^32 is outside the file.
+       R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 1, "end_offset": 1,
             "fix": {"kind": "safe", "edits": [{"offset": 1, "length": 4294967295, "text": "",
                                                "replaced": ""}]}}]})",
-        // An offset past 2^32 is outside the file, not wrapped into it.
-        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 4294967296,
+       // An offset past 2^32 is outside the file, not wrapped into it.
+       R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 4294967296,
             "end_offset": 4294967296}]})",
-        // Items 1 and 2: an edit must name the text it replaces, and be right.
-        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
+       // Items 1 and 2: an edit must name the text it replaces, and be right.
+       R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
             "fix": {"kind": "safe", "edits": [{"offset": 4, "length": 1, "text": "2"}]}}]})",
-        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
+       R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
             "fix": {"kind": "safe", "edits": [{"offset": 3, "length": 1, "text": "2",
                                                "replaced": "1"}]}}]})"}) {
     FileResult R = parseCuteReport(Bad, "k.py", Original, {});

@@ -53,9 +53,9 @@ protected:
   std::string log() { return readFile(Dir + "/server.log"); }
 
   void initialize(LspClient &Client) {
-    int Id = Client.request("initialize", {{"processId", nullptr},
-                                           {"rootUri", fileUri(Dir)},
-                                           {"capabilities", Json::object()}});
+    int Id = Client.request(
+        "initialize",
+        {{"processId", nullptr}, {"rootUri", fileUri(Dir)}, {"capabilities", Json::object()}});
     auto Reply = Client.response(Id, seconds(30));
     ASSERT_TRUE(Reply) << log();
     ASSERT_TRUE(Reply->contains("result")) << Reply->dump();
@@ -150,8 +150,7 @@ TEST_F(CuteLsp, QuickFixesGiveTheCliFixAndOnlySafeOnesArePreferred) {
   EXPECT_EQ(Json({{"line", 8}, {"character", 4}}), Safe["range"]["start"]) << Safe.dump();
   EXPECT_EQ(Json({{"line", 11}, {"character", 4}}), Unsafe["range"]["start"]) << Unsafe.dump();
   // A client without related information sees the reason in the message.
-  EXPECT_NE(std::string::npos,
-            Unsafe["message"].get<std::string>().find("\n\nnote: unsafe fix: "))
+  EXPECT_NE(std::string::npos, Unsafe["message"].get<std::string>().find("\n\nnote: unsafe fix: "))
       << Unsafe.dump();
 
   std::vector<Json> SafeActions = codeActions(*Client, Uri, Safe);
@@ -171,7 +170,8 @@ TEST_F(CuteLsp, QuickFixesGiveTheCliFixAndOnlySafeOnesArePreferred) {
   EXPECT_NE(std::string::npos,
             Unsafe["message"].get<std::string>().find("\n\nnote: " + UnsafeFix.value("title", "")))
       << UnsafeFix.dump();
-  EXPECT_EQ(CliUnsafe, applyWorkspaceEdit(Kernel, joined(Fix["edit"], UnsafeFix["edit"], Uri), Uri));
+  EXPECT_EQ(CliUnsafe,
+            applyWorkspaceEdit(Kernel, joined(Fix["edit"], UnsafeFix["edit"], Uri), Uri));
 
   // The client applies the preferred fix: the safe finding is gone.
   Client->notify("textDocument/didChange",
@@ -262,8 +262,8 @@ TEST_F(CuteLsp, BadInputGetsAnErrorAndTheServerGoesOn) {
 TEST_F(CuteLsp, RefusesAHugeMessageWithoutReadingIt) {
   std::string Input = Dir + "/input", Err = Dir + "/stderr";
   writeFile(Input, "Content-Length: 99999999999\r\n\r\n{}");
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(Input), llvm::StringRef("/dev/null"),
-                                                llvm::StringRef(Err)};
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(Input),
+                                                llvm::StringRef("/dev/null"), llvm::StringRef(Err)};
   int Code = llvm::sys::ExecuteAndWait(KERNEL_TIDY_BINARY, {KERNEL_TIDY_BINARY, "lsp"},
                                        std::nullopt, Redirects, /*SecondsToWait=*/30);
   EXPECT_EQ(1, Code) << readFile(Err);

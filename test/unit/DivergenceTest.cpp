@@ -11,8 +11,7 @@ namespace {
 using dsl::VaryingSource;
 
 struct Explained {
-  explicit Explained(const std::string &Body, const std::string &Prelude = "")
-      : S(Body, Prelude) {
+  explicit Explained(const std::string &Body, const std::string &Prelude = "") : S(Body, Prelude) {
     EXPECT_TRUE(S.parsed()) << Body;
     A = std::make_unique<dsl::Analyses>(S.context(), dsl::DefaultWarpWidth);
   }
@@ -65,7 +64,8 @@ TEST(Divergence, SourcesNameTheThreadDependentValue) {
 }
 
 TEST(Divergence, UserCallsAndParametersAreNotDefinite) {
-  Explained E("    probe(flag(n));", "Bool flag(Expr<uint> v) noexcept { probe(v); return v > 0u; }");
+  Explained E("    probe(flag(n));",
+              "Bool flag(Expr<uint> v) noexcept { probe(v); return v > 0u; }");
   auto Call = E.sourceOf(1); // Prelude probes come first.
   ASSERT_TRUE(Call);
   EXPECT_EQ(VaryingSource::UserCall, Call->K);

@@ -34,8 +34,7 @@ class ProtocolCheck : public tidy::ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
   void registerMatchers(MatchFinder *Finder) override {
-    Finder->addMatcher(varDecl(hasAnyName("safe", "unsafe", "no_fix", "broken")).bind("v"),
-                       this);
+    Finder->addMatcher(varDecl(hasAnyName("safe", "unsafe", "no_fix", "broken")).bind("v"), this);
   }
   void check(const MatchFinder::MatchResult &Result) override {
     const auto *Var = Result.Nodes.getNodeAs<VarDecl>("v");
@@ -55,8 +54,7 @@ public:
       diag(Loc, "a plain note", DiagnosticIDs::Note);
     } else {
       diag(Loc, "finding with a broken fix")
-          << FixItHint::CreateReplacement(Var->getInit()->getSourceRange(),
-                                          "no_such_function()");
+          << FixItHint::CreateReplacement(Var->getInit()->getSourceRange(), "no_such_function()");
     }
   }
 };
@@ -226,7 +224,8 @@ TEST_F(DriverReport, AFixThatDoesNotCompileIsReportedAsNoFixWithTheError) {
   EXPECT_NE(std::string::npos, Text.find(File + ":2:5: note: no automatic fix: the fix was "
                                                 "dropped because"))
       << Text;
-  EXPECT_NE(std::string::npos, Text.find("    1 | int safe = 1;\n      |     ^~~~\n      |     safe_fixed\n"))
+  EXPECT_NE(std::string::npos,
+            Text.find("    1 | int safe = 1;\n      |     ^~~~\n      |     safe_fixed\n"))
       << Text;
 
   // --fix applies the fix that compiles, and says nothing more of the other.

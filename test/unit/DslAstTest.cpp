@@ -31,8 +31,8 @@ TEST(DslAst, LambdaRolesCalleeNamesAndDiscardedResults) {
   const LambdaExpr *Kernel = dsl::enclosingKernel(S.probeStatement(0), Ctx);
   ASSERT_NE(nullptr, Kernel);
   EXPECT_EQ(dsl::LambdaRole::Kernel, dsl::lambdaRole(Kernel, Ctx));
-  auto Fetches = match(
-      findAll(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("fetch_add")))).bind("f")), Ctx);
+  auto Fetches =
+      match(findAll(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("fetch_add")))).bind("f")), Ctx);
   std::vector<bool> Discarded;
   for (const auto &Node : Fetches)
     Discarded.push_back(dsl::isDiscardedResult(Node.getNodeAs<Expr>("f"), Ctx));
@@ -63,8 +63,8 @@ TEST(DslStatements, DeviceLoopsAndAccumulateSteps) {
   EXPECT_NE(nullptr, dsl::deviceLoopOf(probedVariable(S, 1), Ctx));
   EXPECT_EQ(nullptr, dsl::deviceLoopOf(probedVariable(S, 2), Ctx)); // A host loop.
   // `sum += i` in the $for body is one accumulation step.
-  auto Accumulate = match(findAll(cxxOperatorCallExpr(hasOverloadedOperatorName("+=")).bind("s")),
-                          Ctx);
+  auto Accumulate =
+      match(findAll(cxxOperatorCallExpr(hasOverloadedOperatorName("+=")).bind("s")), Ctx);
   ASSERT_FALSE(Accumulate.empty());
   auto Matched = dsl::matchAccumulateStep(Accumulate[0].getNodeAs<Stmt>("s"));
   ASSERT_TRUE(Matched);
@@ -219,10 +219,10 @@ TEST(DslWrites, IncrementsAddressesReferenceArgumentsAndMembers) {
     EXPECT_EQ(I == 3, W->Value != nullptr) << I;
     EXPECT_TRUE(W->KeepsOldValue) << I;
   }
-  EXPECT_TRUE(isa<UnaryOperator>(Only(0)->Write)); // a++
-  EXPECT_TRUE(isa<CallExpr>(Only(1)->Write));      // bump(b)
-  EXPECT_TRUE(isa<UnaryOperator>(Only(2)->Write)); // &c
-  EXPECT_TRUE(isa<BinaryOperator>(Only(3)->Write)); // d.first = 1
+  EXPECT_TRUE(isa<UnaryOperator>(Only(0)->Write));      // a++
+  EXPECT_TRUE(isa<CallExpr>(Only(1)->Write));           // bump(b)
+  EXPECT_TRUE(isa<UnaryOperator>(Only(2)->Write));      // &c
+  EXPECT_TRUE(isa<BinaryOperator>(Only(3)->Write));     // d.first = 1
   EXPECT_FALSE(Writes.isWritten(probedVariable(S, 4))); // A const reference.
   // An element store writes the Shared array.
   EXPECT_TRUE(Writes.isWritten(probedVariable(S, 5)));

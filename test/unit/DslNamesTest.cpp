@@ -68,7 +68,8 @@ TEST(DslNames, SharedAndBufferTypes) {
 TEST(DslNames, CapturedBufferThroughArrowIsABuffer) {
   Snippet S(R"(
     probe(captured_counter->atomic(0u));
-  )", "luisa::compute::Buffer<luisa::uint> captured_counter;\n");
+  )",
+            "luisa::compute::Buffer<luisa::uint> captured_counter;\n");
   ASSERT_TRUE(S.parsed());
   using namespace clang::ast_matchers;
   auto Atomics = match(
@@ -92,10 +93,11 @@ TEST(DslNames, LibraryFunctions) {
     probe(&std::abs<int>);
     probe(&user::helper);
     probe(&global_helper);
-  )", "namespace luisa { inline int helper_in_luisa() { return 1; } }\n"
-      "namespace user { inline int helper() { return 2; } }\n"
-      "inline int global_helper() { return 3; }\n"
-      "namespace std { template <class T> T abs(T x) { return x; } }\n");
+  )",
+            "namespace luisa { inline int helper_in_luisa() { return 1; } }\n"
+            "namespace user { inline int helper() { return 2; } }\n"
+            "inline int global_helper() { return 3; }\n"
+            "namespace std { template <class T> T abs(T x) { return x; } }\n");
   ASSERT_TRUE(S.parsed());
   const auto &SM = S.context().getSourceManager();
   // The function whose address the probe takes.

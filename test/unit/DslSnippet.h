@@ -23,15 +23,16 @@ class Snippet {
 public:
   /// \p KernelBody inside a Kernel1D lambda taking (BufferUInt buffer,
   /// UInt n); \p Prelude before the function; \p Using the using-directives.
-  explicit Snippet(const std::string &KernelBody, const std::string &Prelude = "",
-                   const char *Using = "using namespace luisa;\nusing namespace luisa::compute;\n") {
-    std::string Code = std::string(ModelIncludes) + Using +
-                       "template<typename T> void probe(const T &) {}\n" +
-                       Prelude +
-                       "\nvoid build(luisa::compute::Device &device) {\n"
-                       "  luisa::compute::Kernel1D kernel = [&](luisa::compute::BufferUInt buffer,\n"
-                       "                                        luisa::compute::UInt n) noexcept {\n" +
-                       KernelBody + "\n  };\n}\n";
+  explicit Snippet(
+      const std::string &KernelBody, const std::string &Prelude = "",
+      const char *Using = "using namespace luisa;\nusing namespace luisa::compute;\n") {
+    std::string Code =
+        std::string(ModelIncludes) + Using + "template<typename T> void probe(const T &) {}\n" +
+        Prelude +
+        "\nvoid build(luisa::compute::Device &device) {\n"
+        "  luisa::compute::Kernel1D kernel = [&](luisa::compute::BufferUInt buffer,\n"
+        "                                        luisa::compute::UInt n) noexcept {\n" +
+        KernelBody + "\n  };\n}\n";
     std::vector<std::string> Args = modelCompileArgs();
     // The model's headers come precompiled (their include guards then skip
     // the includes): one header parse per build instead of one per snippet.
@@ -50,17 +51,14 @@ public:
     context().setTraversalScope(Own);
   }
 
-  bool parsed() const {
-    return Unit && !Unit->getDiagnostics().hasErrorOccurred();
-  }
+  bool parsed() const { return Unit && !Unit->getDiagnostics().hasErrorOccurred(); }
 
   ASTContext &context() { return Unit->getASTContext(); }
 
   /// The argument of the \p Index-th `probe(...)` call.
   const Expr *probe(unsigned Index) {
-    auto Calls = match(
-        findAll(callExpr(callee(functionDecl(hasName("probe")))).bind("call")),
-        context());
+    auto Calls =
+        match(findAll(callExpr(callee(functionDecl(hasName("probe")))).bind("call")), context());
     std::vector<const CallExpr *> Sorted;
     for (const auto &Node : Calls)
       Sorted.push_back(Node.getNodeAs<CallExpr>("call"));

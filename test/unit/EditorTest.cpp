@@ -45,8 +45,8 @@ protected:
 
   std::unique_ptr<LspClient> start() {
     return std::make_unique<LspClient>(
-        std::vector<std::string>{KERNEL_CLANGD_BINARY, "--background-index=false",
-                                 "--log=verbose", "-j=2"},
+        std::vector<std::string>{KERNEL_CLANGD_BINARY, "--background-index=false", "--log=verbose",
+                                 "-j=2"},
         std::vector<std::string>{"XDG_CONFIG_HOME=" + Dir + "/xdg"}, Dir + "/clangd.log");
   }
   std::string log() { return readFile(Dir + "/clangd.log"); }
@@ -56,11 +56,11 @@ protected:
   void initialize(LspClient &Client) {
     Json Caps;
     Caps["textDocument"]["publishDiagnostics"]["versionSupport"] = true;
-    Caps["textDocument"]["codeAction"]["codeActionLiteralSupport"]["codeActionKind"]
-        ["valueSet"] = {"quickfix"};
-    int Id = Client.request("initialize", {{"processId", nullptr},
-                                           {"rootUri", fileUri(Dir + "/project")},
-                                           {"capabilities", Caps}});
+    Caps["textDocument"]["codeAction"]["codeActionLiteralSupport"]["codeActionKind"]["valueSet"] = {
+        "quickfix"};
+    int Id = Client.request(
+        "initialize",
+        {{"processId", nullptr}, {"rootUri", fileUri(Dir + "/project")}, {"capabilities", Caps}});
     auto Reply = Client.response(Id, seconds(60));
     ASSERT_TRUE(Reply) << log();
     ASSERT_TRUE((*Reply).contains("result")) << Reply->dump();
@@ -94,8 +94,8 @@ TEST(KernelClangdCommandLine, VersionAndHelpNameKernelClangdAndItsModelOption) {
     std::vector<llvm::StringRef> Args{KERNEL_CLANGD_BINARY, Flag};
     std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef("/dev/null"),
                                                   llvm::StringRef(Out), llvm::StringRef(Out)};
-    EXPECT_EQ(0, llvm::sys::ExecuteAndWait(KERNEL_CLANGD_BINARY, Args, std::nullopt, Redirects,
-                                           60));
+    EXPECT_EQ(0,
+              llvm::sys::ExecuteAndWait(KERNEL_CLANGD_BINARY, Args, std::nullopt, Redirects, 60));
     return readFile(Out);
   };
   std::string Version = Run("--version");
@@ -124,9 +124,9 @@ TEST_F(KernelClangd, QuickFixEqualsCliFixWithoutCompileDatabase) {
   ASSERT_TRUE(Client->running());
   initialize(*Client);
   std::string Uri = fileUri(File);
-  Client->notify("textDocument/didOpen",
-                 {{"textDocument",
-                   {{"uri", Uri}, {"languageId", "cpp"}, {"version", 1}, {"text", Source}}}});
+  Client->notify(
+      "textDocument/didOpen",
+      {{"textDocument", {{"uri", Uri}, {"languageId", "cpp"}, {"version", 1}, {"text", Source}}}});
   auto Published = diagnostics(*Client, Uri, 1);
   ASSERT_TRUE(Published) << log();
   for (const Json &D : (*Published)["params"]["diagnostics"])
@@ -157,9 +157,8 @@ TEST_F(KernelClangd, QuickFixEqualsCliFixWithoutCompileDatabase) {
   EXPECT_EQ(CliFixed, Fixed);
   EXPECT_EQ(readFile(sourceDir() + SafeCase + ".fixed.cpp"), Fixed);
 
-  Client->notify("textDocument/didChange",
-                 {{"textDocument", {{"uri", Uri}, {"version", 2}}},
-                  {"contentChanges", Json::array({{{"text", Fixed}}})}});
+  Client->notify("textDocument/didChange", {{"textDocument", {{"uri", Uri}, {"version", 2}}},
+                                            {"contentChanges", Json::array({{{"text", Fixed}}})}});
   auto After = diagnostics(*Client, Uri, 2);
   ASSERT_TRUE(After) << log();
   EXPECT_TRUE(ruleDiagnostics(*After, "luisa-butterfly-reduction").empty()) << After->dump();
@@ -178,17 +177,16 @@ TEST_F(KernelClangd, FastCheckFilterKeepsTheKernelTidyChecksAndClangdsVerdictOnO
   // default) and Loose drop it, None runs it; the luisa checks run in all three.
   std::string Source = fixtureInput(sourceDir() + SafeCase + ".cpp") +
                        "int constCandidate() {\n  int Value = 1;\n  return Value;\n}\n";
-  std::map<std::string, std::string> Filters{
-      {"default", ""}, {"loose", "    FastCheckFilter: Loose\n"},
-      {"none", "    FastCheckFilter: None\n"}};
+  std::map<std::string, std::string> Filters{{"default", ""},
+                                             {"loose", "    FastCheckFilter: Loose\n"},
+                                             {"none", "    FastCheckFilter: None\n"}};
   for (const auto &[Name, Line] : Filters) {
     llvm::sys::fs::create_directories(Dir + "/project/" + Name);
     writeFile(Dir + "/project/" + Name + "/.clangd",
               // A glob, not the plain name: for a plain name clangd's config compiler
               // looks the check up in a StringMap whose allocator ASan reports as
               // poisoned when the sanitized build links Debian's clangd.
-              "Diagnostics:\n  ClangTidy:\n    Add: [luisa-*, misc-const-correctnes*]\n" +
-                  Line);
+              "Diagnostics:\n  ClangTidy:\n    Add: [luisa-*, misc-const-correctnes*]\n" + Line);
     writeFile(Dir + "/project/" + Name + "/k.cpp", Source);
   }
   auto Client = start();
@@ -201,9 +199,11 @@ TEST_F(KernelClangd, FastCheckFilterKeepsTheKernelTidyChecksAndClangdsVerdictOnO
     auto Published = diagnostics(*Client, Uri, 1);
     ASSERT_TRUE(Published) << Name << "\n" << log();
     EXPECT_EQ(1u, ruleDiagnostics(*Published, "luisa-butterfly-reduction").size())
-        << Name << "\n" << Published->dump();
+        << Name << "\n"
+        << Published->dump();
     EXPECT_EQ(Name == "none", !ruleDiagnostics(*Published, "misc-const-correctness").empty())
-        << Name << "\n" << Published->dump();
+        << Name << "\n"
+        << Published->dump();
   }
   Client->notify("exit", nullptr);
   Client->waitExit(seconds(60));
@@ -218,9 +218,9 @@ TEST_F(KernelClangd, UnsafeNoteFixIsOfferedNotPreferredWithItsReason) {
   auto Client = start();
   initialize(*Client);
   std::string Uri = fileUri(File);
-  Client->notify("textDocument/didOpen",
-                 {{"textDocument",
-                   {{"uri", Uri}, {"languageId", "cpp"}, {"version", 1}, {"text", Source}}}});
+  Client->notify(
+      "textDocument/didOpen",
+      {{"textDocument", {{"uri", Uri}, {"languageId", "cpp"}, {"version", 1}, {"text", Source}}}});
   auto Published = diagnostics(*Client, Uri, 1);
   ASSERT_TRUE(Published) << log();
   std::vector<Json> Found = ruleDiagnostics(*Published, "luisa-butterfly-reduction");
@@ -232,11 +232,10 @@ TEST_F(KernelClangd, UnsafeNoteFixIsOfferedNotPreferredWithItsReason) {
                 "note: unsafe fix: warp_active_sum combines the floating-point values in "
                 "another order, so the result can differ by rounding"))
       << Found[0].dump();
-  int Id = Client->request(
-      "textDocument/codeAction",
-      {{"textDocument", {{"uri", Uri}}},
-       {"range", Found[0]["range"]},
-       {"context", {{"diagnostics", Json::array({Found[0]})}}}});
+  int Id = Client->request("textDocument/codeAction",
+                           {{"textDocument", {{"uri", Uri}}},
+                            {"range", Found[0]["range"]},
+                            {"context", {{"diagnostics", Json::array({Found[0]})}}}});
   auto Actions = Client->response(Id, seconds(60));
   ASSERT_TRUE(Actions) << log();
   std::vector<std::string> Results;
@@ -331,9 +330,9 @@ TEST(ClangTidyPlugin, FixGivesTheCliFix) {
       if (!Plain || !Plain->Args.empty())
         continue; // Options: below.
       std::string Expected = F.expectedFixed(*Plain);
-      bool &Have = Expected == F.Input                   ? HaveNone
+      bool &Have = Expected == F.Input                        ? HaveNone
                    : llvm::StringRef(File).contains("unsafe") ? HaveUnsafe
-                                                               : HaveSafe;
+                                                              : HaveSafe;
       if (Have)
         continue;
       Have = true;
@@ -345,8 +344,9 @@ TEST(ClangTidyPlugin, FixGivesTheCliFix) {
   }
   ASSERT_GE(Cases.size(), 6u);
   std::vector<std::string> Tidy{"--checks=-*,luisa-*", "--fix", "--quiet"};
-  std::vector<std::string> Notes{"--checks=-*,luisa-*", "--config={CheckOptions: {UnsafeFixes: true}}",
-                                 "--fix", "--fix-notes", "--quiet"};
+  std::vector<std::string> Notes{"--checks=-*,luisa-*",
+                                 "--config={CheckOptions: {UnsafeFixes: true}}", "--fix",
+                                 "--fix-notes", "--quiet"};
   std::vector<std::string> Cli{"check", "--fix"};
   for (const auto &[Name, Expected] : Cases) {
     Tidy.push_back(Dir + "/tidy/" + Name);
@@ -402,8 +402,8 @@ TEST(ClangTidyPlugin, TextReportIsWhatClangTidyPrints) {
   writeFile(Dir + "/c.cpp", fixtureInput(sourceDir() + "/test/fixtures/luisa-divergent-barrier/"
                                                        "helper-calls.cpp"));
   std::vector<std::string> Files{Dir + "/a.cpp", Dir + "/b.cpp", Dir + "/c.cpp"};
-  std::vector<std::string> Tidy{"--config={Checks: '-*,luisa-*', CheckOptions: {UnsafeFixes: true}}",
-                                "--header-filter=.*"};
+  std::vector<std::string> Tidy{
+      "--config={Checks: '-*,luisa-*', CheckOptions: {UnsafeFixes: true}}", "--header-filter=.*"};
   std::vector<std::string> Cli{"check", "--header-filter=.*"};
   Tidy.insert(Tidy.end(), Files.begin(), Files.end());
   Cli.insert(Cli.end(), Files.begin(), Files.end());
@@ -419,8 +419,9 @@ TEST(ClangTidyPlugin, TextReportIsWhatClangTidyPrints) {
     Text.erase(At, NotApplied.size());
   EXPECT_EQ(withoutTidySummary(Expected), Text);
   for (const std::string &Seen : std::vector<std::string>{
-           Dir + "/a.h:12:9: warning: ", "   16 |         m = max(m, warp_read_lane(m, lane ^ 1u));\n",
-        Dir + "/b.cpp:12:9: note: unsafe fix: ", Dir + "/c.cpp:41:25: note: "})
+           Dir + "/a.h:12:9: warning: ",
+           "   16 |         m = max(m, warp_read_lane(m, lane ^ 1u));\n",
+           Dir + "/b.cpp:12:9: note: unsafe fix: ", Dir + "/c.cpp:41:25: note: "})
     EXPECT_NE(std::string::npos, Text.find(Seen)) << Text;
   llvm::sys::fs::remove_directories(Dir);
 }
@@ -433,8 +434,9 @@ TEST(ClangTidyPlugin, CheckOptionsReachTheChecks) {
                                    "cli-warp-size-64-six-steps";
   std::string File = Dir + "/k.cpp";
   writeFile(File, fixtureInput(Case + ".cpp"));
-  std::vector<std::string> Args{"--config={Checks: '-*,luisa-*', CheckOptions: {WarpSize: 64, UnsafeFixes: true}}",
-                                "--fix", "--fix-notes", File};
+  std::vector<std::string> Args{
+      "--config={Checks: '-*,luisa-*', CheckOptions: {WarpSize: 64, UnsafeFixes: true}}", "--fix",
+      "--fix-notes", File};
   for (const std::string &A : modelArgs())
     Args.push_back(A);
   std::string Out;
@@ -453,8 +455,9 @@ TEST(ClangTidyPlugin, TargetNoteLeavesTheUnsafeFixApplicable) {
                                    "sum-float-explicit-add-unsafe";
   std::string File = Dir + "/k.cpp";
   writeFile(File, fixtureInput(Case + ".cpp"));
-  std::vector<std::string> Args{"--config={Checks: '-*,luisa-*', CheckOptions: {Target: cuda, UnsafeFixes: true}}",
-                                "--fix", "--fix-notes", File};
+  std::vector<std::string> Args{
+      "--config={Checks: '-*,luisa-*', CheckOptions: {Target: cuda, UnsafeFixes: true}}", "--fix",
+      "--fix-notes", File};
   for (const std::string &A : modelArgs())
     Args.push_back(A);
   std::string Out;
@@ -485,11 +488,18 @@ TEST(ClangTidyPlugin, RunClangTidyFixAppliesUnsafeFixesOnlyWhenAsked) {
       Database.push_back({{"directory", Dir}, {"file", File}, {"arguments", Command}});
     }
     writeFile(Dir + "/compile_commands.json", Database.dump(2));
-    std::vector<llvm::StringRef> Args{"/usr/bin/run-clang-tidy-19", "-p", Dir, "-load",
-                                      KERNEL_TIDY_PLUGIN, "-clang-tidy-binary",
-                                      KERNEL_TIDY_CLANG_TIDY, "-clang-apply-replacements-binary",
+    std::vector<llvm::StringRef> Args{"/usr/bin/run-clang-tidy-19",
+                                      "-p",
+                                      Dir,
+                                      "-load",
+                                      KERNEL_TIDY_PLUGIN,
+                                      "-clang-tidy-binary",
+                                      KERNEL_TIDY_CLANG_TIDY,
+                                      "-clang-apply-replacements-binary",
                                       "/usr/bin/clang-apply-replacements-19",
-                                      "-checks=-*,luisa-*", "-fix", "-quiet"};
+                                      "-checks=-*,luisa-*",
+                                      "-fix",
+                                      "-quiet"};
     std::string Config = "-config={CheckOptions: {UnsafeFixes: true}}";
     if (Ask)
       Args.push_back(Config);

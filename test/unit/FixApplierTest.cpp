@@ -30,16 +30,15 @@ TEST(UnifiedDiff, CountsRemovedLines) {
 
 /// What GNU diff prints for the same change (`diff -u --label k.cpp
 /// --label k.cpp`), which --diff promises to print (issue 32, item 2).
-std::string gnuDiff(const std::string &Dir, const std::string &Before,
-                    const std::string &After) {
+std::string gnuDiff(const std::string &Dir, const std::string &Before, const std::string &After) {
   writeFile(Dir + "/before", Before);
   writeFile(Dir + "/after", After);
   std::string Out = Dir + "/out";
   llvm::sys::fs::remove(Out); // The redirection does not truncate.
   std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(Out), std::nullopt};
   int Code = llvm::sys::ExecuteAndWait(
-      "/usr/bin/diff", {"diff", "-u", "--label", "k.cpp", "--label", "k.cpp", Dir + "/before",
-                        Dir + "/after"},
+      "/usr/bin/diff",
+      {"diff", "-u", "--label", "k.cpp", "--label", "k.cpp", Dir + "/before", Dir + "/after"},
       std::nullopt, Redirects);
   EXPECT_EQ(Before == After ? 0 : 1, Code);
   return readFile(Out);
@@ -85,7 +84,9 @@ TEST(UnifiedDiff, IsWhatGnuDiffPrints) {
   };
   for (const auto &[Before, After] : Cases)
     EXPECT_EQ(gnuDiff(Dir, Before, After), unifiedDiff("k.cpp", Before, After))
-        << "before:\n" << Before.substr(0, 400) << "after:\n" << After.substr(0, 400);
+        << "before:\n"
+        << Before.substr(0, 400) << "after:\n"
+        << After.substr(0, 400);
   llvm::sys::fs::remove_directories(Dir);
 }
 

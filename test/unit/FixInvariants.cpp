@@ -60,7 +60,7 @@ InvariantOutcome checkFixInvariants(Analyzer &Analyzer, const std::string &Path,
   Outcome.Parsed = Result.Errors.empty();
   for (const Finding &F : Result.Findings)
     if (F.File == Path && (F.Begin.Offset > Text.size() || F.End.Offset > Text.size() ||
-        F.Begin.Offset > F.End.Offset))
+                           F.Begin.Offset > F.End.Offset))
       Outcome.Violations.push_back("finding '" + F.Message + "' lies outside the file");
   if (!Outcome.Parsed)
     return Outcome;

@@ -37,10 +37,10 @@ size_t directiveStart(llvm::StringRef Line, llvm::StringRef Comment) {
 
 /// One line of the fixture file, split into code and directive.
 struct SourceLine {
-  std::string Code;      ///< What is analysed (without the directive).
-  std::string Directive; ///< `// ...` to the end of the line, or empty.
-  std::string Eol;       ///< "\n", "\r\n" or "" (last line).
-  bool Removed = false;  ///< The line held only a directive.
+  std::string Code;       ///< What is analysed (without the directive).
+  std::string Directive;  ///< `// ...` to the end of the line, or empty.
+  std::string Eol;        ///< "\n", "\r\n" or "" (last line).
+  bool Removed = false;   ///< The line held only a directive.
   unsigned InputLine = 0; ///< Line number in Input; 0 when Removed.
 };
 
@@ -103,9 +103,7 @@ std::regex messageLine(const std::string &Comment) {
 }
 
 /// ".cpp" or ".py".
-std::string extensionOf(const std::string &Path) {
-  return llvm::sys::path::extension(Path).str();
-}
+std::string extensionOf(const std::string &Path) { return llvm::sys::path::extension(Path).str(); }
 
 std::string stem(const std::string &Path) {
   return Path.substr(0, Path.size() - extensionOf(Path).size());
@@ -189,8 +187,8 @@ Fixture loadFixture(const std::string &Path) {
     F.Runs.push_back({});
   for (const Expectation &E : F.Expectations)
     if (!E.Suffix.empty() && !F.run(E.Suffix))
-      F.Errors.push_back(Path + ": CHECK-MESSAGES-" + E.Suffix + " without a RUN-ARGS-" +
-                         E.Suffix + " line");
+      F.Errors.push_back(Path + ": CHECK-MESSAGES-" + E.Suffix + " without a RUN-ARGS-" + E.Suffix +
+                         " line");
   checkSiblings(F);
   return F;
 }
@@ -288,9 +286,8 @@ std::optional<std::vector<bool>> matchCommon(const std::vector<Message> &Common,
 
 /// The messages of every run, merged into one list in which each run's own
 /// messages (suffixed) and the common ones (unsuffixed) keep its order.
-std::optional<std::vector<Message>> mergeRuns(const Fixture &F,
-                                              const std::vector<std::vector<Message>> &PerRun,
-                                              std::string &Error) {
+std::optional<std::vector<Message>>
+mergeRuns(const Fixture &F, const std::vector<std::vector<Message>> &PerRun, std::string &Error) {
   std::vector<Message> Common;
   if (const FixtureRun *Plain = F.run("")) {
     Common = PerRun[Plain - F.Runs.data()];
@@ -426,13 +423,11 @@ std::string updateFixture(const Fixture &F, const std::vector<RunOutput> &Output
       OutLineOf[L.InputLine] = ++OutLine;
       for (const Message &M : Block) {
         const SourceLine &Anchor = *Code[M.Line];
-        std::string Indent =
-            Anchor.Code.substr(0, Anchor.Code.find_first_not_of(" \t"));
+        std::string Indent = Anchor.Code.substr(0, Anchor.Code.find_first_not_of(" \t"));
         ++OutLine;
         Out += Indent + Comment + " CHECK-MESSAGES" + (M.Suffix.empty() ? "" : "-" + M.Suffix) +
                ": :[[@LINE-" + std::to_string(OutLine - OutLineOf[M.Line]) +
-               "]]:" + std::to_string(M.Column) + ": " + M.Text +
-               (L.Eol.empty() ? "\n" : L.Eol);
+               "]]:" + std::to_string(M.Column) + ": " + M.Text + (L.Eol.empty() ? "\n" : L.Eol);
       }
     } else if (!std::regex_match(L.Directive, MessageLine)) {
       Out += L.Directive + L.Eol; // RUN-ARGS lines stay.

@@ -78,8 +78,7 @@ TEST_P(FixtureTest, FindingsAndFixesAreExact) {
 
   FileResult WithUnsafe = Result;
   applyFixes(WithUnsafe, *Analyzer, /*IncludeUnsafe=*/true);
-  EXPECT_TRUE(WithUnsafe.FixNotes.empty())
-      << "a fix was dropped: " << WithUnsafe.FixNotes.front();
+  EXPECT_TRUE(WithUnsafe.FixNotes.empty()) << "a fix was dropped: " << WithUnsafe.FixNotes.front();
   const std::string Fixed = WithUnsafe.Fixed.value_or(F.Input);
   EXPECT_EQ(F.expectedFixed(*Run), Fixed)
       << "expected: " << F.fixedFile(*Run).value_or("the input unchanged");
@@ -119,8 +118,7 @@ std::string caseName(const ::testing::TestParamInfo<FixtureCase> &Info) {
   return Name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Rules, FixtureTest, ::testing::ValuesIn(fixtureCases()),
-                         caseName);
+INSTANTIATE_TEST_SUITE_P(Rules, FixtureTest, ::testing::ValuesIn(fixtureCases()), caseName);
 
 TEST(Fixtures, DirectivesAreParsedAndRemoved) {
   std::string Dir = makeTempDir();
@@ -150,19 +148,17 @@ TEST(Fixtures, DirectivesAreParsedAndRemoved) {
 TEST(Fixtures, MalformedDirectivesAndStrayFilesAreErrors) {
   std::string Dir = makeTempDir();
   std::string Path = Dir + "/case.cpp";
-  for (const char *Bad : {"// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: first line\n",
-                          "int x;\n// CHECK-MESSAGES: :12:5: warning: absolute\n",
-                          "int x;\n// CHECK-MESSAGES-X: :[[@LINE-1]]:5: note: no run X\n",
-                          "// RUN-ARGS: --bogus\n", "// RUN-ARGS: \n// RUN-ARGS:\n",
-                          "// kernel-tidy-args: --target=cuda\n",
-                          "int x;\n// CHECK-FIXES: int x;\n",
-                          "int x; // RUN-ARGS: --target=cuda\n",
-                          "int x;\n// CHECK-MESSAGES: :[[@LINE]]:1: note: its own line\n",
-                          "int x;\n// CHECK-MESSAGES: :[[@LINE+1]]:1: note: past the end\n",
-                          "int x;\n// CHECK-MESSAGES: :[[@LINE-1]]:1: error: not a kind\n",
-                          "// RUN-ARGS-A:\n// RUN-ARGS-A: --target=cuda\n",
-                          "// RUN-ARGS-cuda: --target=cuda\n",
-                          "// RUN-ARGS: --target=nvidia\n"}) {
+  for (const char *Bad :
+       {"// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: first line\n",
+        "int x;\n// CHECK-MESSAGES: :12:5: warning: absolute\n",
+        "int x;\n// CHECK-MESSAGES-X: :[[@LINE-1]]:5: note: no run X\n", "// RUN-ARGS: --bogus\n",
+        "// RUN-ARGS: \n// RUN-ARGS:\n", "// kernel-tidy-args: --target=cuda\n",
+        "int x;\n// CHECK-FIXES: int x;\n", "int x; // RUN-ARGS: --target=cuda\n",
+        "int x;\n// CHECK-MESSAGES: :[[@LINE]]:1: note: its own line\n",
+        "int x;\n// CHECK-MESSAGES: :[[@LINE+1]]:1: note: past the end\n",
+        "int x;\n// CHECK-MESSAGES: :[[@LINE-1]]:1: error: not a kind\n",
+        "// RUN-ARGS-A:\n// RUN-ARGS-A: --target=cuda\n", "// RUN-ARGS-cuda: --target=cuda\n",
+        "// RUN-ARGS: --target=nvidia\n"}) {
     writeFile(Path, Bad);
     EXPECT_FALSE(loadFixture(Path).Errors.empty()) << Bad;
   }

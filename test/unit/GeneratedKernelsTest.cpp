@@ -43,15 +43,16 @@ TEST(GeneratedKernels, FixesKeepTheInvariants) {
     Parsed += Outcome.Parsed;
     WithFindings += Outcome.Findings > 0;
     WithFixes += Outcome.Fixed > 0;
-    EXPECT_TRUE(Outcome.Violations.empty())
-        << "seed " << Seed << ":\n" << describe(Outcome) << "\n--- input ---\n" << Text;
+    EXPECT_TRUE(Outcome.Violations.empty()) << "seed " << Seed << ":\n"
+                                            << describe(Outcome) << "\n--- input ---\n"
+                                            << Text;
   }
   // The generator must make inputs the rules work on, or the run checks nothing.
   EXPECT_GE(Parsed * 10, Cases * 9) << Parsed << " of " << Cases << " compiled";
   EXPECT_GE(WithFindings * 2, Cases) << WithFindings << " of " << Cases << " had findings";
   EXPECT_GE(WithFixes * 3, Cases) << WithFixes << " of " << Cases << " were fixed";
-  std::printf("generated cases: %u, compiled: %u, with findings: %u, fixed: %u\n", Cases,
-              Parsed, WithFindings, WithFixes);
+  std::printf("generated cases: %u, compiled: %u, with findings: %u, fixed: %u\n", Cases, Parsed,
+              WithFindings, WithFixes);
 }
 
 TEST(GeneratedKernels, TheSameSeedGivesTheSameSource) {
@@ -60,10 +61,10 @@ TEST(GeneratedKernels, TheSameSeedGivesTheSameSource) {
 }
 
 TEST(FixInvariants, CommentsAndDirectivesAreFoundAsWritten) {
-  EXPECT_EQ((std::vector<std::string>{"// a", "#ifdef X", "/* b */", "#endif", "// X",
-                                      "#define Y 1"}),
-            commentsAndDirectives("int x; // a\n#ifdef X\nint y = 1 /* b */;\n#endif // X\n"
-                                  "  #define Y 1\nconst char *s = \"// not a comment\";\n"));
+  EXPECT_EQ(
+      (std::vector<std::string>{"// a", "#ifdef X", "/* b */", "#endif", "// X", "#define Y 1"}),
+      commentsAndDirectives("int x; // a\n#ifdef X\nint y = 1 /* b */;\n#endif // X\n"
+                            "  #define Y 1\nconst char *s = \"// not a comment\";\n"));
 }
 
 // Inputs kept because they once broke an invariant or are hostile shapes:

@@ -201,8 +201,8 @@ TEST(GpuHarnessInputs, RandomIsSplitMix64) {
 
 TEST(GpuHarnessInputs, Deterministic) {
   for (ValueType Type : {ValueType::U32, ValueType::I32, ValueType::F32, ValueType::F16}) {
-    for (InputSet Set : {InputSet::Uniform, InputSet::Special, InputSet::Extremes,
-                         InputSet::Duplicates}) {
+    for (InputSet Set :
+         {InputSet::Uniform, InputSet::Special, InputSet::Extremes, InputSet::Duplicates}) {
       if (!appliesTo(Set, Type))
         continue;
       std::vector<double> A = makeInputs(Type, Set, 4096, 7);
@@ -561,8 +561,8 @@ TEST(GpuHarnessReference, FloatProductBounds) {
   EXPECT_DOUBLE_EQ(P.Bound[0], 9 * U32 + 18 * std::ldexp(1.0, -150));
   Expected Neg = referenceWarpReduce(ValueType::F32, Op::Product, {-2, 3, 0.5}, W);
   EXPECT_EQ(Neg.Value[0], -3);
-  EXPECT_TRUE(std::isnan(
-      referenceWarpReduce(ValueType::F32, Op::Product, {INFINITY, 0, 1}, W).Value[0]));
+  EXPECT_TRUE(
+      std::isnan(referenceWarpReduce(ValueType::F32, Op::Product, {INFINITY, 0, 1}, W).Value[0]));
   Expected Inf = referenceWarpReduce(ValueType::F32, Op::Product, {INFINITY, -2, 1}, W);
   EXPECT_EQ(Inf.Value[0], -INFINITY);
   EXPECT_EQ(Inf.Bound[0], 0);
@@ -575,9 +575,9 @@ TEST(GpuHarnessReference, FloatProductBounds) {
             INFINITY);
   // f16: 0.001 * 0.001 * 0.5 = 5e-7 is in the denormal range; the bound
   // allows the absolute error of denormal rounding, 3 * 2^-25.
-  Expected Small = referenceWarpReduce(ValueType::F16, Op::Product,
-                                       {roundTo(ValueType::F16, 0.001),
-                                        roundTo(ValueType::F16, 0.001), 0.5}, W);
+  Expected Small =
+      referenceWarpReduce(ValueType::F16, Op::Product,
+                          {roundTo(ValueType::F16, 0.001), roundTo(ValueType::F16, 0.001), 0.5}, W);
   EXPECT_GE(Small.Bound[0], 3 * std::ldexp(1.0, -25));
   EXPECT_EQ(Small.Value[0], roundTo(ValueType::F16, Small.Value[0]));
 }
@@ -763,8 +763,7 @@ TEST(GpuHarnessStats, NoisySamplesStopWhenTheNoiseIsStable) {
   while (!S.done(0) && Added < Samples.size())
     S.add(Samples[Added++]);
   Summary Sum = S.summary();
-  EXPECT_TRUE(Sum.StopReason == "noise stable" || Sum.StopReason == "sample cap")
-      << Sum.StopReason;
+  EXPECT_TRUE(Sum.StopReason == "noise stable" || Sum.StopReason == "sample cap") << Sum.StopReason;
   EXPECT_GT(Sum.RelStdDev, 0.03);
   EXPECT_LT(Sum.RelStdDev, 0.07);
   EXPECT_GE(Sum.Samples, 20u);
@@ -884,16 +883,16 @@ RunInfo run() { return {"NVIDIA H200", "570.86", "CUDA", "2026-11-30", "5cbe0af"
 
 std::vector<CaseResult> results() {
   std::vector<CaseResult> Out;
-  Out.push_back(result("luisa-butterfly-reduction", "butterfly_sum", "u32", "full-warps",
-                       "uniform", passing(), passing()));
+  Out.push_back(result("luisa-butterfly-reduction", "butterfly_sum", "u32", "full-warps", "uniform",
+                       passing(), passing()));
   setTiming(Out.back(), 4.1e-6, 1e-6, {4.10, 4.02, 4.18, 0.95});
   Out.push_back(result("luisa-butterfly-reduction", "butterfly_sum", "f32", "partial-tail",
                        "special", failing(INFINITY), passing()));
   Out.push_back(result("luisa-sequential-scan", "scan_sum_inclusive", "f32", "full-warps",
                        "uniform", passing(), failing(3)));
   setTiming(Out.back(), 2.5e-6, 2.5e-6, {1.00, 0.99, 1.01, 0.95});
-  Out.push_back(result("luisa-sequential-scan", "scan_sum_inclusive", "i32", "odd-lanes",
-                       "uniform", failing(1), failing(2)));
+  Out.push_back(result("luisa-sequential-scan", "scan_sum_inclusive", "i32", "odd-lanes", "uniform",
+                       failing(1), failing(2)));
   return Out;
 }
 
@@ -958,9 +957,10 @@ TEST(GpuHarnessReport, Markdown) {
   EXPECT_NE(Md.find("Driver: 570.86\n"), std::string::npos);
   EXPECT_NE(Md.find("Backend: CUDA\n"), std::string::npos);
   EXPECT_NE(Md.find("Date: 2026-11-30\n"), std::string::npos);
-  std::string Header = "| rule | case | type | shape | inputs | verdict | max ulp before | max ulp "
-                       "after | before (us) | after (us) | speed-up [95% CI] | batch before (us) | batch after "
-                       "(us) |\n";
+  std::string Header =
+      "| rule | case | type | shape | inputs | verdict | max ulp before | max ulp "
+      "after | before (us) | after (us) | speed-up [95% CI] | batch before (us) | batch after "
+      "(us) |\n";
   std::size_t At = Md.find(Header);
   ASSERT_NE(At, std::string::npos);
   // Rows sorted: within butterfly_sum, f32 before u32.
@@ -1011,13 +1011,14 @@ TEST(GpuHarnessReport, ProfitabilityLines) {
                            "uniform", passing(), passing()));
   Results.back().Operation = std::string(profitabilityOp(Op::Sum));
   setTiming(Results.back(), 3e-6, 1e-6, {3, 2.9, 3.1, 0.95});
-  EXPECT_EQ(toProfitabilityLines(run(), Results),
-            "KERNEL_TIDY_GAIN(\"luisa-butterfly-reduction\", \"sum\", \"int\", \"cuda\", Faster, "
-            "\"measured: NVIDIA H200, driver 570.86, 2026-11-30: 4.10x [4.02, 4.18]\")\n"
-            "KERNEL_TIDY_GAIN(\"luisa-sequential-scan\", \"sum\", \"float\", \"cuda\", Parity, "
-            "\"measured: NVIDIA H200, driver 570.86, 2026-11-30: 1.00x [0.99, 1.01]\")\n"
-            "KERNEL_TIDY_GAIN(\"luisa-shared-atomic-counter\", \"sum\", \"float\", \"cuda\", Faster, "
-            "\"measured: NVIDIA H200, driver 570.86, 2026-11-30: 3.00x [2.90, 3.10]\")\n");
+  EXPECT_EQ(
+      toProfitabilityLines(run(), Results),
+      "KERNEL_TIDY_GAIN(\"luisa-butterfly-reduction\", \"sum\", \"int\", \"cuda\", Faster, "
+      "\"measured: NVIDIA H200, driver 570.86, 2026-11-30: 4.10x [4.02, 4.18]\")\n"
+      "KERNEL_TIDY_GAIN(\"luisa-sequential-scan\", \"sum\", \"float\", \"cuda\", Parity, "
+      "\"measured: NVIDIA H200, driver 570.86, 2026-11-30: 1.00x [0.99, 1.01]\")\n"
+      "KERNEL_TIDY_GAIN(\"luisa-shared-atomic-counter\", \"sum\", \"float\", \"cuda\", Faster, "
+      "\"measured: NVIDIA H200, driver 570.86, 2026-11-30: 3.00x [2.90, 3.10]\")\n");
   EXPECT_EQ("and", profitabilityOp(Op::BitAnd));
 }
 

@@ -44,8 +44,8 @@ protected:
     int FD;
     ASSERT_FALSE(llvm::sys::fs::openFileForWrite(Path, FD, llvm::sys::fs::CD_OpenExisting,
                                                  llvm::sys::fs::OF_Append));
-    llvm::sys::fs::setLastAccessAndModificationTime(
-        FD, std::chrono::system_clock::now() - std::chrono::seconds(SecondsAgo));
+    llvm::sys::fs::setLastAccessAndModificationTime(FD, std::chrono::system_clock::now() -
+                                                            std::chrono::seconds(SecondsAgo));
     ::close(FD);
   }
   std::string Dir;
@@ -157,8 +157,8 @@ TEST_F(HeaderCacheFolder, ACacheProblemWarnsOnceAndTheRunGoesOn) {
   writeFile(B, Source);
   std::vector<std::string> Args{"check", "--bundled-model", "--diff", A, B};
   std::string Cache = Dir + "/cache";
-  ProcessResult Plain = runWithCache({"check", "--bundled-model", "--no-pch", "--diff", A, B},
-                                     Cache);
+  ProcessResult Plain =
+      runWithCache({"check", "--bundled-model", "--no-pch", "--diff", A, B}, Cache);
   ASSERT_EQ(1, Plain.ExitCode) << Plain.Err;
   EXPECT_EQ(2u, count(Plain.Out, "+++ ")) << Plain.Out;
 

@@ -109,9 +109,10 @@ TEST_F(HostileInput, AnUnusableDatabaseIsNamedOnStderr) {
 TEST_F(HostileInput, ARelativeFileInTheDatabaseIsTheFile) {
   // As Bear and Meson write it: "file" relative to "directory".
   std::string File = put("src/k.cpp", safeSource());
-  put("build/compile_commands.json",
-      "[{\"directory\": \"" + Dir + "/src\", \"file\": \"k.cpp\", \"arguments\": "
-      "[\"clang++\", \"-std=c++20\", \"-isystem\", \"" + modelDir() + "\", \"-c\", \"k.cpp\"]}]");
+  put("build/compile_commands.json", "[{\"directory\": \"" + Dir +
+                                         "/src\", \"file\": \"k.cpp\", \"arguments\": "
+                                         "[\"clang++\", \"-std=c++20\", \"-isystem\", \"" +
+                                         modelDir() + "\", \"-c\", \"k.cpp\"]}]");
   ProcessResult R = runKernelTidy({"check", "-p", Dir + "/build", "--fix", File});
   EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
   EXPECT_EQ(readFile(sourceDir() + SafeCase + ".fixed.cpp"), readFile(File)) << R.Out << R.Err;
@@ -129,8 +130,7 @@ TEST_F(HostileInput, CuteFixesLandOnTheStoredBytesWhateverTheEncodingOrLineEnds)
                            "def k(dst: cute.Tensor):\n"
                            "    tidx, _, _ = cute.arch.thread_idx()\n";
   auto Replace = [](std::string Text, const std::string &From, const std::string &To) {
-    for (size_t At = Text.find(From); At != std::string::npos;
-         At = Text.find(From, At + To.size()))
+    for (size_t At = Text.find(From); At != std::string::npos; At = Text.find(From, At + To.size()))
       Text.replace(At, From.size(), To);
     return Text;
   };
@@ -200,8 +200,8 @@ TEST_F(HostileInput, AFrontendReplyOfTheWrongTypesIsAnErrorOfTheFile) {
   std::string Temp = Dir + "/tmp";
   llvm::sys::fs::create_directories(Temp);
   std::string Out = Dir + "/out.txt";
-  std::string Script = "TMPDIR='" + Temp + "' KERNEL_TIDY_PYTHON='" + Python + "' exec '"
-                       KERNEL_TIDY_BINARY "' check '" + File + "' > '" + Out + "' 2>&1";
+  std::string Script = "TMPDIR='" + Temp + "' KERNEL_TIDY_PYTHON='" + Python +
+                       "' exec '" KERNEL_TIDY_BINARY "' check '" + File + "' > '" + Out + "' 2>&1";
   EXPECT_EQ(2, llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script})) << readFile(Out);
   EXPECT_NE(std::string::npos, readFile(Out).find("is not protocol version 2")) << readFile(Out);
   std::error_code EC;
@@ -217,12 +217,12 @@ TEST_F(HostileInput, AnOutputNeverReplacesAnInputOrASourceFile) {
   std::string A = put("a.cpp", Source), B = put("b.cpp", Source);
   std::string Config = put(".clang-tidy-other", "Checks: 'luisa-*'\n");
   const std::vector<std::vector<std::string>> Refused = {
-      {"check", "--write-baseline", A, B},                  // The baseline name forgotten.
+      {"check", "--write-baseline", A, B}, // The baseline name forgotten.
       {"check", "--export-fixes", B, A},
-      {"check", "--fix", "--export-fixes", A, A},           // The export is the input.
+      {"check", "--fix", "--export-fixes", A, A}, // The export is the input.
       {"check", "--export-fixes", Config, "--config-file", Config, A},
       {"check", "--write-baseline", Dir + "/x.json", "--export-fixes", Dir + "/x.json", A},
-      {"check", "--export-fixes", Dir + "/./a.cpp", Dir}};  // Found by the folder walk.
+      {"check", "--export-fixes", Dir + "/./a.cpp", Dir}}; // Found by the folder walk.
   for (const auto &Args : Refused) {
     writeFile(Dir + "/x.json", "{}");
     ProcessResult R = runKernelTidy(Args);
@@ -242,12 +242,12 @@ TEST_F(HostileInput, AnOutputNeverReplacesAnInputOrASourceFile) {
   EXPECT_NE(std::string::npos, R.Err.find("has a source file's extension")) << R.Err;
   EXPECT_TRUE(llvm::sys::fs::exists(Dir + "/base.py"));
   // Rewriting the baseline that is read stays possible.
-  R = runKernelTidy({"check", "--baseline", Dir + "/base.py", "--write-baseline",
-                     Dir + "/base.py", A});
+  R = runKernelTidy(
+      {"check", "--baseline", Dir + "/base.py", "--write-baseline", Dir + "/base.py", A});
   EXPECT_EQ(2, R.ExitCode) << "base.py now exists and has a source extension: " << R.Err;
   writeFile(Dir + "/base.json", readFile(Dir + "/base.py"));
-  R = runKernelTidy({"check", "--baseline", Dir + "/base.json", "--write-baseline",
-                     Dir + "/base.json", A});
+  R = runKernelTidy(
+      {"check", "--baseline", Dir + "/base.json", "--write-baseline", Dir + "/base.json", A});
   EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
 }
 
@@ -272,9 +272,10 @@ TEST_F(HostileInput, RelativeSourcesInDatabaseCommandsAreResolvedFromTheirDirect
     writeFile(File, Source);
     put("build/compile_commands.json", Database);
     std::string Out = Dir + "/out.json", Export = Dir + "/fixes.yaml";
-    std::string Script = "cd '" + Dir + "/elsewhere' && exec '" KERNEL_TIDY_BINARY
-                         "' check --format json --export-fixes '" + Export + "' -p '" + Dir +
-                         "/build' '" + File + "' > '" + Out + "' 2>&1";
+    std::string Script = "cd '" + Dir +
+                         "/elsewhere' && exec '" KERNEL_TIDY_BINARY
+                         "' check --format json --export-fixes '" +
+                         Export + "' -p '" + Dir + "/build' '" + File + "' > '" + Out + "' 2>&1";
     EXPECT_EQ(1, llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script})) << Style;
     std::string Report = readFile(Out);
     auto Json = nlohmann::json::parse(Report, nullptr, false);
@@ -287,8 +288,8 @@ TEST_F(HostileInput, RelativeSourcesInDatabaseCommandsAreResolvedFromTheirDirect
     EXPECT_NE(0u, count(Yaml, File)) << Style << Yaml;
     EXPECT_EQ(count(Yaml, "k.cpp"), count(Yaml, File)) << Style << Yaml;
 
-    Script = "cd '" + Dir + "/elsewhere' && exec '" KERNEL_TIDY_BINARY "' check --fix -p '" +
-             Dir + "/build' '" + File + "' > '" + Out + "' 2>&1";
+    Script = "cd '" + Dir + "/elsewhere' && exec '" KERNEL_TIDY_BINARY "' check --fix -p '" + Dir +
+             "/build' '" + File + "' > '" + Out + "' 2>&1";
     EXPECT_EQ(0, llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script}))
         << Style << readFile(Out);
     EXPECT_EQ(Fixed, readFile(File)) << Style << readFile(Out);
@@ -304,14 +305,14 @@ TEST_F(HostileInput, DeeplyNestedInputsAreRefusedNotCrashes) {
   const size_t Deep = 1000000;
   std::string Open(Deep, '['), Close(Deep, ']');
   // Item 6: a baseline entry, an extra key of a report.
-  std::string Baseline = put("deep-baseline.json", "{\"kernel_tidy_baseline\": 1, \"findings\": [" +
-                                                        Open + Close + "]}");
+  std::string Baseline = put("deep-baseline.json",
+                             "{\"kernel_tidy_baseline\": 1, \"findings\": [" + Open + Close + "]}");
   ProcessResult R = runKernelTidy({"check", "--baseline", Baseline, File});
   EXPECT_EQ(2, R.ExitCode) << R.Err.substr(0, 2000);
   EXPECT_NE(std::string::npos, R.Err.find(Baseline + "': not a kernel-tidy baseline: nested"))
       << R.Err.substr(0, 2000);
-  std::string Report = put("deep-report.json", "{\"version\": 1, \"diagnostics\": [], \"x\": " +
-                                                   Open + Close + "}");
+  std::string Report =
+      put("deep-report.json", "{\"version\": 1, \"diagnostics\": [], \"x\": " + Open + Close + "}");
   R = runKernelTidy({"merge", Report});
   EXPECT_EQ(2, R.ExitCode) << R.Err.substr(0, 2000);
   EXPECT_NE(std::string::npos, R.Err.find(Report + "' is nested more than"))
@@ -319,7 +320,8 @@ TEST_F(HostileInput, DeeplyNestedInputsAreRefusedNotCrashes) {
   // Item 7: the line filter.
   R = runKernelTidy({"check", "--line-filter", std::string(60000, '['), File});
   EXPECT_EQ(2, R.ExitCode) << R.Err.substr(0, 2000);
-  EXPECT_NE(std::string::npos, R.Err.find("invalid --line-filter: nested")) << R.Err.substr(0, 2000);
+  EXPECT_NE(std::string::npos, R.Err.find("invalid --line-filter: nested"))
+      << R.Err.substr(0, 2000);
   // Item 8: `Checks:` and 100,000 '[', by --config-file and as .clang-tidy.
   std::string Config = put("deep.yaml", "Checks: " + std::string(100000, '[') + "\n");
   R = runKernelTidy({"check", "--config-file", Config, File});
@@ -340,8 +342,8 @@ TEST_F(HostileInput, InputsThatNeverEndAreRefused) {
   std::string Out = Dir + "/out.txt";
   // `timeout`: a hang fails the test instead of stopping the suite.
   auto Run = [&](const std::string &Env, const std::string &Args) {
-    std::string Script = Env + " exec timeout 120 '" KERNEL_TIDY_BINARY "' " + Args + " > '" +
-                         Out + "' 2>&1 < /dev/null";
+    std::string Script = Env + " exec timeout 120 '" KERNEL_TIDY_BINARY "' " + Args + " > '" + Out +
+                         "' 2>&1 < /dev/null";
     int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
     return std::pair{Code, readFile(Out)};
   };
@@ -425,8 +427,7 @@ const char *const CuteKernel = "import cutlass\n"
 std::pair<int, std::string> runWithEnvironment(const std::string &Dir, const std::string &Env,
                                                const std::string &Args) {
   std::string Out = Dir + "/run-output";
-  std::string Script =
-      Env + " '" KERNEL_TIDY_BINARY "' " + Args + " > '" + Out + "' 2>&1";
+  std::string Script = Env + " '" KERNEL_TIDY_BINARY "' " + Args + " > '" + Out + "' 2>&1";
   int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
   return {Code, readFile(Out)};
 }
@@ -466,13 +467,14 @@ TEST_F(HostileInput, KernelTidyPythonIsLookedUpOnPath) {
 TEST_F(HostileInput, OneFrontendProcessServesManyFilesWithoutTemporaryFiles) {
   for (int I = 0; I < 4; ++I)
     put("src/k" + std::to_string(I) + ".py", CuteKernel);
-  std::string Python = put("python", "#!/bin/sh\necho $$ >> '" + Dir + "/starts'\n"
-                                     "exec python3 \"$@\"\n");
+  std::string Python = put("python", "#!/bin/sh\necho $$ >> '" + Dir +
+                                         "/starts'\n"
+                                         "exec python3 \"$@\"\n");
   ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
   llvm::sys::fs::create_directories(Dir + "/tmp");
-  auto [Code, Text] = runWithEnvironment(
-      Dir, "TMPDIR='" + Dir + "/tmp' KERNEL_TIDY_PYTHON='" + Python + "'",
-      "check -j1 --fix '" + Dir + "/src'");
+  auto [Code, Text] =
+      runWithEnvironment(Dir, "TMPDIR='" + Dir + "/tmp' KERNEL_TIDY_PYTHON='" + Python + "'",
+                         "check -j1 --fix '" + Dir + "/src'");
   EXPECT_EQ(0, Code) << Text;
   EXPECT_EQ(1u, count(readFile(Dir + "/starts"), "\n")) << "one interpreter for 4 files + fixes";
   EXPECT_EQ(std::string::npos, readFile(Dir + "/src/k3.py").find("// 32"));
@@ -495,18 +497,16 @@ bool processGone(const std::string &Pid) {
 TEST_F(HostileInput, AFrontendThatNeverAnswersCostsOneTimeout) {
   for (int I = 0; I < 3; ++I)
     put("src/k" + std::to_string(I) + ".py", CuteKernel);
-  std::string Python =
-      put("python", "#!/bin/sh\necho $$ >> '" + Dir + "/pids'\nexec sleep 1000\n");
+  std::string Python = put("python", "#!/bin/sh\necho $$ >> '" + Dir + "/pids'\nexec sleep 1000\n");
   ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
   auto Start = std::chrono::steady_clock::now();
-  auto [Code, Text] = runWithEnvironment(
-      Dir, "KERNEL_TIDY_PYTHON_TIMEOUT=1 KERNEL_TIDY_PYTHON='" + Python + "'",
-      "check -j1 --fix '" + Dir + "/src'");
+  auto [Code, Text] =
+      runWithEnvironment(Dir, "KERNEL_TIDY_PYTHON_TIMEOUT=1 KERNEL_TIDY_PYTHON='" + Python + "'",
+                         "check -j1 --fix '" + Dir + "/src'");
   EXPECT_LT(std::chrono::steady_clock::now() - Start, std::chrono::seconds(20));
   EXPECT_EQ(2, Code) << Text;
   EXPECT_NE(std::string::npos, Text.find("the CuTe DSL frontend ('" + Python +
-                                         "') did not answer within 1 s on " + Dir +
-                                         "/src/k0.py"))
+                                         "') did not answer within 1 s on " + Dir + "/src/k0.py"))
       << Text;
   EXPECT_EQ(2u, count(Text, "not analysed: ")) << Text;
   std::string Pids = readFile(Dir + "/pids");
@@ -525,16 +525,20 @@ TEST_F(HostileInput, TheFrontendEndsWithItsParent) {
            "(dst: cute.Tensor):\n    tidx, _, _ = cute.arch.thread_idx()\n"
            "    dst[tidx // 32] = tidx\n";
   std::string BigFile = put("big.py", Big);
-  std::string Python = put("python", "#!/bin/sh\necho $$ > '" + Dir + "/pid'\n"
-                                     "exec python3 \"$@\"\n");
+  std::string Python = put("python", "#!/bin/sh\necho $$ > '" + Dir +
+                                         "/pid'\n"
+                                         "exec python3 \"$@\"\n");
   ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
   for (const char *Signal : {"TERM", "INT", "KILL"}) {
     llvm::sys::fs::remove(Dir + "/pid");
-    std::string Script =
-        "KERNEL_TIDY_PYTHON='" + Python + "' '" KERNEL_TIDY_BINARY "' check '" + BigFile +
-        "' > /dev/null 2>&1 & tidy=$!\n"
-        "for i in $(seq 100); do [ -s '" + Dir + "/pid' ] && break; sleep 0.1; done\n"
-        "sleep 0.5; kill -" + Signal + " $tidy; wait $tidy\n";
+    std::string Script = "KERNEL_TIDY_PYTHON='" + Python + "' '" KERNEL_TIDY_BINARY "' check '" +
+                         BigFile +
+                         "' > /dev/null 2>&1 & tidy=$!\n"
+                         "for i in $(seq 100); do [ -s '" +
+                         Dir +
+                         "/pid' ] && break; sleep 0.1; done\n"
+                         "sleep 0.5; kill -" +
+                         Signal + " $tidy; wait $tidy\n";
     llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
     std::string Pid = llvm::StringRef(readFile(Dir + "/pid")).trim().str();
     ASSERT_FALSE(Pid.empty()) << Signal;
@@ -557,10 +561,10 @@ TEST_F(HostileInput, AFrontendThatMisbehavesFailsTheFileAndChangesNothing) {
       {"head -n 1 > /dev/null; kill -SEGV $$", "ended (signal 11) on "},
       {"echo 'Traceback: no' >&2; exit 3", "ended (exit 3) on "},
       {"head -n 1 > /dev/null; echo garbage", "is not protocol version 2: garbage"},
-      {"head -n 1 > /dev/null; printf '{\"version\": 2, \"find'; exit 0",
-       "ended (exit 0) on "},
+      {"head -n 1 > /dev/null; printf '{\"version\": 2, \"find'; exit 0", "ended (exit 0) on "},
       {"head -n 1 > /dev/null; head -c 80000000 /dev/zero", "wrote an answer of more than"},
-      {"head -n 1 > /dev/null; a='{\"version\": 2, \"findings\": []}'; printf '%s\\n%s\\n' \"$a\" \"$a\"",
+      {"head -n 1 > /dev/null; a='{\"version\": 2, \"findings\": []}'; printf '%s\\n%s\\n' \"$a\" "
+       "\"$a\"",
        "answered more than once on "},
   };
   for (const Case &C : Cases) {
@@ -570,7 +574,8 @@ TEST_F(HostileInput, AFrontendThatMisbehavesFailsTheFileAndChangesNothing) {
                                            "check --fix '" + File + "'");
     EXPECT_EQ(2, Code) << C.Script << "\n" << Text;
     EXPECT_NE(std::string::npos, Text.find("the CuTe DSL frontend ('" + Python + "')"))
-        << C.Script << "\n" << Text;
+        << C.Script << "\n"
+        << Text;
     EXPECT_NE(std::string::npos, Text.find(C.Expected)) << C.Script << "\n" << Text;
     EXPECT_EQ(CuteKernel, readFile(File)) << C.Script;
   }
@@ -579,8 +584,8 @@ TEST_F(HostileInput, AFrontendThatMisbehavesFailsTheFileAndChangesNothing) {
   std::string Big = put("big.py", CuteKernel + std::string(2000000, '#') + "\n");
   std::string Python = put("python", "#!/bin/sh\necho '{\"version\": 2, \"findings\": []}'\n"
                                      "exec sleep 5\n");
-  auto [Code, Text] = runWithEnvironment(Dir, "KERNEL_TIDY_PYTHON='" + Python + "'",
-                                         "check '" + Big + "'");
+  auto [Code, Text] =
+      runWithEnvironment(Dir, "KERNEL_TIDY_PYTHON='" + Python + "'", "check '" + Big + "'");
   EXPECT_EQ(2, Code) << Text;
   EXPECT_NE(std::string::npos, Text.find("answered before it had read " + Big)) << Text;
 }
@@ -588,17 +593,15 @@ TEST_F(HostileInput, AFrontendThatMisbehavesFailsTheFileAndChangesNothing) {
 TEST_F(HostileInput, KernelClangdRefusesAHugeMessageAsClangdDoes) {
   std::string Input = put("input", "Content-Length: 99999999999\r\n\r\n{}");
   std::string Err = Dir + "/stderr";
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(Input), llvm::StringRef("/dev/null"),
-                                                llvm::StringRef(Err)};
-  int Code = llvm::sys::ExecuteAndWait(KERNEL_CLANGD_BINARY,
-                                       {KERNEL_CLANGD_BINARY, "--log=error"}, std::nullopt,
-                                       Redirects, /*SecondsToWait=*/60);
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(Input),
+                                                llvm::StringRef("/dev/null"), llvm::StringRef(Err)};
+  int Code = llvm::sys::ExecuteAndWait(KERNEL_CLANGD_BINARY, {KERNEL_CLANGD_BINARY, "--log=error"},
+                                       std::nullopt, Redirects, /*SecondsToWait=*/60);
   // Not an abort (bad_alloc) or a timeout: clangd's own refusal, then end of input.
   EXPECT_GE(Code, 0) << readFile(Err);
   EXPECT_LT(Code, 128) << readFile(Err);
   EXPECT_NE(std::string::npos, readFile(Err).find("Refusing to read message")) << readFile(Err);
 }
-
 
 // Issue 31, item 12: a crash (clangd's JSON parser recurses once per level)
 // ends the server although its client keeps the input open; the stack dump
@@ -608,13 +611,14 @@ TEST_F(HostileInput, KernelClangdExitsAfterACrash) {
                      std::string(200000, ']') + "}";
   for (int Try = 0; Try < 3; ++Try) {
     LspClient Server({KERNEL_CLANGD_BINARY, "--log=error"}, {}, Dir + "/stderr");
-    int Id = Server.request("initialize", {{"processId", nullptr},
-                                           {"rootUri", nullptr},
-                                           {"capabilities", nlohmann::json::object()}});
+    int Id = Server.request(
+        "initialize",
+        {{"processId", nullptr}, {"rootUri", nullptr}, {"capabilities", nlohmann::json::object()}});
     ASSERT_TRUE(Server.response(Id, std::chrono::seconds(60))) << readFile(Dir + "/stderr");
     Server.sendRaw("Content-Length: " + std::to_string(Deep.size()) + "\r\n\r\n" + Deep);
     EXPECT_NE(-1, Server.waitExit(std::chrono::seconds(20), /*CloseInput=*/false))
-        << "still running 20 s after the crash\n" << readFile(Dir + "/stderr");
+        << "still running 20 s after the crash\n"
+        << readFile(Dir + "/stderr");
   }
 }
 
@@ -623,8 +627,8 @@ TEST_F(HostileInput, KernelClangdExitsAfterACrash) {
 TEST_F(HostileInput, KernelClangdReadsAHugeHeaderLineQuickly) {
   std::string Input =
       put("input", "Content-Length: 2\r\nX-Padding: " + std::string(50 << 20, 'x') + "\r\n\r\n{}");
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(Input), llvm::StringRef("/dev/null"),
-                                                llvm::StringRef("/dev/null")};
+  std::optional<llvm::StringRef> Redirects[] = {
+      llvm::StringRef(Input), llvm::StringRef("/dev/null"), llvm::StringRef("/dev/null")};
   int Code = llvm::sys::ExecuteAndWait(KERNEL_CLANGD_BINARY, {KERNEL_CLANGD_BINARY, "--log=error"},
                                        std::nullopt, Redirects, /*SecondsToWait=*/30);
   EXPECT_GE(Code, 0) << "not done in 30 s";
@@ -633,9 +637,10 @@ TEST_F(HostileInput, KernelClangdReadsAHugeHeaderLineQuickly) {
 
 TEST_F(HostileInput, MalformedBaselinesAndReportsAreErrorsNotCrashes) {
   std::string File = put("k.cpp", safeSource());
-  for (const char *Baseline :
-       {R"({"kernel_tidy_baseline": "1", "findings": []})",
-        R"({"kernel_tidy_baseline": 1, "findings": [{"rule": "r", "file": "f", "fingerprint": "x", "message": 7}]})"}) {
+  for (
+      const char *Baseline :
+      {R"({"kernel_tidy_baseline": "1", "findings": []})",
+       R"({"kernel_tidy_baseline": 1, "findings": [{"rule": "r", "file": "f", "fingerprint": "x", "message": 7}]})"}) {
     std::string Path = put("baseline.json", Baseline);
     ProcessResult R = runKernelTidy({"check", "--baseline", Path, File});
     EXPECT_EQ(2, R.ExitCode) << Baseline << R.Err;
@@ -643,17 +648,18 @@ TEST_F(HostileInput, MalformedBaselinesAndReportsAreErrorsNotCrashes) {
   }
   ProcessResult Good = runKernelTidy({"check", "--format", "sarif", File});
   std::string First = put("first.sarif", Good.Out);
-  for (const char *Sarif :
-       {R"({"version": "2.1.0", "runs": {}})", R"({"version": "2.1.0", "runs": "x"})",
-        R"({"version": 2, "runs": []})",
-        R"({"diagnostics": [], "summary": {"files": -1, "diagnostics": 0, "fixable": 0, "fixed": 0, "errors": []}})",
-        R"({"kernel_tidy_baseline": 1, "findings": "x"})",
-        R"({"kernel_tidy_baseline": 1, "findings": [{"rule": "r", "file": "f"}]})",
-        R"({"diagnostics": [{"x": 1}], "summary": {"files": 1, "diagnostics": 1, "fixable": 0, "fixed": 0, "errors": []}})",
-        R"({"diagnostics": [], "summary": {"files": 1, "diagnostics": 2, "fixable": 0, "fixed": 0, "errors": []}})",
-        R"({"diagnostics": [], "summary": {"files": 1, "diagnostics": 0, "fixable": 0, "fixed": 0, "errors": [7]}})",
-        R"({"version": "2.1.0", "runs": [{"results": [{"message": {"text": "m"}}], "invocations": [{"executionSuccessful": true, "toolExecutionNotifications": []}]}]})",
-        R"({"version": "2.1.0", "runs": [{"results": [], "invocations": []}]})"}) {
+  for (
+      const char *Sarif :
+      {R"({"version": "2.1.0", "runs": {}})", R"({"version": "2.1.0", "runs": "x"})",
+       R"({"version": 2, "runs": []})",
+       R"({"diagnostics": [], "summary": {"files": -1, "diagnostics": 0, "fixable": 0, "fixed": 0, "errors": []}})",
+       R"({"kernel_tidy_baseline": 1, "findings": "x"})",
+       R"({"kernel_tidy_baseline": 1, "findings": [{"rule": "r", "file": "f"}]})",
+       R"({"diagnostics": [{"x": 1}], "summary": {"files": 1, "diagnostics": 1, "fixable": 0, "fixed": 0, "errors": []}})",
+       R"({"diagnostics": [], "summary": {"files": 1, "diagnostics": 2, "fixable": 0, "fixed": 0, "errors": []}})",
+       R"({"diagnostics": [], "summary": {"files": 1, "diagnostics": 0, "fixable": 0, "fixed": 0, "errors": [7]}})",
+       R"({"version": "2.1.0", "runs": [{"results": [{"message": {"text": "m"}}], "invocations": [{"executionSuccessful": true, "toolExecutionNotifications": []}]}]})",
+       R"({"version": "2.1.0", "runs": [{"results": [], "invocations": []}]})"}) {
     ProcessResult R = runKernelTidy({"merge", First, put("bad.json", Sarif)});
     EXPECT_EQ(2, R.ExitCode) << Sarif << R.Err;
     EXPECT_NE(std::string::npos, R.Err.find("kernel-tidy: error: report 2 ")) << R.Err;
@@ -736,8 +742,8 @@ TEST_F(HostileInput, AHeaderIncludedTwiceAndCheckedItselfIsReportedOnce) {
 // it is checked only where a file instantiates it: that finding stays.
 TEST_F(HostileInput, AFindingOnlyAnIncluderSeesInAHeaderOfTheRunIsKept) {
   std::string Kernel = fixtureInput(sourceDir() + SafeCase + ".cpp");
-  for (auto [From, To] : {std::pair<std::string, std::string>{"void build_row_max(",
-                                                               "template <typename T>\nvoid build_row_max("},
+  for (auto [From, To] : {std::pair<std::string, std::string>{
+                              "void build_row_max(", "template <typename T>\nvoid build_row_max("},
                           {"BufferFloat data", "BufferVar<T> data"},
                           {"Float m =", "Var<T> m ="}}) {
     size_t At = Kernel.find(From);
@@ -825,16 +831,16 @@ TEST_F(HostileInput, AFixKeepsOwnerGroupAndExtendedAttributes) {
 
 TEST_F(HostileInput, AWriteIsCancelledByTheCheckBeforeTheRename) {
   std::string File = put("k.cpp", "old\n");
-  std::string Error = writeAtomically(File, "new\n", std::nullopt,
-                                      [] { return std::string("moved on disk"); });
+  std::string Error =
+      writeAtomically(File, "new\n", std::nullopt, [] { return std::string("moved on disk"); });
   EXPECT_EQ("moved on disk", Error);
   EXPECT_EQ("old\n", readFile(File));
   EXPECT_EQ(1u, listFiles(Dir, "").size()) << "temporary file left behind";
 }
 
 TEST_F(HostileInput, SignalsRemoveTemporaryFilesAndExitAsTheShellReports) {
-  for (auto [Signal, Code] : {std::pair{SIGINT, 130}, std::pair{SIGTERM, 143},
-                              std::pair{SIGHUP, 129}}) {
+  for (auto [Signal, Code] :
+       {std::pair{SIGINT, 130}, std::pair{SIGTERM, 143}, std::pair{SIGHUP, 129}}) {
     std::string Temp = put(".kernel-tidy-test.tmp", "partial");
     pid_t Child = ::fork();
     ASSERT_GE(Child, 0);
@@ -856,11 +862,13 @@ TEST_F(HostileInput, SignalsRemoveTemporaryFilesAndExitAsTheShellReports) {
 // tool's words, not also the "LLVM ERROR" of the child that builds the PCH.
 TEST_F(HostileInput, AMissingCompileDirectoryIsOneClearError) {
   std::string File = put("k.cpp", safeSource());
-  put("build/compile_commands.json",
-      "[{\"directory\": \"" + Dir + "/gone\", \"file\": \"" + File + "\", \"arguments\": "
-      "[\"clang++\", \"-std=c++20\", \"-isystem\", \"" + modelDir() + "\", \"-c\", \"" + File + "\"]}]");
-  std::string Script = "KERNEL_TIDY_CACHE_DIR='" + Dir + "/cache' exec '" KERNEL_TIDY_BINARY
-                       "' check -p '" + Dir + "/build' '" + File + "' > '" + Dir + "/out' 2>&1";
+  put("build/compile_commands.json", "[{\"directory\": \"" + Dir + "/gone\", \"file\": \"" + File +
+                                         "\", \"arguments\": "
+                                         "[\"clang++\", \"-std=c++20\", \"-isystem\", \"" +
+                                         modelDir() + "\", \"-c\", \"" + File + "\"]}]");
+  std::string Script = "KERNEL_TIDY_CACHE_DIR='" + Dir +
+                       "/cache' exec '" KERNEL_TIDY_BINARY "' check -p '" + Dir + "/build' '" +
+                       File + "' > '" + Dir + "/out' 2>&1";
   EXPECT_EQ(2, llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script}));
   EXPECT_EQ(File + ": error: cannot analyse: its compile directory '" + Dir +
                 "/gone' does not exist\n",
@@ -872,8 +880,9 @@ TEST_F(HostileInput, ABrokenHeaderCacheNeverFailsARun) {
   std::string A = put("src/a.cpp", safeSource()), B = put("src/b.cpp", safeSource());
   auto Run = [&](const std::string &Limit) {
     std::string Out = Dir + "/out.txt";
-    std::string Script = Limit + "KERNEL_TIDY_CACHE_DIR='" + Cache + "' exec '" KERNEL_TIDY_BINARY
-                         "' check '" + A + "' '" + B + "' > '" + Out + "' 2>&1";
+    std::string Script = Limit + "KERNEL_TIDY_CACHE_DIR='" + Cache +
+                         "' exec '" KERNEL_TIDY_BINARY "' check '" + A + "' '" + B + "' > '" + Out +
+                         "' 2>&1";
     int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
     return std::pair{Code, readFile(Out)};
   };
@@ -910,8 +919,8 @@ TEST_F(HostileInput, ABrokenHeaderCacheNeverFailsARun) {
   writeFile(Pch, Bytes);
   int FD;
   ASSERT_FALSE(llvm::sys::fs::openFileForWrite(Pch, FD, llvm::sys::fs::CD_OpenExisting));
-  EXPECT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(
-      FD, Before.getLastAccessedTime(), Before.getLastModificationTime()));
+  EXPECT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(FD, Before.getLastAccessedTime(),
+                                                               Before.getLastModificationTime()));
   ::close(FD);
   std::tie(Code, Out) = Run("");
   EXPECT_EQ(1, Code) << Out;

@@ -95,29 +95,46 @@ private:
 
   std::string block() {
     switch (pick(0, 10)) {
-    case 0: case 1: return butterfly();
-    case 2: return laneReads();
-    case 3: return shuffleDown();
-    case 4: return laneShiftScan();
-    case 5: return sharedAtomic();
-    case 6: return globalAtomic();
-    case 7: return barrier();
-    case 8: return sharedArray();
-    case 9: return warpWidth();
-    default: return butterfly();
+    case 0:
+    case 1:
+      return butterfly();
+    case 2:
+      return laneReads();
+    case 3:
+      return shuffleDown();
+    case 4:
+      return laneShiftScan();
+    case 5:
+      return sharedAtomic();
+    case 6:
+      return globalAtomic();
+    case 7:
+      return barrier();
+    case 8:
+      return sharedArray();
+    case 9:
+      return warpWidth();
+    default:
+      return butterfly();
     }
   }
 
-  std::string combine(const std::string &V, const std::string &Other, const ScalarType &T,
-                      int Op) {
+  std::string combine(const std::string &V, const std::string &Other, const ScalarType &T, int Op) {
     switch (Op) {
-    case 0: return V + " = " + V + " + " + Other + ";";
-    case 1: return V + " += " + Other + ";";
-    case 2: return V + " = max(" + V + ", " + Other + ");";
-    case 3: return V + " = min(" + Other + ", " + V + ");";
-    case 4: return V + " = " + V + " * " + Other + ";";
-    case 5: return T.Integer ? V + " = " + V + " | " + Other + ";" : V + " += " + Other + ";";
-    default: return T.Integer ? V + " ^= " + Other + ";" : V + " *= " + Other + ";";
+    case 0:
+      return V + " = " + V + " + " + Other + ";";
+    case 1:
+      return V + " += " + Other + ";";
+    case 2:
+      return V + " = max(" + V + ", " + Other + ");";
+    case 3:
+      return V + " = min(" + Other + ", " + V + ");";
+    case 4:
+      return V + " = " + V + " * " + Other + ";";
+    case 5:
+      return T.Integer ? V + " = " + V + " | " + Other + ";" : V + " += " + Other + ";";
+    default:
+      return T.Integer ? V + " ^= " + Other + ";" : V + " *= " + Other + ";";
     }
   }
 
@@ -125,13 +142,13 @@ private:
     const ScalarType &T = oneOf(Types);
     std::string V = "v" + n(), W = "w" + n();
     int Op = pick(0, 6);
-    std::string Out = line(std::string(T.Var) + " " + V + " = " + T.Buffer + ".read(dispatch_x());");
+    std::string Out =
+        line(std::string(T.Var) + " " + V + " = " + T.Buffer + ".read(dispatch_x());");
     Out += line(std::string(T.Var) + " " + W + " = " + T.Buffer + ".read(dispatch_x() + 1u);");
     if (chance(25)) { // Host loop form.
-      static const char *const Loops[] = {"for (uint d = 16u; d > 0u; d /= 2u)",
-                                          "for (uint d = 1u; d < 32u; d *= 2u)",
-                                          "for (uint d = 16u; d >= 1u; d >>= 1u)",
-                                          "for (uint d = 8u; d > 0u; d /= 2u)"};
+      static const char *const Loops[] = {
+          "for (uint d = 16u; d > 0u; d /= 2u)", "for (uint d = 1u; d < 32u; d *= 2u)",
+          "for (uint d = 16u; d >= 1u; d >>= 1u)", "for (uint d = 8u; d > 0u; d /= 2u)"};
       Out += line(std::string(oneOf(Loops)) + " {");
       Out += line("    " + combine(V, "warp_read_lane(" + V + ", lane ^ d)", T, Op));
       Out += line("}");
@@ -144,8 +161,8 @@ private:
       if (chance(10))
         Distances[pick(0, Distances.size() - 1)] = Distances[0]; // Repeated.
       for (size_t I = 0; I < Distances.size(); ++I) {
-        std::string Target = chance(5) ? W : V;             // Another variable.
-        int StepOp = chance(5) ? (Op + 1) % 7 : Op;          // Another operator.
+        std::string Target = chance(5) ? W : V;     // Another variable.
+        int StepOp = chance(5) ? (Op + 1) % 7 : Op; // Another operator.
         std::string Lane = chance(10) ? std::to_string(Distances[I]) + "u ^ lane"
                                       : "lane ^ " + std::to_string(Distances[I]) + "u";
         Out += line(combine(Target, "warp_read_lane(" + Target + ", " + Lane + ")", T, StepOp));
@@ -160,13 +177,13 @@ private:
   std::string laneReads() {
     const ScalarType &T = oneOf(Types);
     std::string V = "x" + n(), Acc = "acc" + n();
-    static const char *const Heads[] = {"for (auto i : dynamic_range(lane))",
-                                        "for (auto i : dynamic_range(lane + 1u))",
-                                        "$for (i, 0u, lane)", "$for (i, lane)",
-                                        "for (auto i : dynamic_range(lane - 1u))"};
+    static const char *const Heads[] = {
+        "for (auto i : dynamic_range(lane))", "for (auto i : dynamic_range(lane + 1u))",
+        "$for (i, 0u, lane)", "$for (i, lane)", "for (auto i : dynamic_range(lane - 1u))"};
     const char *Head = oneOf(Heads);
     bool Sugar = Head[0] == '$';
-    std::string Out = line(std::string(T.Var) + " " + V + " = " + T.Buffer + ".read(dispatch_x());");
+    std::string Out =
+        line(std::string(T.Var) + " " + V + " = " + T.Buffer + ".read(dispatch_x());");
     Out += line(std::string(T.Var) + " " + Acc + " = " + T.Zero + ";");
     Out += noise(Acc, T);
     Out += line(std::string(Head) + " {");
@@ -180,10 +197,11 @@ private:
     const ScalarType &T = oneOf(Types);
     std::string V = "s" + n(), Off = "off" + n(), Tmp = "t" + n();
     int Op = pick(0, 3);
-    std::string Out = line(std::string(T.Var) + " " + V + " = " + T.Buffer + ".read(dispatch_x());");
+    std::string Out =
+        line(std::string(T.Var) + " " + V + " = " + T.Buffer + ".read(dispatch_x());");
     if (chance(50)) {
-      Out += line("for (uint d = " + std::string(chance(85) ? "16u" : "8u") +
-                  "; d > 0u; d /= 2u) {");
+      Out +=
+          line("for (uint d = " + std::string(chance(85) ? "16u" : "8u") + "; d > 0u; d /= 2u) {");
       Out += line("    " + combine(V, "warp_read_lane(" + V + ", lane + d)", T, Op));
       Out += line("}");
     } else {
@@ -204,10 +222,12 @@ private:
   std::string laneShiftScan() {
     const ScalarType &T = oneOf(Types);
     std::string V = "p" + n(), Tmp = "q" + n();
-    std::string Out = line(std::string(T.Var) + " " + V + " = " + T.Buffer + ".read(dispatch_x());");
-    Out += line(std::string("for (uint d = 1u; d < ") + (chance(85) ? "32u" : "16u") +
-                "; d *= 2u) {");
-    Out += line("    " + std::string(T.Var) + " " + Tmp + " = warp_read_lane(" + V + ", lane - d);");
+    std::string Out =
+        line(std::string(T.Var) + " " + V + " = " + T.Buffer + ".read(dispatch_x());");
+    Out +=
+        line(std::string("for (uint d = 1u; d < ") + (chance(85) ? "32u" : "16u") + "; d *= 2u) {");
+    Out +=
+        line("    " + std::string(T.Var) + " " + Tmp + " = warp_read_lane(" + V + ", lane - d);");
     Out += line("    $if (lane >= d) { " + combine(V, Tmp, T, chance(80) ? 0 : 4) + " };");
     Out += line("}");
     Out += line(std::string(T.Buffer) + ".write(dispatch_x(), " + V + ");");
@@ -218,7 +238,7 @@ private:
     const ScalarType &T = oneOf(Types);
     std::string C = "counter" + n(), Old = "old" + n();
     static const char *const Ops[] = {"fetch_add", "fetch_sub", "fetch_max", "fetch_min",
-                                      "fetch_and", "fetch_or", "fetch_xor"};
+                                      "fetch_and", "fetch_or",  "fetch_xor"};
     const char *Op = T.Integer ? oneOf(Ops) : oneOf({"fetch_add", "fetch_max", "fetch_min"});
     static const char *const Indices[] = {"0u", "0u", "0u", "thread_x() % 2u", "block_x() % 1u"};
     std::string Value = chance(50) ? T.One : std::string(T.Buffer) + ".read(dispatch_x())";
@@ -242,7 +262,8 @@ private:
   std::string globalAtomic() {
     const ScalarType &T = Types[pick(0, 1)]; // Buffer atomics on integers.
     std::string Slot = "slot" + n(), V = "g" + n();
-    std::string Out = line(std::string(T.Var) + " " + V + " = " + T.Buffer + ".read(dispatch_x());");
+    std::string Out =
+        line(std::string(T.Var) + " " + V + " = " + T.Buffer + ".read(dispatch_x());");
     static const char *const Indices[] = {"0u", "0u", "block_x()", "dispatch_x() % 4u"};
     std::string Atomic = std::string(T.Buffer) + ".atomic(" + oneOf(Indices) + ").fetch_add(" +
                          (chance(60) ? T.One : V) + ")";
@@ -278,9 +299,9 @@ private:
   }
 
   std::string warpWidth() {
-    static const char *const Exprs[] = {"thread_x() / 32u", "thread_x() % 32u", "thread_x() >> 5u",
-                                        "thread_x() & 31u", "1u << (thread_x() % 32u)",
-                                        "dispatch_x() / 32u"};
+    static const char *const Exprs[] = {"thread_x() / 32u",         "thread_x() % 32u",
+                                        "thread_x() >> 5u",         "thread_x() & 31u",
+                                        "1u << (thread_x() % 32u)", "dispatch_x() / 32u"};
     std::string W = "warp" + n();
     std::string Out = line("UInt " + W + " = " + oneOf(Exprs) + ";");
     Out += line("ubuf.write(" + W + ", lane);");

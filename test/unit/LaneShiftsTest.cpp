@@ -70,7 +70,7 @@ TEST(LaneShifts, DeviceShuffleDownLoop) {
 TEST(LaneShifts, DeviceLoopDoublings) {
   // One loop per update: doublings first, then an update that does not double.
   const char *Updates[] = {"o0 *= 2u;", "o1 = o1 * 2u;", "o2 = 2u * o2;", "o3 = o3 << 1u;",
-                           "o4 += o4;", "o5 += 1u;", "o6 *= 3u;"};
+                           "o4 += o4;", "o5 += 1u;",     "o6 *= 3u;"};
   std::string Body = "    auto lane = warp_lane_id();\n    UInt v = buffer.read(0u);\n";
   for (unsigned I = 0; I < 7; ++I) {
     std::string O = "o" + std::to_string(I);
@@ -208,7 +208,6 @@ TEST(LaneShifts, CallSitesOfHelpers) {
   EXPECT_EQ(1u, ArgCounts["reduce"]);
 }
 
-
 /// The LaneRead of each call in \p Body of a helper named `shuffle`, in
 /// source order; \p Prelude declares the helpers.
 std::vector<std::optional<dsl::LaneRead>> laneReads(const std::string &Prelude,
@@ -224,16 +223,16 @@ std::vector<std::optional<dsl::LaneRead>> laneReads(const std::string &Prelude,
 
 TEST(LaneShifts, ShuffleHelperReadsInTheCallersTerms) {
   // Shift up with a clamp below lane FIRST, FIRST 0 by default.
-  auto Up = laneReads(
-      "UInt shuffle(UInt &v, UInt lane, UInt offset, UInt first = 0u) noexcept {\n"
-      "    UInt r = warp_read_lane(v, lane - offset);\n"
-      "    $if (Int(lane - offset) < Int(first)) { r = v; };\n"
-      "    return r;\n"
-      "}\n",
-      "    auto l = warp_lane_id();\n    UInt x = buffer.read(0u);\n    UInt d = 1u;\n"
-      "    UInt a = shuffle(x, l, d);\n"
-      "    UInt b = shuffle(x, l, d, 0u);\n"
-      "    UInt c = shuffle(x, l, d, 1u);\n");
+  auto Up =
+      laneReads("UInt shuffle(UInt &v, UInt lane, UInt offset, UInt first = 0u) noexcept {\n"
+                "    UInt r = warp_read_lane(v, lane - offset);\n"
+                "    $if (Int(lane - offset) < Int(first)) { r = v; };\n"
+                "    return r;\n"
+                "}\n",
+                "    auto l = warp_lane_id();\n    UInt x = buffer.read(0u);\n    UInt d = 1u;\n"
+                "    UInt a = shuffle(x, l, d);\n"
+                "    UInt b = shuffle(x, l, d, 0u);\n"
+                "    UInt c = shuffle(x, l, d, 1u);\n");
   ASSERT_EQ(3u, Up.size());
   for (unsigned I = 0; I < 2; ++I) {
     ASSERT_TRUE(Up[I]) << I;
@@ -249,18 +248,18 @@ TEST(LaneShifts, ShuffleHelperReadsInTheCallersTerms) {
 }
 
 TEST(LaneShifts, ShuffleDownHelperStatesItsLastPartner) {
-  auto Down = laneReads(
-      "UInt shuffle(UInt &v, UInt lane, UInt offset, UInt last = 32u) noexcept {\n"
-      "    UInt src = lane + offset;\n"
-      "    UInt r = warp_read_lane(v, src);\n"
-      "    $if (src > last) { r = v; };\n"
-      "    $if (last <= src) { r = v; };\n"
-      "    return r;\n"
-      "}\n",
-      "    auto l = warp_lane_id();\n    UInt x = buffer.read(0u);\n    UInt d = 1u;\n"
-      "    UInt a = shuffle(x, l, d);\n"
-      "    UInt b = shuffle(x, l, d, 64u);\n"
-      "    UInt c = shuffle(x, l, d, n);\n");
+  auto Down =
+      laneReads("UInt shuffle(UInt &v, UInt lane, UInt offset, UInt last = 32u) noexcept {\n"
+                "    UInt src = lane + offset;\n"
+                "    UInt r = warp_read_lane(v, src);\n"
+                "    $if (src > last) { r = v; };\n"
+                "    $if (last <= src) { r = v; };\n"
+                "    return r;\n"
+                "}\n",
+                "    auto l = warp_lane_id();\n    UInt x = buffer.read(0u);\n    UInt d = 1u;\n"
+                "    UInt a = shuffle(x, l, d);\n"
+                "    UInt b = shuffle(x, l, d, 64u);\n"
+                "    UInt c = shuffle(x, l, d, n);\n");
   ASSERT_EQ(3u, Down.size());
   ASSERT_TRUE(Down[0]);
   EXPECT_EQ(dsl::LaneShift::Down, Down[0]->Index.Shift);

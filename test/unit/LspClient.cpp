@@ -18,8 +18,7 @@ namespace kernel_tidy::test {
 
 using Clock = std::chrono::steady_clock;
 
-LspClient::LspClient(const std::vector<std::string> &Argv,
-                     const std::vector<std::string> &Env,
+LspClient::LspClient(const std::vector<std::string> &Argv, const std::vector<std::string> &Env,
                      const std::string &StderrPath) {
   int In[2], Out[2];
   if (::pipe(In) != 0 || ::pipe(Out) != 0)
@@ -138,8 +137,7 @@ std::optional<LspClient::Json> LspClient::readMessage(Clock::time_point Deadline
   }
 }
 
-std::optional<LspClient::Json> LspClient::response(int Id,
-                                                   std::chrono::milliseconds Timeout) {
+std::optional<LspClient::Json> LspClient::response(int Id, std::chrono::milliseconds Timeout) {
   auto Deadline = Clock::now() + Timeout;
   for (auto It = Kept.begin(); It != Kept.end(); ++It)
     if (!It->contains("method") && It->value("id", Json()) == Id) {
@@ -158,9 +156,8 @@ std::optional<LspClient::Json> LspClient::response(int Id,
   return std::nullopt;
 }
 
-std::optional<LspClient::Json>
-LspClient::waitFor(const std::function<bool(const Json &)> &Match,
-                   std::chrono::milliseconds Timeout) {
+std::optional<LspClient::Json> LspClient::waitFor(const std::function<bool(const Json &)> &Match,
+                                                  std::chrono::milliseconds Timeout) {
   auto Deadline = Clock::now() + Timeout;
   for (auto It = Kept.begin(); It != Kept.end(); ++It)
     if (Match(*It)) {

@@ -25,8 +25,8 @@ public:
 
   /// Starts \p Argv[0] with \p Argv, adding \p Env to the environment; the
   /// server's stderr goes to \p StderrPath.
-  LspClient(const std::vector<std::string> &Argv,
-            const std::vector<std::string> &Env, const std::string &StderrPath);
+  LspClient(const std::vector<std::string> &Argv, const std::vector<std::string> &Env,
+            const std::string &StderrPath);
   ~LspClient();
   LspClient(const LspClient &) = delete;
   LspClient &operator=(const LspClient &) = delete;

@@ -23,8 +23,8 @@ TEST(Naming, QualifiesWhereTheNameIsNotVisible) {
 
   Snippet Local("    using namespace luisa::compute;\n    probe(0u);", "", "");
   ASSERT_TRUE(Local.parsed());
-  EXPECT_EQ("", dsl::dslQualifier("warp_active_sum", Local.probeStatement(0),
-                                  Local.context(), false));
+  EXPECT_EQ("",
+            dsl::dslQualifier("warp_active_sum", Local.probeStatement(0), Local.context(), false));
 
   Snippet Declared("    using luisa::compute::warp_active_sum;\n    probe(0u);", "", "");
   ASSERT_TRUE(Declared.parsed());

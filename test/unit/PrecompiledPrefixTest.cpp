@@ -57,10 +57,11 @@ TEST(LeadingIncludes, QuotedNamesBesideTheFileBecomeAbsolute) {
             preambleIncludes(Text, Dir + "/sub"));
 
   PrecompiledHeader Header{"p.pch", {"\"" + Dir + "/sub/local.h\"", "<b.h>"}};
-  EXPECT_TRUE(prefixApplies(Header, "#include \"local.h\"\n#include <b.h>\nint x;\n", Dir + "/sub"));
+  EXPECT_TRUE(
+      prefixApplies(Header, "#include \"local.h\"\n#include <b.h>\nint x;\n", Dir + "/sub"));
   EXPECT_FALSE(prefixApplies(Header, "#include \"local.h\"\n#include <b.h>\n", Dir));
-  EXPECT_FALSE(prefixApplies(Header, "#include \"local.h\"\nint x;\n#include <b.h>\n",
-                             Dir + "/sub"));
+  EXPECT_FALSE(
+      prefixApplies(Header, "#include \"local.h\"\nint x;\n#include <b.h>\n", Dir + "/sub"));
   llvm::sys::fs::remove_directories(Dir);
 }
 
@@ -112,8 +113,8 @@ TEST_F(SharedHeaderParse, SameReportAsPlainParse) {
     Sources.resize(std::min<size_t>(Sources.size(), 3)); // Test time.
     for (const std::string &Source : Sources) {
       // examples-softmax.cpp, test-corpus-softmax.cpp: one folder, no names twice.
-      std::string Name = std::string(Folder).substr(1) + "-" +
-                         llvm::sys::path::filename(Source).str();
+      std::string Name =
+          std::string(Folder).substr(1) + "-" + llvm::sys::path::filename(Source).str();
       std::replace(Name.begin(), Name.end(), '/', '-');
       std::string Copy = Dir + "/" + Name;
       writeFile(Copy, readFile(Source));
@@ -143,11 +144,10 @@ TEST_F(SharedHeaderParse, RebuiltWhenAHeaderChanges) {
   std::string Inc = Dir + "/inc";
   llvm::sys::fs::create_directories(Inc);
   writeFile(Inc + "/extra.h", "#pragma once\ninline constexpr unsigned kLanes = 32u;\n");
-  const char *Kernel =
-      "#include <luisa/luisa-compute.h>\n#include <extra.h>\n"
-      "using namespace luisa::compute;\n"
-      "void f%d() { Kernel1D k = [&](BufferUInt b) { set_warp_size(kLanes);"
-      " b.write(0u, warp_read_lane(b.read(1u), 0u)); }; }\n";
+  const char *Kernel = "#include <luisa/luisa-compute.h>\n#include <extra.h>\n"
+                       "using namespace luisa::compute;\n"
+                       "void f%d() { Kernel1D k = [&](BufferUInt b) { set_warp_size(kLanes);"
+                       " b.write(0u, warp_read_lane(b.read(1u), 0u)); }; }\n";
   std::vector<std::string> Files;
   for (int I = 0; I < 2; ++I) {
     char Text[512];
@@ -170,8 +170,8 @@ TEST_F(SharedHeaderParse, RebuiltWhenAHeaderChanges) {
   int FD;
   ASSERT_FALSE(llvm::sys::fs::openFileForWrite(Inc + "/extra.h", FD, llvm::sys::fs::CD_OpenExisting,
                                                llvm::sys::fs::OF_Append));
-  llvm::sys::fs::setLastAccessAndModificationTime(
-      FD, llvm::sys::toTimePoint(std::time(nullptr) + 100));
+  llvm::sys::fs::setLastAccessAndModificationTime(FD,
+                                                  llvm::sys::toTimePoint(std::time(nullptr) + 100));
   ::close(FD);
   ProcessResult B = run(Args);
   EXPECT_EQ(A.Out, B.Out);
@@ -190,16 +190,19 @@ TEST_F(SharedHeaderParse, RebuiltWhenAHeaderChanges) {
 
 /// A kernel whose butterfly reduction has a safe fix, after \p Preamble.
 static std::string butterflyFile(const std::string &Preamble, int N) {
-  return Preamble + "using namespace luisa;\nusing namespace luisa::compute;\n"
-                    "void build" + std::to_string(N) + "(Device &device) {\n"
-                    "  Kernel1D k = [&](BufferFloat data) noexcept {\n"
-                    "    auto lane = warp_lane_id();\n    Float m = data.read(dispatch_x());\n"
-                    "    m = max(m, warp_read_lane(m, lane ^ 16u));\n"
-                    "    m = max(m, warp_read_lane(m, lane ^ 8u));\n"
-                    "    m = max(m, warp_read_lane(m, lane ^ 4u));\n"
-                    "    m = max(m, warp_read_lane(m, lane ^ 2u));\n"
-                    "    m = max(m, warp_read_lane(m, lane ^ 1u));\n"
-                    "    data.write(dispatch_x(), m + float(kScale));\n  };\n}\n";
+  return Preamble +
+         "using namespace luisa;\nusing namespace luisa::compute;\n"
+         "void build" +
+         std::to_string(N) +
+         "(Device &device) {\n"
+         "  Kernel1D k = [&](BufferFloat data) noexcept {\n"
+         "    auto lane = warp_lane_id();\n    Float m = data.read(dispatch_x());\n"
+         "    m = max(m, warp_read_lane(m, lane ^ 16u));\n"
+         "    m = max(m, warp_read_lane(m, lane ^ 8u));\n"
+         "    m = max(m, warp_read_lane(m, lane ^ 4u));\n"
+         "    m = max(m, warp_read_lane(m, lane ^ 2u));\n"
+         "    m = max(m, warp_read_lane(m, lane ^ 1u));\n"
+         "    data.write(dispatch_x(), m + float(kScale));\n  };\n}\n";
 }
 
 // Real projects open with quoted includes ("ut/ut.hpp", "test_device.h")
@@ -218,11 +221,14 @@ TEST_F(SharedHeaderParse, QuotedIncludePreamblesGiveThePlainReportAtJ1AndJ2) {
   writeFile(Inc + "/other.h", "#pragma once\n#include \"scale.h\"\n");
   std::vector<std::string> Files{Src + "/a.cpp", Src + "/b.cpp", Src + "/c.cpp"};
   writeFile(Files[0], butterflyFile("#include \"common.h\"\n#include \"scale.h\"\n"
-                                    "#include <luisa/dsl/sugar.h>\n", 0));
+                                    "#include <luisa/dsl/sugar.h>\n",
+                                    0));
   writeFile(Files[1], butterflyFile("// b\n#include \"common.h\"\n#include \"other.h\"\n"
-                                    "#include <luisa/dsl/sugar.h>\n", 1));
+                                    "#include <luisa/dsl/sugar.h>\n",
+                                    1));
   writeFile(Files[2], butterflyFile("#include \"common.h\"\n#include \"scale.h\"\n"
-                                    "#include <luisa/dsl/sugar.h>\n\n#define UNUSED 1\n", 2));
+                                    "#include <luisa/dsl/sugar.h>\n\n#define UNUSED 1\n",
+                                    2));
   auto Args = [&](const char *Jobs, bool Pch) {
     std::vector<std::string> Args = Files;
     Args.insert(Args.begin(), {"--diff", "--unsafe-fixes", "-j", Jobs});
@@ -392,8 +398,8 @@ TEST_F(SharedHeaderParse, FoldersShareHeadersUnlessAPathIsRelative) {
     for (const std::string &File : Files)
       Json += std::string(Json.size() > 1 ? "," : "") + "{\"directory\": \"" +
               llvm::sys::path::parent_path(File).str() + "\", \"file\": \"" + File +
-              "\", \"arguments\": [\"clang++\", \"-std=c++20\", \"-isystem\", \"" +
-              modelDir() + "\", \"-I\", \"" + IncludeDir + "\", \"-c\", \"" + File + "\"]}";
+              "\", \"arguments\": [\"clang++\", \"-std=c++20\", \"-isystem\", \"" + modelDir() +
+              "\", \"-I\", \"" + IncludeDir + "\", \"-c\", \"" + File + "\"]}";
     writeFile(Dir + "/compile_commands.json", Json + "]");
   };
   auto Check = [&](std::vector<std::string> Extra) {

@@ -75,9 +75,9 @@ TEST(Profitability, EveryLineIsWellFormed) {
     EXPECT_TRUE(E.Values == "*" || E.Values == "int" || E.Values == "float") << Line;
     EXPECT_TRUE(llvm::is_contained(Targets, E.Target)) << Line;
     // Nothing is measured yet: a hypothesis says so.
-    EXPECT_TRUE(E.Source.starts_with("measured") ||
-                (E.Source.starts_with("expected") &&
-                 E.Source.contains("not yet measured on a GPU")))
+    EXPECT_TRUE(
+        E.Source.starts_with("measured") ||
+        (E.Source.starts_with("expected") && E.Source.contains("not yet measured on a GPU")))
         << Line << ": " << E.Source.str();
   }
 }

@@ -86,8 +86,8 @@ std::string extractedPrebuilt(const std::string &SharedDir, std::string &Error) 
     return "";
   }
   std::string Message;
-  int Code = llvm::sys::ExecuteAndWait(*Tar, {"tar", "-C", Dir, "-xJf", Archive}, std::nullopt,
-                                       {}, 0, 0, &Message);
+  int Code = llvm::sys::ExecuteAndWait(*Tar, {"tar", "-C", Dir, "-xJf", Archive}, std::nullopt, {},
+                                       0, 0, &Message);
   if (Code != 0 || !fileExists(Prefix + "/include/luisa/luisa-compute.h")) {
     Error = "cannot extract " + Archive + " into " + Dir + ": " + Message;
     return "";

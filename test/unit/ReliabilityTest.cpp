@@ -18,8 +18,7 @@
 namespace kernel_tidy::test {
 namespace {
 
-const std::string SafeCase =
-    "/test/fixtures/luisa-butterfly-reduction/max-straight-line";
+const std::string SafeCase = "/test/fixtures/luisa-butterfly-reduction/max-straight-line";
 
 class Reliability : public ::testing::Test {
 protected:
@@ -108,12 +107,12 @@ TEST_F(Reliability, ReadOnlyFileIsNotModified) {
 
 TEST_F(Reliability, FullDiskIsAnErrorAndTheFileIsKept) {
   // ulimit -f makes the write of a file over 4 KiB fail with EFBIG.
-  std::string Source = fixtureInput(sourceDir() + SafeCase + ".cpp") + "// " +
-                       std::string(8192, 'x') + "\n";
+  std::string Source =
+      fixtureInput(sourceDir() + SafeCase + ".cpp") + "// " + std::string(8192, 'x') + "\n";
   std::string File = put("k.cpp", Source);
   std::string Out = Dir + "/out.txt";
-  std::string Script = "ulimit -f 4; exec '" KERNEL_TIDY_BINARY "' check --fix '" + File +
-                       "' > '" + Out + "' 2>&1";
+  std::string Script =
+      "ulimit -f 4; exec '" KERNEL_TIDY_BINARY "' check --fix '" + File + "' > '" + Out + "' 2>&1";
   int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
   EXPECT_EQ(2, Code);
   EXPECT_NE(std::string::npos, readFile(Out).find(File + ": cannot write")) << readFile(Out);
@@ -130,10 +129,9 @@ TEST_F(Reliability, BaselineAndExportedFixesAreWrittenAtomically) {
     // No room for a byte: the write fails, the previous file stays.
     std::string Log = Dir + "/log.txt";
     // (stderr through a pipe, which the limit does not cover.)
-    std::string Script = std::string("set -o pipefail; (ulimit -f 0; exec '" KERNEL_TIDY_BINARY
-                                     "' check ") +
-                         Option + " '" + Output + "' '" + File + "' 2>&1 >/dev/null) | cat > '" +
-                         Log + "'";
+    std::string Script =
+        std::string("set -o pipefail; (ulimit -f 0; exec '" KERNEL_TIDY_BINARY "' check ") +
+        Option + " '" + Output + "' '" + File + "' 2>&1 >/dev/null) | cat > '" + Log + "'";
     int Code = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
     std::string Err = readFile(Log);
     EXPECT_EQ(2, Code) << Option << Err;
@@ -177,7 +175,9 @@ TEST_F(Reliability, HostileInputsHaveDefinedOutcomes) {
   std::string Empty = put("empty.cpp", "");
   EXPECT_EQ(0, runKernelTidy({"check", Empty}).ExitCode);
 
-  std::string Binary = put("binary.cpp", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\xff\xfe", 12));
+  std::string Binary = put("binary.cpp", std::string("\x7f"
+                                                     "ELF\x02\x01\x01\0\0\0\xff\xfe",
+                                                     12));
   ProcessResult R = runKernelTidy({"check", "--fix", Binary});
   EXPECT_EQ(2, R.ExitCode);
   EXPECT_NE(std::string::npos, R.Out.find("binary.cpp:1:")) << R.Out;
@@ -218,8 +218,8 @@ TEST_F(Reliability, LargeGeneratedSourceIsAnalysed) {
   std::string Source = fixtureInput(sourceDir() + SafeCase + ".cpp");
   std::string Filler;
   for (unsigned I = 0; Filler.size() < 10u * 1024 * 1024; ++I)
-    Filler += "static int helper_" + std::to_string(I) +
-              "(int a, int b) { int c = a * " + std::to_string(I) +
+    Filler += "static int helper_" + std::to_string(I) + "(int a, int b) { int c = a * " +
+              std::to_string(I) +
               " + b; return c > 0 ? c : -c; } // padding padding padding padding\n";
   std::string File = put("big.cpp", Source + Filler);
   ProcessResult R = runKernelTidy({"check", "--format", "json", File});

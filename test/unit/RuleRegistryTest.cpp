@@ -32,8 +32,8 @@ TEST(RuleRegistry, EveryRuleHasADocPage) {
     std::string Doc = readFile(sourceDir() + "/docs/rules/" + Rule.Id.str() + ".md");
     ASSERT_FALSE(Doc.empty()) << "docs/rules/" << Rule.Id.str() << ".md is missing";
     EXPECT_NE(std::string::npos, Doc.find("# " + Rule.Id.str())) << Rule.Id.str();
-    for (const char *Section : {"## Before", "## After", "## When it is safe",
-                                "## When it does not fire", "## Options"})
+    for (const char *Section :
+         {"## Before", "## After", "## When it is safe", "## When it does not fire", "## Options"})
       EXPECT_NE(std::string::npos, Doc.find(Section))
           << Rule.Id.str() << " doc lacks '" << Section << "'";
   }
@@ -61,7 +61,8 @@ TEST(RuleRegistry, EveryRuleHasPositiveNegativeAndNearMissFixtures) {
 TEST(RuleRegistry, FixKindsAreTheKindsTheFixturesShow) {
   // `kernel-tidy rules`, the README and SARIF say which fixes a rule can
   // give: exactly the kinds its findings have somewhere in the fixtures.
-  const std::regex Warning(R"(warning: .* \[((?:luisa|cute)-[a-z-]+)\] \(fix: (safe|unsafe|none)\)$)");
+  const std::regex Warning(
+      R"(warning: .* \[((?:luisa|cute)-[a-z-]+)\] \(fix: (safe|unsafe|none)\)$)");
   std::map<std::string, std::set<std::string>> Seen;
   for (const std::string &File : fixtureFiles())
     for (const Expectation &E : loadFixture(File).Expectations) {

@@ -22,9 +22,7 @@ struct Kernel {
     }
     EXPECT_NE(nullptr, Lambda);
   }
-  const std::vector<dsl::SharedAccess> &accesses() {
-    return A->SharedAccesses.accessesIn(Lambda);
-  }
+  const std::vector<dsl::SharedAccess> &accesses() { return A->SharedAccesses.accessesIn(Lambda); }
   bool meet(unsigned X, unsigned Y) { return A->SharedAccesses.mayShareInterval(Lambda, X, Y); }
   const std::vector<dsl::SharedRace> &races() { return A->SharedAccesses.racesIn(Lambda); }
   Snippet S;
@@ -43,7 +41,8 @@ TEST(SharedAccesses, ListsReadsAndWritesThroughHelpers) {
     s.atomic(0u).fetch_add(1u);
     buffer.write(tid, s[0u] + x);
   )",
-           "void stage(luisa::compute::Shared<uint> &t, luisa::compute::Expr<uint> i) noexcept { t[i] = 1u; }");
+           "void stage(luisa::compute::Shared<uint> &t, luisa::compute::Expr<uint> i) noexcept { "
+           "t[i] = 1u; }");
   const auto &Accesses = K.accesses();
   ASSERT_EQ(5u, Accesses.size()); // Two writes in the helper, read, read-write, read.
   EXPECT_TRUE(Accesses[0].Writes && !Accesses[0].Reads);
@@ -158,10 +157,12 @@ TEST(SharedAccesses, TreeReductionNeedsBothBarriers) {
     sync_block();
     $while (half > 0u) {
       $if (tid < half) { value = partial[tid * 2u] + partial[tid * 2u + 1u]; };
-      )") + Middle + R"(
+      )") + Middle +
+           R"(
       $if (tid < half) { partial[tid] = value; };
       half /= 2u;
-      )" + End + R"(
+      )" + End +
+           R"(
     };
     $if (tid == 0u) { buffer.write(0u, partial[0u]); };
   )";

@@ -11,17 +11,18 @@ namespace {
 class HostSnippet {
 public:
   explicit HostSnippet(const std::string &Body, const std::string &Prelude = "")
-      : S("", Prelude + "\nvoid host(Device &device, Stream &stream, Stream &other, "
-                        "Buffer<float> &a, Buffer<float> &b, Event &event, "
-                        "luisa::vector<float> &v, luisa::vector<float> &w, float &x) {\n" +
+      : S("", Prelude +
+                  "\nvoid host(Device &device, Stream &stream, Stream &other, "
+                  "Buffer<float> &a, Buffer<float> &b, Event &event, "
+                  "luisa::vector<float> &v, luisa::vector<float> &w, float &x) {\n" +
                   Body + "\n}\n") {}
 
   bool parsed() { return S.parsed(); }
   ASTContext &context() { return S.context(); }
 
   const CompoundStmt *body() {
-    auto Found = match(functionDecl(hasName("host"), hasBody(compoundStmt().bind("body"))),
-                       context());
+    auto Found =
+        match(functionDecl(hasName("host"), hasBody(compoundStmt().bind("body"))), context());
     return Found.empty() ? nullptr : Found[0].getNodeAs<CompoundStmt>("body");
   }
   const Stmt *statement(unsigned I) { return body()->body_begin()[I]; }
@@ -53,8 +54,7 @@ TEST(StreamSubmissions, ClassifiesEveryOperandOfAStatement) {
   ASSERT_TRUE(H.parsed());
   auto First = H.submission(0);
   ASSERT_TRUE(First);
-  EXPECT_EQ((std::vector<Kind>{Kind::Command, Kind::Command, Kind::Synchronize}),
-            kindsOf(*First));
+  EXPECT_EQ((std::vector<Kind>{Kind::Command, Kind::Command, Kind::Synchronize}), kindsOf(*First));
   EXPECT_TRUE(First->isChainable());
   EXPECT_TRUE(First->endsWithBarrier());
   EXPECT_FALSE(First->onlyCommands());
@@ -145,20 +145,21 @@ TEST(StreamSubmissions, ADownloadToUnknownMemoryIsReadByAnything) {
 }
 
 TEST(StreamSubmissions, RunsEndAtAnythingThatIsNotAPlainSubmission) {
-  HostSnippet H("  stream << a.copy_from(v.data());\n"    // 0 run 1
-                "  stream << b.copy_from(v.data());\n"    // 1 run 1
-                "  other << b.copy_from(v.data());\n"     // 2 alone
-                "  stream << a.copy_from(v.data());\n"    // 3 run 2
-                "  stream << a.copy_to(&x) << event.signal();\n" // 4 run 2, last
-                "  stream << a.copy_from(&x);\n"          // 5 alone: reads x
-                "  x = 0.f;\n"
-                "  stream << a.copy_from(v.data());\n"    // 7 alone: the helper runs first
-                "  stream << make_command(a);\n"          // 8 run 3
-                "  stream << a.copy_from(v.data());\n"    // 9 run 3
-                "  // a comment is fine\n"
-                "  stream << a.copy_from(v.data()) << synchronize();\n",
-                "luisa::unique_ptr<luisa::compute::Command> make_command(luisa::compute::Buffer<float> &);\n"
-                "using namespace luisa::compute;\n");
+  HostSnippet H(
+      "  stream << a.copy_from(v.data());\n"           // 0 run 1
+      "  stream << b.copy_from(v.data());\n"           // 1 run 1
+      "  other << b.copy_from(v.data());\n"            // 2 alone
+      "  stream << a.copy_from(v.data());\n"           // 3 run 2
+      "  stream << a.copy_to(&x) << event.signal();\n" // 4 run 2, last
+      "  stream << a.copy_from(&x);\n"                 // 5 alone: reads x
+      "  x = 0.f;\n"
+      "  stream << a.copy_from(v.data());\n" // 7 alone: the helper runs first
+      "  stream << make_command(a);\n"       // 8 run 3
+      "  stream << a.copy_from(v.data());\n" // 9 run 3
+      "  // a comment is fine\n"
+      "  stream << a.copy_from(v.data()) << synchronize();\n",
+      "luisa::unique_ptr<luisa::compute::Command> make_command(luisa::compute::Buffer<float> &);\n"
+      "using namespace luisa::compute;\n");
   ASSERT_TRUE(H.parsed());
   auto Runs = dsl::chainableRuns(H.body(), H.context());
   ASSERT_EQ(3u, Runs.size());
@@ -195,24 +196,25 @@ const Stmt *loopNumber(HostSnippet &H, unsigned I) {
 }
 
 TEST(StreamSubmissions, BatchableLoopsOnlySubmitToOneStream) {
-  HostSnippet H("  for (auto i = 0u; i < 4u; i++) { stream << a.copy_from(v.data()); }\n"   // 0 yes
-                "  for (auto &s : streams()) s << a.copy_from(v.data());\n"                                           // 1 no
-                "  for (auto i = 0u; i < 4u; i++) { stream << a.copy_from(v.data()); other << "
-                "b.copy_from(v.data()); }\n"                                               // 2 no
-                "  for (auto i = 0u; i < 4u; i++) stream << a.copy_from(v.data()) << synchronize();\n" // 3 no
-                "  for (auto i = 0u; i < 4u; i++) { stream << a.copy_from(v.data()); x += 1.f; }\n" // 4 no
-                "  while (x == 0.f) stream << a.copy_to(&x);\n"                            // 5 no
-                "  for (auto i = 0u; i < 4u; i++) stream << a.copy_from(&i);\n"            // 6 no
-                "  for (auto &e : v) stream << a.copy_from(&e);\n"                         // 7 yes
-                "  for (auto e : v) stream << a.copy_from(&e);\n"                          // 8 no
-                "  do { for (auto &e : w) { stream << a.copy_from(&e); } } while (x < size(w));\n" // 9 yes
-                "  for (auto e : v) stream << a.view(0u, 1u).copy_to(&e);\n"                // 10 no
-                "  for (auto &e : v) stream << a.view(0u, 1u).copy_to(&e);\n",              // 11 yes
-                "float size(const luisa::vector<float> &);\n"
-                "luisa::vector<luisa::compute::Stream> &streams();\n");
+  HostSnippet H(
+      "  for (auto i = 0u; i < 4u; i++) { stream << a.copy_from(v.data()); }\n" // 0 yes
+      "  for (auto &s : streams()) s << a.copy_from(v.data());\n"               // 1 no
+      "  for (auto i = 0u; i < 4u; i++) { stream << a.copy_from(v.data()); other << "
+      "b.copy_from(v.data()); }\n"                                                           // 2 no
+      "  for (auto i = 0u; i < 4u; i++) stream << a.copy_from(v.data()) << synchronize();\n" // 3 no
+      "  for (auto i = 0u; i < 4u; i++) { stream << a.copy_from(v.data()); x += 1.f; }\n"    // 4 no
+      "  while (x == 0.f) stream << a.copy_to(&x);\n"                                        // 5 no
+      "  for (auto i = 0u; i < 4u; i++) stream << a.copy_from(&i);\n"                        // 6 no
+      "  for (auto &e : v) stream << a.copy_from(&e);\n"                                 // 7 yes
+      "  for (auto e : v) stream << a.copy_from(&e);\n"                                  // 8 no
+      "  do { for (auto &e : w) { stream << a.copy_from(&e); } } while (x < size(w));\n" // 9 yes
+      "  for (auto e : v) stream << a.view(0u, 1u).copy_to(&e);\n"                       // 10 no
+      "  for (auto &e : v) stream << a.view(0u, 1u).copy_to(&e);\n",                     // 11 yes
+      "float size(const luisa::vector<float> &);\n"
+      "luisa::vector<luisa::compute::Stream> &streams();\n");
   ASSERT_TRUE(H.parsed());
   std::vector<bool> Expected{true,  false, false, false, false, false,
-                            false, true,  false, true,  false, true};
+                             false, true,  false, true,  false, true};
   for (unsigned I = 0; I < Expected.size(); ++I) {
     const Stmt *Loop = loopNumber(H, I);
     ASSERT_NE(nullptr, Loop) << I;

@@ -48,12 +48,10 @@ void writeFile(const std::string &Path, const std::string &Contents) {
 
 bool fileExists(const std::string &Path) { return llvm::sys::fs::exists(Path); }
 
-std::vector<std::string> listFiles(const std::string &Dir,
-                                   const std::string &Suffix) {
+std::vector<std::string> listFiles(const std::string &Dir, const std::string &Suffix) {
   std::vector<std::string> Files;
   std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC))
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
     if (llvm::StringRef(It->path()).ends_with(Suffix))
       Files.push_back(It->path());
   std::sort(Files.begin(), Files.end());
@@ -93,8 +91,7 @@ std::string modelPch() {
   return Path;
 }
 
-std::unique_ptr<Analyzer> sharedPrefixAnalyzer(AnalysisOptions Options,
-                                               const std::string &File) {
+std::unique_ptr<Analyzer> sharedPrefixAnalyzer(AnalysisOptions Options, const std::string &File) {
   Options.Pch = PchMode::Auto;
   auto Planner = modelAnalyzer(Options);
   if (!Planner)
@@ -106,9 +103,7 @@ std::unique_ptr<Analyzer> sharedPrefixAnalyzer(AnalysisOptions Options,
 std::string describeFindings(const FileResult &Result) {
   std::string Out;
   for (const Finding &F : Result.Findings) {
-    const char *Kind = !F.FixIt ? "none"
-                       : F.FixIt->Kind == Applicability::Safe ? "safe"
-                                                              : "unsafe";
+    const char *Kind = !F.FixIt ? "none" : F.FixIt->Kind == Applicability::Safe ? "safe" : "unsafe";
     Out += std::to_string(F.Begin.Line) + ":" + std::to_string(F.Begin.Column) +
            ": warning: " + F.Message + " [" + F.Rule + "] (fix: " + Kind + ")\n";
     // The rule's note saying why there is no fix, where the rule put it.
@@ -120,8 +115,8 @@ std::string describeFindings(const FileResult &Result) {
              ": note: " + N.Message + "\n";
   }
   for (const ParseError &E : Result.Errors)
-    Out += "error: " + E.File + ":" + std::to_string(E.Line) + ":" +
-           std::to_string(E.Column) + ": " + E.Message + "\n";
+    Out += "error: " + E.File + ":" + std::to_string(E.Line) + ":" + std::to_string(E.Column) +
+           ": " + E.Message + "\n";
   return Out;
 }
 
@@ -140,8 +135,8 @@ ProcessResult runKernelTidy(const std::vector<std::string> &Args) {
   std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(OutPath),
                                                 llvm::StringRef(ErrPath)};
   ProcessResult Result;
-  Result.ExitCode = llvm::sys::ExecuteAndWait(KERNEL_TIDY_BINARY, Argv, std::nullopt,
-                                              Redirects, /*SecondsToWait=*/300);
+  Result.ExitCode = llvm::sys::ExecuteAndWait(KERNEL_TIDY_BINARY, Argv, std::nullopt, Redirects,
+                                              /*SecondsToWait=*/300);
   Result.Out = readFile(OutPath);
   Result.Err = readFile(ErrPath);
   llvm::sys::fs::remove_directories(Dir);

@@ -19,8 +19,7 @@ void writeFile(const std::string &Path, const std::string &Contents);
 bool fileExists(const std::string &Path);
 
 /// Files in \p Dir whose names end with \p Suffix, sorted.
-std::vector<std::string> listFiles(const std::string &Dir,
-                                   const std::string &Suffix);
+std::vector<std::string> listFiles(const std::string &Dir, const std::string &Suffix);
 
 /// An analyzer that parses with the bundled DSL model.
 std::unique_ptr<Analyzer> modelAnalyzer(AnalysisOptions Options = {});
@@ -39,8 +38,7 @@ std::string modelPch();
 /// includes from a precompiled header kept in the build tree and shared by
 /// every test process, as the CLI shares one among the files of a run: the
 /// bundled model is then parsed once per build, not once per test.
-std::unique_ptr<Analyzer> sharedPrefixAnalyzer(AnalysisOptions Options,
-                                               const std::string &File);
+std::unique_ptr<Analyzer> sharedPrefixAnalyzer(AnalysisOptions Options, const std::string &File);
 
 /// Findings as `LINE:COL: warning: MESSAGE [RULE] (fix: KIND)` lines, each
 /// followed by `LINE:COL: note: no automatic fix: REASON` when the rule gave

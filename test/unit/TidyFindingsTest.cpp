@@ -47,10 +47,9 @@ TEST(FixSafety, AHazardMakesAFixUnsafeButNotAFix) {
 }
 
 /// A diagnostic of \p Check at \p Offset of \p File.
-ClangTidyError diagnostic(llvm::StringRef Check, llvm::StringRef File, unsigned Offset,
-                          llvm::StringRef Message,
-                          clang::tooling::Diagnostic::Level Level =
-                              clang::tooling::Diagnostic::Warning) {
+ClangTidyError
+diagnostic(llvm::StringRef Check, llvm::StringRef File, unsigned Offset, llvm::StringRef Message,
+           clang::tooling::Diagnostic::Level Level = clang::tooling::Diagnostic::Warning) {
   ClangTidyError Error(Check, Level, "", false);
   Error.Message.Message = Message.str();
   Error.Message.FilePath = File.str();
@@ -157,9 +156,9 @@ TEST_F(TidyFindings, RelativePathsAreResolvedFromTheCommandDirectory) {
 }
 
 TEST_F(TidyFindings, KeepFiltersFindings) {
-  addTidyDiagnostics({diagnostic("luisa-x", "/p/k.cpp", 0, "a"),
-                      diagnostic("luisa-y", "/p/k.cpp", 7, "b")},
-                     Input, Result, [](const Finding &F) { return F.Rule == "luisa-y"; });
+  addTidyDiagnostics(
+      {diagnostic("luisa-x", "/p/k.cpp", 0, "a"), diagnostic("luisa-y", "/p/k.cpp", 7, "b")}, Input,
+      Result, [](const Finding &F) { return F.Rule == "luisa-y"; });
   ASSERT_EQ(1u, Result.Findings.size());
   EXPECT_EQ(2u, Result.Findings[0].Begin.Line);
 }

@@ -18,10 +18,10 @@ std::vector<std::optional<dsl::TreeReduction>> trees(const std::string &Body) {
   Current = std::make_unique<Snippet>(Body);
   Snippet &S = *Current;
   EXPECT_TRUE(S.parsed()) << Body;
-  auto Barriers = match(findAll(callExpr(callee(functionDecl(hasName("sync_block"))),
-                                         isExpansionInMainFile())
-                                    .bind("barrier")),
-                        S.context());
+  auto Barriers =
+      match(findAll(callExpr(callee(functionDecl(hasName("sync_block"))), isExpansionInMainFile())
+                        .bind("barrier")),
+            S.context());
   std::vector<const CompoundStmt *> Bodies;
   for (const auto &Node : Barriers) {
     const auto *Call = Node.getNodeAs<CallExpr>("barrier");
@@ -29,13 +29,11 @@ std::vector<std::optional<dsl::TreeReduction>> trees(const std::string &Body) {
         dyn_cast_or_null<CompoundStmt>(dsl::enclosingStatement(Call, S.context()).Container);
     bool IsLoopBody = Block && (isa_and_nonnull<ForStmt>(dsl::parentStmt(Block, S.context())) ||
                                 dsl::controlOfBody(Block, S.context()));
-    if (IsLoopBody &&
-        std::find(Bodies.begin(), Bodies.end(), Block) == Bodies.end())
+    if (IsLoopBody && std::find(Bodies.begin(), Bodies.end(), Block) == Bodies.end())
       Bodies.push_back(Block);
   }
   // Host loops without a barrier too.
-  for (const auto &Node :
-       match(findAll(forStmt(isExpansionInMainFile()).bind("for")), S.context()))
+  for (const auto &Node : match(findAll(forStmt(isExpansionInMainFile()).bind("for")), S.context()))
     if (const auto *Block = dyn_cast<CompoundStmt>(Node.getNodeAs<ForStmt>("for")->getBody()))
       if (std::find(Bodies.begin(), Bodies.end(), Block) == Bodies.end())
         Bodies.push_back(Block);
@@ -55,12 +53,12 @@ const char *const Prelude = "    Shared<uint> s{256u};\n"
                             "    sync_block();\n";
 
 TEST(TreeReduction, HostLoopInPlace) {
-  auto Found = trees(std::string(Prelude) +
-                     "    for (uint stride = 128u; stride > 0u; stride >>= 1u) {\n"
-                     "        $if (tid < stride) { s[tid] += s[tid + stride]; };\n"
-                     "        sync_block();\n"
-                     "    }\n"
-                     "    buffer.write(0u, s[0]);\n");
+  auto Found =
+      trees(std::string(Prelude) + "    for (uint stride = 128u; stride > 0u; stride >>= 1u) {\n"
+                                   "        $if (tid < stride) { s[tid] += s[tid + stride]; };\n"
+                                   "        sync_block();\n"
+                                   "    }\n"
+                                   "    buffer.write(0u, s[0]);\n");
   ASSERT_EQ(1u, Found.size());
   ASSERT_TRUE(Found[0]);
   EXPECT_FALSE(Found[0]->Loop.Device);
@@ -76,15 +74,18 @@ TEST(TreeReduction, HostLoopInPlace) {
 
 TEST(TreeReduction, CombinationSpellings) {
   // One loop per spelling of the step; the last three are not tree steps.
-  const char *Steps[] = {
-      "s[tid] = s[tid] + s[tid + o0];",     "s[tid] = max(s[o1 + tid], s[tid]);",
-      "s.write(tid, s.read(tid) & s.read(tid + o2));", "s[tid] = s[tid] + s[tid + 1u];",
-      "s[tid] = s[tid] - s[tid + o4];",     "s[tid + o5] += s[tid];"};
+  const char *Steps[] = {"s[tid] = s[tid] + s[tid + o0];",
+                         "s[tid] = max(s[o1 + tid], s[tid]);",
+                         "s.write(tid, s.read(tid) & s.read(tid + o2));",
+                         "s[tid] = s[tid] + s[tid + 1u];",
+                         "s[tid] = s[tid] - s[tid + o4];",
+                         "s[tid + o5] += s[tid];"};
   std::string Body = Prelude;
   for (unsigned I = 0; I < 6; ++I) {
     std::string O = "o" + std::to_string(I);
-    Body += "    for (uint " + O + " = 128u; " + O + " > 0u; " + O + " /= 2u) {\n        $if (tid < " +
-            O + ") { " + Steps[I] + " };\n        sync_block();\n    }\n";
+    Body += "    for (uint " + O + " = 128u; " + O + " > 0u; " + O +
+            " /= 2u) {\n        $if (tid < " + O + ") { " + Steps[I] +
+            " };\n        sync_block();\n    }\n";
   }
   auto Found = trees(Body);
   ASSERT_EQ(6u, Found.size());
@@ -167,26 +168,26 @@ TEST(TreeReduction, RejectsRacesAndOtherLoops) {
 
 TEST(TreeReduction, RunTimeStart) {
   // Half of a run-time value, halved down to 1: HalfOf names the value.
-  auto Found = trees(std::string(Prelude) +
-                     "    UInt half = n / 2u;\n"
-                     "    $while (half > 0u) {\n"
-                     "        $if (tid < half) { s[tid] += s[tid + half]; };\n"
-                     "        sync_block();\n"
-                     "        half >>= 1u;\n"
-                     "    };\n"
-                     // Stops at 2: not a whole tree from an unknown start.
-                     "    UInt quarter = n >> 1u;\n"
-                     "    $while (quarter > 1u) {\n"
-                     "        $if (tid < quarter) { s[tid] += s[tid + quarter]; };\n"
-                     "        sync_block();\n"
-                     "        quarter >>= 1u;\n"
-                     "    };\n");
+  auto Found =
+      trees(std::string(Prelude) + "    UInt half = n / 2u;\n"
+                                   "    $while (half > 0u) {\n"
+                                   "        $if (tid < half) { s[tid] += s[tid + half]; };\n"
+                                   "        sync_block();\n"
+                                   "        half >>= 1u;\n"
+                                   "    };\n"
+                                   // Stops at 2: not a whole tree from an unknown start.
+                                   "    UInt quarter = n >> 1u;\n"
+                                   "    $while (quarter > 1u) {\n"
+                                   "        $if (tid < quarter) { s[tid] += s[tid + quarter]; };\n"
+                                   "        sync_block();\n"
+                                   "        quarter >>= 1u;\n"
+                                   "    };\n");
   ASSERT_EQ(2u, Found.size());
   ASSERT_TRUE(Found[0]);
   EXPECT_TRUE(Found[0]->Loop.Values.empty());
   ASSERT_TRUE(Found[0]->Loop.HalfOf);
-  EXPECT_EQ("n", cast<DeclRefExpr>(dsl::stripDslWrappers(Found[0]->Loop.HalfOf))
-                     ->getDecl()->getName());
+  EXPECT_EQ("n",
+            cast<DeclRefExpr>(dsl::stripDslWrappers(Found[0]->Loop.HalfOf))->getDecl()->getName());
   EXPECT_FALSE(Found[1]);
 }
 
@@ -194,9 +195,9 @@ TEST(TreeReduction, Extent) {
   EXPECT_EQ(std::optional<int64_t>(256), dsl::treeExtent({128, 64, 32, 16, 8, 4, 2, 1}));
   EXPECT_EQ(std::optional<int64_t>(192), dsl::treeExtent({96, 48, 24, 12, 6, 3, 1}));
   EXPECT_EQ(std::optional<int64_t>(2), dsl::treeExtent({1}));
-  EXPECT_FALSE(dsl::treeExtent({128, 64, 32}));        // stops short
-  EXPECT_FALSE(dsl::treeExtent({1, 2, 4, 8}));         // ascending
-  EXPECT_FALSE(dsl::treeExtent({128, 32, 8, 2, 1}));   // skips steps
+  EXPECT_FALSE(dsl::treeExtent({128, 64, 32}));      // stops short
+  EXPECT_FALSE(dsl::treeExtent({1, 2, 4, 8}));       // ascending
+  EXPECT_FALSE(dsl::treeExtent({128, 32, 8, 2, 1})); // skips steps
   EXPECT_FALSE(dsl::treeExtent({}));
 }
 

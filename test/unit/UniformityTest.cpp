@@ -11,15 +11,12 @@ using dsl::Variance;
 
 /// The analyses of one snippet.
 struct Analysed {
-  explicit Analysed(const std::string &Body, const std::string &Prelude = "")
-      : S(Body, Prelude) {
+  explicit Analysed(const std::string &Body, const std::string &Prelude = "") : S(Body, Prelude) {
     EXPECT_TRUE(S.parsed()) << Body;
     A = std::make_unique<dsl::Analyses>(S.context(), dsl::DefaultWarpWidth);
   }
   Variance of(unsigned Probe) { return A->Uniformity.varianceOf(S.probe(Probe)); }
-  Variance controlOf(unsigned Probe) {
-    return A->Uniformity.controlOf(S.probeStatement(Probe));
-  }
+  Variance controlOf(unsigned Probe) { return A->Uniformity.controlOf(S.probeStatement(Probe)); }
   Snippet S;
   std::unique_ptr<dsl::Analyses> A;
 };
@@ -220,8 +217,7 @@ const VarianceCase VarianceCases[] = {
      "struct Ranker { UInt lane = warp_lane_id(); UInt bin = thread_x() % 16u;\n"
      "  void rank() { probe(bin * 4u + lane % 4u); } };",
      "Ranker r; r.rank();", Variance::Thread},
-    {"HelperMemberBehindAPointer",
-     "struct Bins { UInt *bin; void rank() { probe(*bin); } };",
+    {"HelperMemberBehindAPointer", "struct Bins { UInt *bin; void rank() { probe(*bin); } };",
      "UInt b = thread_x(); Bins s{&b}; s.rank();", Variance::Thread},
     {"DependentInitialiserInATemplate",
      "template<typename K> struct Digits {\n"
@@ -232,8 +228,8 @@ const VarianceCase VarianceCases[] = {
      Variance::Thread},
     {"WrittenThroughAReference", "", "UInt x = n; UInt &r = x; r = thread_x(); probe(x);",
      Variance::Thread},
-    {"WrittenByAHelper", "void set(UInt &v) { v = thread_x(); }",
-     "UInt x = n; set(x); probe(x);", Variance::Thread},
+    {"WrittenByAHelper", "void set(UInt &v) { v = thread_x(); }", "UInt x = n; set(x); probe(x);",
+     Variance::Thread},
     {"WrittenByACallable",
      "Callable<void(uint &)> store = [](UInt &v) noexcept { v = thread_x(); };",
      "UInt x = n; store(x); probe(x);", Variance::Thread},
@@ -252,8 +248,8 @@ const VarianceCase VarianceCases[] = {
     // Uniform values stay uniform.
     {"KernelArgument", "", "auto slot = n * 2u; probe(slot);", Variance::Grid},
     {"HostConstant", "", "constexpr uint kSlot = 3u; probe(kSlot + 1u);", Variance::Grid},
-    {"HostStructField", "struct Config { uint size; };",
-     "Config config{4u}; probe(config.size);", Variance::Grid},
+    {"HostStructField", "struct Config { uint size; };", "Config config{4u}; probe(config.size);",
+     Variance::Grid},
     {"HostVector", "", "float3 origin{1.f, 2.f, 3.f}; probe(origin);", Variance::Grid},
     {"ReadThroughAConstReference", "", "UInt x = n; const UInt &r = x; probe(x + r);",
      Variance::Grid},

@@ -79,8 +79,7 @@ void builder(Device &device) {
 })");
   ASSERT_TRUE(S.parsed());
   EXPECT_EQ(dsl::WarpWidth::Default, widthOfFirstProbe(S).From);
-  dsl::WarpWidthAnalysis Widths(S.context(),
-                                dsl::defaultWarpWidths(true, 32u, dsl::Target::Any));
+  dsl::WarpWidthAnalysis Widths(S.context(), dsl::defaultWarpWidths(true, 32u, dsl::Target::Any));
   // A kernel inside a function that sets no width for it: still the default.
   EXPECT_EQ(dsl::WarpWidth::Default, Widths.widthAt(S.probeStatement(1)).From);
 }
@@ -91,12 +90,11 @@ TEST(WarpWidth, OfAKernelLambdaIsItsOwnSetWarpSizeElseTheOption) {
     EXPECT_TRUE(S.parsed()) << Body;
     const LambdaExpr *Kernel = nullptr;
     for (const auto &Match : match(findAll(lambdaExpr().bind("l")), S.context()))
-      if (dsl::lambdaRole(Match.getNodeAs<LambdaExpr>("l"), S.context()) ==
-          dsl::LambdaRole::Kernel)
+      if (dsl::lambdaRole(Match.getNodeAs<LambdaExpr>("l"), S.context()) == dsl::LambdaRole::Kernel)
         Kernel = Match.getNodeAs<LambdaExpr>("l");
     EXPECT_NE(nullptr, Kernel);
     dsl::WarpWidthAnalysis Widths(S.context(),
-                                dsl::defaultWarpWidths(true, Option, dsl::Target::Any));
+                                  dsl::defaultWarpWidths(true, Option, dsl::Target::Any));
     return Kernel ? Widths.widthOf(Kernel) : dsl::WarpWidth();
   };
   dsl::WarpWidth Own = KernelWidth("    set_warp_size(32u);", 64u);
@@ -109,10 +107,9 @@ TEST(WarpWidth, OfAKernelLambdaIsItsOwnSetWarpSizeElseTheOption) {
 }
 
 TEST(WarpWidth, NonConstantOrInvalidWidthsAreUnknown) {
-  for (const char *Call :
-       {"set_warp_size(static_cast<uint8_t>(device.compute_warp_size()));",
-        "set_warp_size(4294967296ull);", "set_warp_size(48u);",
-        "set_warp_size(32u); set_warp_size(64u);"}) {
+  for (const char *Call : {"set_warp_size(static_cast<uint8_t>(device.compute_warp_size()));",
+                           "set_warp_size(4294967296ull);", "set_warp_size(48u);",
+                           "set_warp_size(32u); set_warp_size(64u);"}) {
     Snippet S(std::string("    ") + Call + "\n    probe(warp_lane_id());");
     ASSERT_TRUE(S.parsed()) << Call;
     dsl::WarpWidth Width = widthOfFirstProbe(S);

@@ -31,8 +31,8 @@ std::string describe(ValueType Type, std::size_t Element, const std::string &Got
                      double Bound, double Ulp) {
   char Numbers[96];
   std::snprintf(Numbers, sizeof Numbers, " (bound %g, %.0f ulp)", Bound, Ulp);
-  std::string Text = "element " + std::to_string(Element) + ": got " + Got +
-                     ", expected " + formatValue(Type, Want);
+  std::string Text = "element " + std::to_string(Element) + ": got " + Got + ", expected " +
+                     formatValue(Type, Want);
   // "%.0f" of an infinite distance gives "inf", which reads as intended.
   return Text + Numbers;
 }

@@ -21,9 +21,9 @@ double ulpDistance(ValueType Type, double A, double B);
 struct Comparison {
   std::size_t Checked = 0;
   std::size_t Mismatches = 0;
-  double MaxUlp = 0;                // largest distance seen, within bound or not
-  std::size_t FirstMismatch = 0;    // element index, valid when Mismatches > 0
-  std::string Detail;               // "element 37: got 1.5, expected 2 (bound 0, 4194304 ulp)"
+  double MaxUlp = 0;             // largest distance seen, within bound or not
+  std::size_t FirstMismatch = 0; // element index, valid when Mismatches > 0
+  std::string Detail;            // "element 37: got 1.5, expected 2 (bound 0, 4194304 ulp)"
   bool ok() const { return Mismatches == 0; }
 };
 

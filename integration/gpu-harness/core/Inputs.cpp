@@ -45,11 +45,10 @@ std::vector<double> extremeValues(ValueType Type) {
   case ValueType::I32:
     return {-2147483648.0, 2147483647.0, -2147483647.0, 0, 1, -1};
   case ValueType::F32:
-    return {FLT_MAX, -FLT_MAX, roundTo(Type, 3e38), roundTo(Type, -3e38), 0.0, -0.0, 1.0,
-            FLT_MIN};
+    return {FLT_MAX, -FLT_MAX, roundTo(Type, 3e38), roundTo(Type, -3e38), 0.0, -0.0, 1.0, FLT_MIN};
   case ValueType::F16:
-    return {65504.0, -65504.0, roundTo(Type, 65000), roundTo(Type, -65000), 0.0, -0.0, 1.0,
-            std::ldexp(1.0, -14)};
+    return {65504.0, -65504.0, roundTo(Type, 65000), roundTo(Type, -65000), 0.0,
+            -0.0,    1.0,      std::ldexp(1.0, -14)};
   }
   return {};
 }

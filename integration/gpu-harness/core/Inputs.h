@@ -33,8 +33,7 @@ bool appliesTo(InputSet Set, ValueType Type);
 /// \p Count values of \p Type; the same (Type, Set, Count, Seed) always gives
 /// the same values on every platform (own PRNG, no std:: distributions), and
 /// a smaller Count gives a prefix of the values of a larger one.
-std::vector<double> makeInputs(ValueType Type, InputSet Set, std::size_t Count,
-                               std::uint64_t Seed);
+std::vector<double> makeInputs(ValueType Type, InputSet Set, std::size_t Count, std::uint64_t Seed);
 
 /// A small deterministic PRNG (splitmix64), for inputs and masks.
 class Random {

@@ -10,8 +10,8 @@ namespace {
 
 std::uint32_t ceilDiv(std::uint32_t A, std::uint32_t B) { return B == 0 ? 0 : (A + B - 1) / B; }
 
-LaunchShape shape(std::string Name, std::uint32_t Width, std::uint32_t Height,
-                  std::uint32_t BlockX, std::uint32_t BlockY, LaneMask Mask) {
+LaunchShape shape(std::string Name, std::uint32_t Width, std::uint32_t Height, std::uint32_t BlockX,
+                  std::uint32_t BlockY, LaneMask Mask) {
   LaunchShape S;
   S.Name = std::move(Name);
   S.Width = Width;
@@ -50,12 +50,11 @@ std::vector<LaunchShape> blockShapes(std::uint32_t BlockX) {
 std::vector<LaunchShape> contentionShapes(const std::vector<std::uint32_t> &Blocks) {
   std::vector<LaunchShape> Shapes;
   for (std::uint32_t Block : Blocks)
-    for (auto [Mask, MaskName] : {std::pair{LaneMask::All, "all"},
-                                  std::pair{LaneMask::Random, "random-half"},
-                                  std::pair{LaneMask::OddLanes, "odd-lanes"},
-                                  std::pair{LaneMask::OneIn32, "one-in-32"}})
-      Shapes.push_back(shape("contention-b" + std::to_string(Block) + "-" + MaskName, 8192, 1,
-                             Block, 1, Mask));
+    for (auto [Mask, MaskName] :
+         {std::pair{LaneMask::All, "all"}, std::pair{LaneMask::Random, "random-half"},
+          std::pair{LaneMask::OddLanes, "odd-lanes"}, std::pair{LaneMask::OneIn32, "one-in-32"}})
+      Shapes.push_back(
+          shape("contention-b" + std::to_string(Block) + "-" + MaskName, 8192, 1, Block, 1, Mask));
   return Shapes;
 }
 

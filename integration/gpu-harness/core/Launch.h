@@ -22,8 +22,8 @@ enum class LaneMask { All, OddLanes, Random, OneIn32 };
 
 struct LaunchShape {
   std::string Name;
-  std::uint32_t Width = 0, Height = 1;      // dispatch size
-  std::uint32_t BlockX = 256, BlockY = 1;   // block size
+  std::uint32_t Width = 0, Height = 1;    // dispatch size
+  std::uint32_t BlockX = 256, BlockY = 1; // block size
   LaneMask Mask = LaneMask::All;
 };
 

@@ -133,8 +133,8 @@ Combined combineProduct(ValueType Type, const std::vector<double> &Terms) {
   if (MayOverflow)
     return {roundTo(Type, Exact), INFINITY};
   double Magnitude = std::fabs(Exact);
-  double Bound = (N - 1) * U * Magnitude + U * Magnitude +
-                 N * Eta * std::max(1.0, static_cast<double>(Big));
+  double Bound =
+      (N - 1) * U * Magnitude + U * Magnitude + N * Eta * std::max(1.0, static_cast<double>(Big));
   return {roundTo(Type, Exact), Bound};
 }
 
@@ -223,8 +223,7 @@ Expected referenceWarpScan(ValueType Type, Op O, const std::vector<double> &In,
 }
 
 Expected referenceBlockAtomic(ValueType Type, Op O, const std::vector<double> &In,
-                              const std::vector<Warp> &Warps, std::uint32_t Blocks,
-                              double Init) {
+                              const std::vector<Warp> &Warps, std::uint32_t Blocks, double Init) {
   std::vector<std::vector<double>> Terms(Blocks, std::vector<double>{Init});
   for (const Warp &W : Warps) {
     if (W.Block >= Blocks)
@@ -250,8 +249,7 @@ Expected referenceAppend(const std::vector<double> &In, const std::vector<Warp> 
       if (!L.Active || L.Element >= In.size())
         continue;
       double X = In[L.Element];
-      std::uint32_t Times =
-          Layout.Weighted ? (static_cast<std::uint32_t>(X) & 3u) + 1u : 1u;
+      std::uint32_t Times = Layout.Weighted ? (static_cast<std::uint32_t>(X) & 3u) + 1u : 1u;
       for (std::uint32_t T = 0; T < Times; ++T)
         Items[Layout.PerBlock ? W.Block : 0].push_back(X);
     }
@@ -276,8 +274,7 @@ Expected referenceAppend(const std::vector<double> &In, const std::vector<Warp> 
   return E;
 }
 
-void sortAppendRegions(std::vector<double> &Out, std::uint32_t Blocks,
-                       const AppendLayout &Layout) {
+void sortAppendRegions(std::vector<double> &Out, std::uint32_t Blocks, const AppendLayout &Layout) {
   std::uint32_t Regions = Layout.PerBlock ? Blocks : 1;
   std::size_t Offset = Layout.PerBlock ? 0 : 1;
   for (std::uint32_t R = 0; R < Regions; ++R) {

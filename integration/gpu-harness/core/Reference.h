@@ -64,8 +64,7 @@ Expected referenceWarpScan(ValueType Type, Op O, const std::vector<double> &In,
 /// One element per block: Init OP the inputs of every active thread of the
 /// block (a shared counter updated with atomics, then written out).
 Expected referenceBlockAtomic(ValueType Type, Op O, const std::vector<double> &In,
-                              const std::vector<Warp> &Warps, std::uint32_t Blocks,
-                              double Init);
+                              const std::vector<Warp> &Warps, std::uint32_t Blocks, double Init);
 
 /// The layout of an append output: the order of appends is free, so each
 /// region is compared as a multiset (sorted; see sortAppendRegions).
@@ -84,8 +83,7 @@ Expected referenceAppend(const std::vector<double> &In, const std::vector<Warp> 
                          std::uint32_t Blocks, const AppendLayout &Layout, double Init);
 
 /// Sorts every region of an append output, as referenceAppend lays it out.
-void sortAppendRegions(std::vector<double> &Out, std::uint32_t Blocks,
-                       const AppendLayout &Layout);
+void sortAppendRegions(std::vector<double> &Out, std::uint32_t Blocks, const AppendLayout &Layout);
 
 /// The host-side submission cases (luisa-stream-batching): \p Steps
 /// dispatches of `out = out * 3 + k` for k = 0 .. Steps - 1, in that order,

@@ -59,10 +59,10 @@ Json comparisonJson(const Comparison &C) {
 }
 
 Json summaryJson(const Summary &S) {
-  return Json{{"median_s", number(S.Median)}, {"mean_s", number(S.Mean)},
-              {"min_s", number(S.Min)},       {"max_s", number(S.Max)},
-              {"rel_stddev", number(S.RelStdDev)}, {"samples", S.Samples},
-              {"discarded", S.Discarded},     {"stop_reason", S.StopReason}};
+  return Json{
+      {"median_s", number(S.Median)}, {"mean_s", number(S.Mean)},          {"min_s", number(S.Min)},
+      {"max_s", number(S.Max)},       {"rel_stddev", number(S.RelStdDev)}, {"samples", S.Samples},
+      {"discarded", S.Discarded},     {"stop_reason", S.StopReason}};
 }
 
 Json timingJson(const CaseResult &R) {
@@ -170,8 +170,8 @@ std::string opOfCase(const std::string &Case) {
   if (First == std::string::npos)
     return Case;
   std::size_t Second = Case.find('_', First + 1);
-  return Case.substr(First + 1, Second == std::string::npos ? std::string::npos
-                                                            : Second - First - 1);
+  return Case.substr(First + 1,
+                     Second == std::string::npos ? std::string::npos : Second - First - 1);
 }
 
 std::string operationOf(const CaseResult &R) {
@@ -244,8 +244,9 @@ std::string toMarkdown(const RunInfo &Run, const std::vector<CaseResult> &Result
   Out += "- Backend: " + Run.Backend + "\n";
   Out += "- Date: " + Run.Date + "\n";
   Out += "- kernel-tidy commit: " + Run.KernelTidyCommit + "\n\n";
-  Out += "| rule | case | type | shape | inputs | verdict | max ulp before | max ulp after "
-         "| before (us) | after (us) | speed-up [95% CI] | batch before (us) | batch after (us) |\n";
+  Out +=
+      "| rule | case | type | shape | inputs | verdict | max ulp before | max ulp after "
+      "| before (us) | after (us) | speed-up [95% CI] | batch before (us) | batch after (us) |\n";
   Out += "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   // The SIMT executor times nothing; on a GPU, an untimed row is one not worth timing.
   std::string Untimed = Run.Backend == "simt" ? "not timed (simt)" : "-";
@@ -274,8 +275,8 @@ std::string toProfitabilityLines(const RunInfo &Run, const std::vector<CaseResul
   for (const CaseResult &R : Results) {
     if (!R.Timed || R.Shape != "full-warps" || R.Inputs != "uniform")
       continue;
-    Out += "KERNEL_TIDY_GAIN(\"" + escaped(R.Rule) + "\", \"" + escaped(operationOf(R)) +
-           "\", \"" + valueClassOf(R.Type) + "\", \"" + escaped(Target) + "\", " +
+    Out += "KERNEL_TIDY_GAIN(\"" + escaped(R.Rule) + "\", \"" + escaped(operationOf(R)) + "\", \"" +
+           valueClassOf(R.Type) + "\", \"" + escaped(Target) + "\", " +
            gainEnumerator(classify(R.Speed)) + ", \"" +
            escaped(Measured + ": " + speedUpText(R.Speed)) + "\")\n";
   }

@@ -12,20 +12,20 @@ namespace kernel_tidy::harness {
 
 /// What a case's two versions did against the reference.
 enum class Verdict {
-  Equivalent,      // both agree with the reference
-  RewriteFixes,    // the original disagrees (e.g. reads inactive lanes), the rewrite agrees
-  RewriteBreaks,   // the original agrees, the rewrite does not: a failure
-  BothWrong,       // neither agrees
+  Equivalent,    // both agree with the reference
+  RewriteFixes,  // the original disagrees (e.g. reads inactive lanes), the rewrite agrees
+  RewriteBreaks, // the original agrees, the rewrite does not: a failure
+  BothWrong,     // neither agrees
 };
 const char *verdictName(Verdict V); // "equivalent", "rewrite-fixes-original", ...
 Verdict verdictOf(const Comparison &Before, const Comparison &After);
 
 struct CaseResult {
-  std::string Rule;    // "luisa-butterfly-reduction"
-  std::string Case;    // "butterfly_sum"
-  std::string Type;    // "f32"
-  std::string Shape;   // "full-warps"
-  std::string Inputs;  // "uniform"
+  std::string Rule;   // "luisa-butterfly-reduction"
+  std::string Case;   // "butterfly_sum"
+  std::string Type;   // "f32"
+  std::string Shape;  // "full-warps"
+  std::string Inputs; // "uniform"
   /// The op as src/dsl/Profitability.def spells it (profitabilityOp); when
   /// empty, the case name's second '_'-separated token.
   std::string Operation;

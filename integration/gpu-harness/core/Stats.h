@@ -33,7 +33,7 @@ struct Summary {
   std::size_t Samples = 0;
   std::size_t Discarded = 0;
   double Median = 0, Mean = 0, Min = 0, Max = 0;
-  double RelStdDev = 0; // sample standard deviation / mean
+  double RelStdDev = 0;   // sample standard deviation / mean
   std::string StopReason; // "noise below 0.5%", "noise stable", "time cap", "sample cap",
                           // "time cap (below min samples)"; empty while sampling
 };
@@ -78,8 +78,7 @@ struct SpeedUp {
   double Confidence = 0.95;
 };
 SpeedUp speedUp(const std::vector<double> &Before, const std::vector<double> &After,
-                std::uint64_t Seed = 1, double Confidence = 0.95,
-                std::size_t Resamples = 2000);
+                std::uint64_t Seed = 1, double Confidence = 0.95, std::size_t Resamples = 2000);
 
 /// How a measured speed-up classifies a rewrite on a target: faster when the
 /// whole interval is above 1 + Margin, slower when below 1 - Margin, else

@@ -34,18 +34,25 @@ namespace {
 enum class Claim { Grid, Block, Warp, Thread };
 
 Claim parseClaim(const std::string &S) {
-  if (S == "grid-uniform") return Claim::Grid;
-  if (S == "block-uniform") return Claim::Block;
-  if (S == "warp-uniform") return Claim::Warp;
+  if (S == "grid-uniform")
+    return Claim::Grid;
+  if (S == "block-uniform")
+    return Claim::Block;
+  if (S == "warp-uniform")
+    return Claim::Warp;
   return Claim::Thread;
 }
 
 const char *claimName(Claim C) {
   switch (C) {
-  case Claim::Grid: return "grid-uniform";
-  case Claim::Block: return "block-uniform";
-  case Claim::Warp: return "warp-uniform";
-  case Claim::Thread: return "thread-varying";
+  case Claim::Grid:
+    return "grid-uniform";
+  case Claim::Block:
+    return "block-uniform";
+  case Claim::Warp:
+    return "warp-uniform";
+  case Claim::Thread:
+    return "thread-varying";
   }
   return "?";
 }
@@ -61,7 +68,8 @@ struct Launch {
   std::string describe() const {
     std::ostringstream S;
     S << "threads=" << Threads << " block=" << BlockSize << " warp=" << WarpSize << " n=" << N
-      << " seed=" << Seed << " schedule=" << (Scheduling == Schedule::Lockstep ? "lockstep" : "independent");
+      << " seed=" << Seed
+      << " schedule=" << (Scheduling == Schedule::Lockstep ? "lockstep" : "independent");
     return S.str();
   }
 };
@@ -81,14 +89,18 @@ struct Checker {
   uint64_t Values = 0, Reaches = 0;
 
   void report(uint32_t Id, const std::string &What) {
-    if (!Seen.insert(std::to_string(Id) + What.substr(0, What.find(':'))).second) return;
+    if (!Seen.insert(std::to_string(Id) + What.substr(0, What.find(':'))).second)
+      return;
     ++Violations;
-    std::printf("VIOLATION %s probe %u %s [%s]\n", Kernel.Name, Id, What.c_str(), L.describe().c_str());
+    std::printf("VIOLATION %s probe %u %s [%s]\n", Kernel.Name, Id, What.c_str(),
+                L.describe().c_str());
   }
 
   uint32_t blockOf(uint32_t T) const { return T / L.BlockSize; }
   uint32_t warpOf(uint32_t T) const { return T % L.BlockSize / L.WarpSize; }
-  uint32_t liveInBlock(uint32_t B) const { return std::min(L.BlockSize, L.Threads - B * L.BlockSize); }
+  uint32_t liveInBlock(uint32_t B) const {
+    return std::min(L.BlockSize, L.Threads - B * L.BlockSize);
+  }
   uint32_t liveInWarp(uint32_t B, uint32_t W) const {
     uint32_t Begin = B * L.BlockSize + W * L.WarpSize;
     uint32_t End = std::min({Begin + L.WarpSize, (B + 1) * L.BlockSize, L.Threads});
@@ -97,7 +109,7 @@ struct Checker {
 
   void check(const std::vector<Record> &All) {
     using WarpKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, std::array<uint32_t, 4>>;
-    std::map<WarpKey, std::pair<uint32_t, uint32_t>> WarpValue;            // first thread, value
+    std::map<WarpKey, std::pair<uint32_t, uint32_t>> WarpValue; // first thread, value
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> BlockValue;
     std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> GridValue;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t> WarpReach;
@@ -105,43 +117,49 @@ struct Checker {
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> GridReach;
     for (const Record &R : All) {
       auto It = ClaimOf.find(R.Id);
-      if (It == ClaimOf.end()) continue;
+      if (It == ClaimOf.end())
+        continue;
       Claim V = It->second.Value;
       uint32_t B = blockOf(R.Thread), W = warpOf(R.Thread);
       ++WarpReach[{B, W, R.Id, R.Context}];
       ++BlockReach[{B, R.Id, R.Context}];
       ++GridReach[{R.Id, R.Context}];
-      if (!R.Defined || V == Claim::Thread) continue;
+      if (!R.Defined || V == Claim::Thread)
+        continue;
       ++Values;
       auto Compare = [&](auto &Map, const auto &Key, const char *Over) {
         auto [Slot, New] = Map.try_emplace(Key, R.Thread, R.Value);
         if (!New && Slot->second.second != R.Value) {
           std::ostringstream S;
           S << "value: called " << claimName(V) << ", differs over the " << Over << " at context "
-            << R.Context << ": thread " << Slot->second.first << " has " << Slot->second.second << ", thread "
-            << R.Thread << " has " << R.Value;
+            << R.Context << ": thread " << Slot->second.first << " has " << Slot->second.second
+            << ", thread " << R.Thread << " has " << R.Value;
           report(R.Id, S.str());
         }
       };
       Compare(WarpValue, WarpKey{B, W, R.Id, R.Context, R.Mask}, "warp's active lanes");
-      if (V <= Claim::Block) Compare(BlockValue, std::make_tuple(B, R.Id, R.Context), "block");
-      if (V == Claim::Grid) Compare(GridValue, std::make_pair(R.Id, R.Context), "launch");
+      if (V <= Claim::Block)
+        Compare(BlockValue, std::make_tuple(B, R.Id, R.Context), "block");
+      if (V == Claim::Grid)
+        Compare(GridValue, std::make_pair(R.Id, R.Context), "launch");
     }
-    auto Reached = [&](uint32_t Id, uint32_t Context, uint32_t Count, uint32_t Live, const char *Over,
-                       Claim Needed) {
+    auto Reached = [&](uint32_t Id, uint32_t Context, uint32_t Count, uint32_t Live,
+                       const char *Over, Claim Needed) {
       ++Reaches;
       Claim C = ClaimOf.at(Id).Control;
-      if (C > Needed || Count == Live) return;
+      if (C > Needed || Count == Live)
+        return;
       std::ostringstream S;
-      S << "control: called " << claimName(C) << ", but " << Count << " of the " << Live << " live threads of the "
-        << Over << " reach it at context " << Context;
+      S << "control: called " << claimName(C) << ", but " << Count << " of the " << Live
+        << " live threads of the " << Over << " reach it at context " << Context;
       report(Id, S.str());
     };
     for (const auto &[Key, Count] : WarpReach)
-      Reached(std::get<2>(Key), std::get<3>(Key), Count, liveInWarp(std::get<0>(Key), std::get<1>(Key)), "warp",
-              Claim::Warp);
+      Reached(std::get<2>(Key), std::get<3>(Key), Count,
+              liveInWarp(std::get<0>(Key), std::get<1>(Key)), "warp", Claim::Warp);
     for (const auto &[Key, Count] : BlockReach)
-      Reached(std::get<1>(Key), std::get<2>(Key), Count, liveInBlock(std::get<0>(Key)), "block", Claim::Block);
+      Reached(std::get<1>(Key), std::get<2>(Key), Count, liveInBlock(std::get<0>(Key)), "block",
+              Claim::Block);
     for (const auto &[Key, Count] : GridReach)
       Reached(Key.first, Key.second, Count, L.Threads, "launch", Claim::Grid);
   }
@@ -155,11 +173,16 @@ int main(int Argc, char **Argv) {
   int Runs = 10;
   for (int A = 1; A + 1 < Argc; A += 2) {
     std::string Opt = Argv[A];
-    if (Opt == "--claims") ClaimsFile = Argv[A + 1];
-    else if (Opt == "--seed") BaseSeed = std::stoull(Argv[A + 1]);
-    else if (Opt == "--runs") Runs = std::stoi(Argv[A + 1]);
-    else if (Opt == "--only") Only = Argv[A + 1];
-    else ClaimsFile.clear(), A = Argc;
+    if (Opt == "--claims")
+      ClaimsFile = Argv[A + 1];
+    else if (Opt == "--seed")
+      BaseSeed = std::stoull(Argv[A + 1]);
+    else if (Opt == "--runs")
+      Runs = std::stoi(Argv[A + 1]);
+    else if (Opt == "--only")
+      Only = Argv[A + 1];
+    else
+      ClaimsFile.clear(), A = Argc;
   }
   if (ClaimsFile.empty()) {
     std::fprintf(stderr, "usage: %s --claims FILE [--seed S] [--runs N] [--only NAME]\n", Argv[0]);
@@ -176,7 +199,8 @@ int main(int Argc, char **Argv) {
   int Violations = 0, Launches = 0, Ran = 0;
   uint64_t Values = 0, Reaches = 0, RecordCount = 0;
   for (const Case &K : cases()) {
-    if (!Only.empty() && Only != K.Name) continue;
+    if (!Only.empty() && Only != K.Name)
+      continue;
     ++Ran;
     for (uint32_t P = K.FirstProbe; P < K.EndProbe; ++P)
       if (!ClaimOf.count(P)) {
@@ -193,12 +217,14 @@ int main(int Argc, char **Argv) {
       uint32_t Count = 1 + static_cast<uint32_t>(R() % 3);
       uint32_t Shape = Run / 2 % 3;
       L.Threads = Shape == 0 ? Count * L.BlockSize
-                  : Shape == 1 ? Count * L.BlockSize + 1 + static_cast<uint32_t>(R() % (L.BlockSize - 1))
-                               : 1 + static_cast<uint32_t>(R() % L.BlockSize);
+                  : Shape == 1
+                      ? Count * L.BlockSize + 1 + static_cast<uint32_t>(R() % (L.BlockSize - 1))
+                      : 1 + static_cast<uint32_t>(R() % L.BlockSize);
       L.Seed = R() % 100000;
       L.N = static_cast<uint32_t>(R() % 5);
       std::vector<uint32_t> Input(L.Threads + 8);
-      for (uint32_t &X : Input) X = static_cast<uint32_t>(R() % 8);
+      for (uint32_t &X : Input)
+        X = static_cast<uint32_t>(R() % 8);
       Buffer InBuf = Buffer::of(Input);
       Buffer Rec = Buffer::of(std::vector<uint32_t>(static_cast<size_t>(L.Threads) * Stride));
       std::vector<Argument> Args{&InBuf, &Rec, Uniform::of(L.N)};
@@ -219,8 +245,8 @@ int main(int Argc, char **Argv) {
       for (uint32_t T = 0; T < L.Threads; ++T) {
         const uint32_t *Base = Words.data() + static_cast<size_t>(T) * Stride;
         if (Base[0] > Records) {
-          std::printf("ERROR %s: thread %u reached %u probes, more than the %u recorded [%s]\n", K.Name, T, Base[0],
-                      Records, L.describe().c_str());
+          std::printf("ERROR %s: thread %u reached %u probes, more than the %u recorded [%s]\n",
+                      K.Name, T, Base[0], Records, L.describe().c_str());
           return 2;
         }
         std::set<std::pair<uint32_t, uint32_t>> Once;
@@ -229,8 +255,8 @@ int main(int Argc, char **Argv) {
           size_t At = static_cast<size_t>(T) * Stride + 1 + 8 * J;
           Record Rd{T, W[0], W[1], W[2], !Rec.undefined(At + 2), {W[3], W[4], W[5], W[6]}};
           if (!Once.insert({Rd.Id, Rd.Context}).second) {
-            std::printf("ERROR %s: thread %u reached probe %u twice at context %u [%s]\n", K.Name, T, Rd.Id,
-                        Rd.Context, L.describe().c_str());
+            std::printf("ERROR %s: thread %u reached probe %u twice at context %u [%s]\n", K.Name,
+                        T, Rd.Id, Rd.Context, L.describe().c_str());
             return 2;
           }
           Seen.push_back(Rd);
@@ -244,9 +270,11 @@ int main(int Argc, char **Argv) {
       Reaches += C.Reaches;
     }
   }
-  std::printf("runner: kernels %d, launches %d, records %llu, uniform values checked %llu, reach groups %llu, "
+  std::printf("runner: kernels %d, launches %d, records %llu, uniform values checked %llu, reach "
+              "groups %llu, "
               "violations %d\n",
-              Ran, Launches, static_cast<unsigned long long>(RecordCount), static_cast<unsigned long long>(Values),
-              static_cast<unsigned long long>(Reaches), Violations);
+              Ran, Launches, static_cast<unsigned long long>(RecordCount),
+              static_cast<unsigned long long>(Values), static_cast<unsigned long long>(Reaches),
+              Violations);
   return Violations ? 1 : 0;
 }

@@ -50,9 +50,12 @@ void *SimtDevice::native_handle() const noexcept { return const_cast<SimtDevice 
 luisa::uint SimtDevice::compute_warp_size() const noexcept { return Options.WarpSize; }
 uint64_t SimtDevice::memory_granularity() const noexcept { return 1; }
 
-BufferCreationInfo SimtDevice::create_buffer(const Type *Element, size_t Count, void *ExternalMemory) noexcept {
-  if (ExternalMemory) unsupported("buffers on external memory");
-  if (Element == Type::of<void>() || Element->size() == 0) unsupported("byte buffers");
+BufferCreationInfo SimtDevice::create_buffer(const Type *Element, size_t Count,
+                                             void *ExternalMemory) noexcept {
+  if (ExternalMemory)
+    unsupported("buffers on external memory");
+  if (Element == Type::of<void>() || Element->size() == 0)
+    unsupported("byte buffers");
   auto M = std::make_unique<Memory>();
   M->Element = Element;
   M->Count = Count;
@@ -72,8 +75,9 @@ BufferCreationInfo SimtDevice::create_buffer(const ir::CArc<ir::Type> *, size_t,
 }
 void SimtDevice::destroy_buffer(uint64_t Handle) noexcept { Buffers.erase(Handle); }
 
-ResourceCreationInfo SimtDevice::create_texture(PixelFormat, luisa::uint, luisa::uint, luisa::uint, luisa::uint,
-                                                luisa::uint, void *, bool, bool) noexcept {
+ResourceCreationInfo SimtDevice::create_texture(PixelFormat, luisa::uint, luisa::uint, luisa::uint,
+                                                luisa::uint, luisa::uint, void *, bool,
+                                                bool) noexcept {
   unsupported("textures");
 }
 void SimtDevice::destroy_texture(uint64_t) noexcept { unsupported("textures"); }
@@ -83,7 +87,8 @@ ResourceCreationInfo SimtDevice::create_bindless_array(size_t, BindlessSlotType)
 void SimtDevice::destroy_bindless_array(uint64_t) noexcept { unsupported("bindless arrays"); }
 
 ResourceCreationInfo SimtDevice::create_stream(StreamTag Tag) noexcept {
-  if (Tag == StreamTag::GRAPHICS) unsupported("graphics streams");
+  if (Tag == StreamTag::GRAPHICS)
+    unsupported("graphics streams");
   return {nextHandle(), nullptr};
 }
 void SimtDevice::destroy_stream(uint64_t) noexcept {}
@@ -97,17 +102,20 @@ void SimtDevice::dispatch(uint64_t, CommandList &&List) noexcept {
   } catch (const std::exception &E) {
     stop(E.what());
   }
-  for (auto &&Callback : List.steal_callbacks()) Callback();
+  for (auto &&Callback : List.steal_callbacks())
+    Callback();
 }
 
 void SimtDevice::runCommands(CommandList &List) {
   auto memory = [&](uint64_t Handle) -> Memory & {
     auto It = Buffers.find(Handle);
-    if (It == Buffers.end()) throw std::invalid_argument("simt: a command names an unknown buffer");
+    if (It == Buffers.end())
+      throw std::invalid_argument("simt: a command names an unknown buffer");
     return *It->second;
   };
   auto checkRange = [](Memory &M, size_t Offset, size_t Size) {
-    if (Offset + Size > M.Bytes.size()) throw std::invalid_argument("simt: a command reaches past a buffer's end");
+    if (Offset + Size > M.Bytes.size())
+      throw std::invalid_argument("simt: a command reaches past a buffer's end");
   };
   for (auto &&C : List.commands()) {
     switch (C->tag()) {
@@ -131,8 +139,10 @@ void SimtDevice::runCommands(CommandList &List) {
       Memory &From = memory(Copy->src_handle()), &To = memory(Copy->dst_handle());
       checkRange(From, Copy->src_offset(), Copy->size());
       checkRange(To, Copy->dst_offset(), Copy->size());
-      std::memmove(To.Bytes.data() + Copy->dst_offset(), From.Bytes.data() + Copy->src_offset(), Copy->size());
-      std::memmove(To.Shadow.data() + Copy->dst_offset(), From.Shadow.data() + Copy->src_offset(), Copy->size());
+      std::memmove(To.Bytes.data() + Copy->dst_offset(), From.Bytes.data() + Copy->src_offset(),
+                   Copy->size());
+      std::memmove(To.Shadow.data() + Copy->dst_offset(), From.Shadow.data() + Copy->src_offset(),
+                   Copy->size());
       break;
     }
     case Command::Tag::EShaderDispatchCommand: {
@@ -140,11 +150,13 @@ void SimtDevice::runCommands(CommandList &List) {
       if (Dispatch->is_indirect() || Dispatch->is_multiple_dispatch())
         throw Unsupported("indirect and batched dispatches");
       auto It = Shaders.find(Dispatch->handle());
-      if (It == Shaders.end()) throw std::invalid_argument("simt: a dispatch names an unknown shader");
+      if (It == Shaders.end())
+        throw std::invalid_argument("simt: a dispatch names an unknown shader");
       Function Kernel = It->second->function();
       auto Parameters = Kernel.arguments();
       auto Args = Dispatch->arguments();
-      if (Args.size() != Parameters.size()) throw std::invalid_argument("simt: a dispatch's arguments do not fit its shader");
+      if (Args.size() != Parameters.size())
+        throw std::invalid_argument("simt: a dispatch's arguments do not fit its shader");
       std::vector<Argument> Bound;
       for (size_t I = 0; I < Args.size(); ++I) {
         const auto &A = Args[I];
@@ -152,7 +164,8 @@ void SimtDevice::runCommands(CommandList &List) {
           Memory &M = memory(A.buffer.handle);
           checkRange(M, A.buffer.offset, A.buffer.size);
           const Type *Element = Parameters[I].type()->element();
-          Bound.emplace_back(BufferView{Element, M.Bytes.data() + A.buffer.offset, M.Shadow.data() + A.buffer.offset,
+          Bound.emplace_back(BufferView{Element, M.Bytes.data() + A.buffer.offset,
+                                        M.Shadow.data() + A.buffer.offset,
                                         A.buffer.size / Element->size()});
         } else if (A.tag == luisa::compute::Argument::Tag::UNIFORM) {
           auto Bytes = Dispatch->uniform(A.uniform);
@@ -165,15 +178,19 @@ void SimtDevice::runCommands(CommandList &List) {
       }
       LaunchOptions Launch = Options;
       auto Size = Dispatch->dispatch_size();
-      Launch.DispatchSize[0] = Size.x, Launch.DispatchSize[1] = Size.y, Launch.DispatchSize[2] = Size.z;
+      Launch.DispatchSize[0] = Size.x, Launch.DispatchSize[1] = Size.y,
+      Launch.DispatchSize[2] = Size.z;
       Launch.Seed = Options.Seed + Dispatches++;
       RunResult R = run(Kernel, Bound, Launch);
-      for (int K = 0; K < 4; ++K) Observed.Counts[K] += R.Counts[K];
+      for (int K = 0; K < 4; ++K)
+        Observed.Counts[K] += R.Counts[K];
       for (auto &E : R.Events)
-        if (Observed.Events.size() < RunResult::MaxKeptEvents) Observed.Events.push_back(std::move(E));
+        if (Observed.Events.size() < RunResult::MaxKeptEvents)
+          Observed.Events.push_back(std::move(E));
       break;
     }
-    default: throw Unsupported("command " + std::string(luisa::to_string(C->tag())));
+    default:
+      throw Unsupported("command " + std::string(luisa::to_string(C->tag())));
     }
   }
 }
@@ -182,7 +199,9 @@ SwapchainCreationInfo SimtDevice::create_swapchain(const SwapchainOption &, uint
   unsupported("swapchains");
 }
 void SimtDevice::destroy_swapchain(uint64_t) noexcept { unsupported("swapchains"); }
-void SimtDevice::present_display_in_stream(uint64_t, uint64_t, uint64_t) noexcept { unsupported("swapchains"); }
+void SimtDevice::present_display_in_stream(uint64_t, uint64_t, uint64_t) noexcept {
+  unsupported("swapchains");
+}
 
 ShaderCreationInfo SimtDevice::create_shader(const ShaderOption &, Function Kernel) noexcept {
   // The shader outlives the Kernel object it was compiled from: keep its recording.
@@ -193,10 +212,12 @@ ShaderCreationInfo SimtDevice::create_shader(const ShaderOption &, Function Kern
   Shaders[Info.handle] = Kernel.shared_builder();
   return Info;
 }
-ShaderCreationInfo SimtDevice::create_shader(const ShaderOption &, const ir::KernelModule *) noexcept {
+ShaderCreationInfo SimtDevice::create_shader(const ShaderOption &,
+                                             const ir::KernelModule *) noexcept {
   unsupported("IR kernel modules");
 }
-ShaderCreationInfo SimtDevice::load_shader(luisa::string_view, luisa::span<const Type *const>) noexcept {
+ShaderCreationInfo SimtDevice::load_shader(luisa::string_view,
+                                           luisa::span<const Type *const>) noexcept {
   unsupported("precompiled shaders");
 }
 Usage SimtDevice::shader_argument_usage(uint64_t Handle, size_t Index) noexcept {
@@ -213,12 +234,16 @@ void SimtDevice::wait_event(uint64_t, uint64_t, uint64_t) noexcept {}
 bool SimtDevice::is_event_completed(uint64_t, uint64_t) const noexcept { return true; }
 void SimtDevice::synchronize_event(uint64_t, uint64_t) noexcept {}
 
-ResourceCreationInfo SimtDevice::create_mesh(const AccelOption &) noexcept { unsupported("meshes"); }
+ResourceCreationInfo SimtDevice::create_mesh(const AccelOption &) noexcept {
+  unsupported("meshes");
+}
 void SimtDevice::destroy_mesh(uint64_t) noexcept { unsupported("meshes"); }
 ResourceCreationInfo SimtDevice::create_procedural_primitive(const AccelOption &) noexcept {
   unsupported("procedural primitives");
 }
-void SimtDevice::destroy_procedural_primitive(uint64_t) noexcept { unsupported("procedural primitives"); }
+void SimtDevice::destroy_procedural_primitive(uint64_t) noexcept {
+  unsupported("procedural primitives");
+}
 ResourceCreationInfo SimtDevice::create_accel(const AccelOption &) noexcept {
   unsupported("acceleration structures");
 }

@@ -25,10 +25,14 @@ namespace kernel_tidy::simt {
 
 const char *eventKindName(EventKind Kind) {
   switch (Kind) {
-  case EventKind::UndefinedRead: return "undefined read";
-  case EventKind::DivergentBarrier: return "divergent barrier";
-  case EventKind::OutOfBounds: return "out of bounds";
-  case EventKind::UndefinedUse: return "undefined use";
+  case EventKind::UndefinedRead:
+    return "undefined read";
+  case EventKind::DivergentBarrier:
+    return "divergent barrier";
+  case EventKind::OutOfBounds:
+    return "out of bounds";
+  case EventKind::UndefinedUse:
+    return "undefined use";
   }
   return "?";
 }
@@ -52,7 +56,8 @@ struct LaneValues {
   Mask Undefined;
 
   LaneValues() = default;
-  LaneValues(const Type *T, unsigned Width) : T(T), Stride(T ? T->size() : 0), Bytes(Stride * Width) {}
+  LaneValues(const Type *T, unsigned Width)
+      : T(T), Stride(T ? T->size() : 0), Bytes(Stride * Width) {}
   std::byte *lane(unsigned L) { return Bytes.data() + L * Stride; }
   const std::byte *lane(unsigned L) const { return Bytes.data() + L * Stride; }
 };
@@ -68,12 +73,14 @@ struct Place {
   bool undefined(size_t Size) const {
     if (Shadow)
       for (size_t B = 0; B < Size; ++B)
-        if (Shadow[B]) return true;
+        if (Shadow[B])
+          return true;
     return false;
   }
   void store(const std::byte *Bytes, size_t Size, bool Undefined) const {
     std::memcpy(Data, Bytes, Size);
-    if (Shadow) std::memset(Shadow, Undefined ? 1 : 0, Size);
+    if (Shadow)
+      std::memset(Shadow, Undefined ? 1 : 0, Size);
   }
 };
 
@@ -94,7 +101,8 @@ public:
     return Z ^ (Z >> 31);
   }
   template <typename T> void shuffle(std::vector<T> &Items) {
-    for (size_t I = Items.size(); I > 1; --I) std::swap(Items[I - 1], Items[next() % I]);
+    for (size_t I = Items.size(); I > 1; --I)
+      std::swap(Items[I - 1], Items[next() % I]);
   }
 
 private:
@@ -119,7 +127,8 @@ struct Frame {
       : Layout(Layout), Data(Layout->Size * Width), Shadow(Data.size()) {}
   Place local(uint32_t Uid, unsigned Lane) {
     auto It = Layout->Offsets.find(Uid);
-    if (It == Layout->Offsets.end()) throw Unsupported("variable #" + std::to_string(Uid) + " without storage");
+    if (It == Layout->Offsets.end())
+      throw Unsupported("variable #" + std::to_string(Uid) + " without storage");
     size_t At = Lane * Layout->Size + It->second;
     return {Data.data() + At, Shadow.data() + At};
   }
@@ -156,23 +165,27 @@ struct Warp {
 
 class Machine {
 public:
-  Machine(Function Kernel, std::span<const Argument> Arguments, const LaunchOptions &Options, RunResult &Result)
+  Machine(Function Kernel, std::span<const Argument> Arguments, const LaunchOptions &Options,
+          RunResult &Result)
       : Kernel(Kernel), Options(Options), Result(Result), Rng(Options.Seed) {
     auto Size = Kernel.block_size();
     BlockSize[0] = Size.x, BlockSize[1] = Size.y, BlockSize[2] = Size.z;
     Width = Kernel.allowed_warp_size() ? *Kernel.allowed_warp_size() : Options.WarpSize;
     if (Width != 8 && Width != 16 && Width != 32 && Width != 64 && Width != 128)
       throw Unsupported("warp size " + std::to_string(Width) + " (8, 16, 32, 64 or 128)");
-    if (Kernel.tag() != Function::Tag::KERNEL) throw std::invalid_argument("simt::run needs a kernel");
+    if (Kernel.tag() != Function::Tag::KERNEL)
+      throw std::invalid_argument("simt::run needs a kernel");
     bindArguments(Arguments);
     layoutShared();
   }
 
   void run() {
     uint32_t Blocks[3];
-    for (int D = 0; D < 3; ++D) Blocks[D] = (Options.DispatchSize[D] + BlockSize[D] - 1) / BlockSize[D];
+    for (int D = 0; D < 3; ++D)
+      Blocks[D] = (Options.DispatchSize[D] + BlockSize[D] - 1) / BlockSize[D];
     std::vector<uint64_t> Order(uint64_t(Blocks[0]) * Blocks[1] * Blocks[2]);
-    for (uint64_t I = 0; I < Order.size(); ++I) Order[I] = I;
+    for (uint64_t I = 0; I < Order.size(); ++I)
+      Order[I] = I;
     Rng.shuffle(Order);
     for (uint64_t Linear : Order) {
       BlockId[0] = Linear % Blocks[0];
@@ -209,17 +222,20 @@ private:
 
   void bindArguments(std::span<const Argument> Arguments) {
     for (auto &Binding : Kernel.bound_arguments())
-      if (!luisa::holds_alternative<luisa::monostate>(Binding)) throw Unsupported("captured resources");
+      if (!luisa::holds_alternative<luisa::monostate>(Binding))
+        throw Unsupported("captured resources");
     auto Parameters = Kernel.arguments();
     if (Parameters.size() != Arguments.size())
-      throw std::invalid_argument("the kernel takes " + std::to_string(Parameters.size()) + " arguments, " +
-                                  std::to_string(Arguments.size()) + " given");
+      throw std::invalid_argument("the kernel takes " + std::to_string(Parameters.size()) +
+                                  " arguments, " + std::to_string(Arguments.size()) + " given");
     for (size_t I = 0; I < Parameters.size(); ++I) {
       Variable P = Parameters[I];
       if (P.tag() == Variable::Tag::BUFFER) {
         BufferView View;
-        if (auto *B = std::get_if<Buffer *>(&Arguments[I]); B && *B) View = (*B)->view();
-        else if (auto *V = std::get_if<BufferView>(&Arguments[I])) View = *V;
+        if (auto *B = std::get_if<Buffer *>(&Arguments[I]); B && *B)
+          View = (*B)->view();
+        else if (auto *V = std::get_if<BufferView>(&Arguments[I]))
+          View = *V;
         if (!View.Element || View.Element != P.type()->element())
           throw std::invalid_argument("argument " + std::to_string(I) + " must be a buffer of " +
                                       typeName(P.type()->element()));
@@ -227,7 +243,8 @@ private:
       } else if (P.tag() == Variable::Tag::LOCAL) {
         auto *U = std::get_if<Uniform>(&Arguments[I]);
         if (!U || U->Bytes.size() != P.type()->size())
-          throw std::invalid_argument("argument " + std::to_string(I) + " must be a value of " + typeName(P.type()));
+          throw std::invalid_argument("argument " + std::to_string(I) + " must be a value of " +
+                                      typeName(P.type()));
         KernelUniforms[P.uid()] = U->Bytes;
       } else {
         throw Unsupported("kernel parameter of type " + typeName(P.type()));
@@ -246,18 +263,22 @@ private:
 
   const FrameLayout *layoutOf(Function F) {
     auto &Slot = Layouts[F.builder()];
-    if (Slot) return Slot.get();
+    if (Slot)
+      return Slot.get();
     Slot = std::make_unique<FrameLayout>();
     auto Add = [&](Variable V) {
-      if (Slot->Offsets.count(V.uid())) return;
+      if (Slot->Offsets.count(V.uid()))
+        return;
       size_t Align = std::max<size_t>(V.type()->alignment(), 1);
       Slot->Size = (Slot->Size + Align - 1) / Align * Align;
       Slot->Offsets[V.uid()] = Slot->Size;
       Slot->Size += V.type()->size();
     };
     for (Variable V : F.arguments())
-      if (V.tag() == Variable::Tag::LOCAL) Add(V);
-    for (Variable V : F.local_variables()) Add(V);
+      if (V.tag() == Variable::Tag::LOCAL)
+        Add(V);
+    for (Variable V : F.local_variables())
+      Add(V);
     Slot->Size = (Slot->Size + 15) / 16 * 16;
     return Slot.get();
   }
@@ -278,7 +299,8 @@ private:
     SharedShadow.assign(SharedSize, 0);
     unsigned Count = (threadsPerBlock() + Width - 1) / Width;
     Warps.assign(Count, Warp{});
-    while (Stacks.size() < Count) Stacks.push_back(std::make_unique<char[]>(FiberStackBytes));
+    while (Stacks.size() < Count)
+      Stacks.push_back(std::make_unique<char[]>(FiberStackBytes));
     for (unsigned W = 0; W < Count; ++W) {
       Warp &Wp = Warps[W];
       Wp.Index = W;
@@ -309,13 +331,16 @@ private:
     for (;;) {
       std::vector<Warp *> Ready;
       for (Warp &W : Warps)
-        if (W.Now == Warp::State::Ready) Ready.push_back(&W);
-      if (Ready.empty()) break;
+        if (W.Now == Warp::State::Ready)
+          Ready.push_back(&W);
+      if (Ready.empty())
+        break;
       Rng.shuffle(Ready);
       for (Warp *W : Ready) {
         Current = W;
         swapcontext(&Scheduler, &W->Context);
-        if (W->Error) std::rethrow_exception(W->Error);
+        if (W->Error)
+          std::rethrow_exception(W->Error);
       }
       releaseBarrier();
     }
@@ -324,14 +349,18 @@ private:
   void releaseBarrier() {
     const CallExpr *First = nullptr;
     for (Warp &W : Warps) {
-      if (W.Now != Warp::State::AtBarrier) continue;
+      if (W.Now != Warp::State::AtBarrier)
+        continue;
       Current = &W;
-      if (!First) First = W.Barrier;
+      if (!First)
+        First = W.Barrier;
       if (W.Barrier != First)
-        blockEvent(EventKind::DivergentBarrier, "warp " + std::to_string(W.Index) + " waits at another sync_block()");
+        blockEvent(EventKind::DivergentBarrier,
+                   "warp " + std::to_string(W.Index) + " waits at another sync_block()");
       Mask Missing = W.Live & ~W.AtBarrierLanes;
       for (unsigned L = 0; L < Width; ++L)
-        if (Missing.test(L)) event(EventKind::DivergentBarrier, L, "live thread does not reach sync_block()");
+        if (Missing.test(L))
+          event(EventKind::DivergentBarrier, L, "live thread does not reach sync_block()");
       W.Now = Warp::State::Ready;
     }
   }
@@ -354,7 +383,8 @@ private:
   void record(EventKind Kind, uint32_t Thread, std::string Detail) {
     ++Result.Counts[static_cast<int>(Kind)];
     if (Result.Events.size() < RunResult::MaxKeptEvents)
-      Result.Events.push_back({Kind, {BlockId[0], BlockId[1], BlockId[2]}, Thread, std::move(Detail)});
+      Result.Events.push_back(
+          {Kind, {BlockId[0], BlockId[1], BlockId[2]}, Thread, std::move(Detail)});
   }
   void event(EventKind Kind, unsigned Lane, std::string Detail) {
     record(Kind, Current->FirstThread + Lane, std::move(Detail));
@@ -364,9 +394,12 @@ private:
   // --- statements -------------------------------------------------------------------
 
   void exec(const Statement *S, Mask &Active, Invocation &I) {
-    if (Active.none()) return;
+    if (Active.none())
+      return;
     switch (S->tag()) {
-    case Statement::Tag::SCOPE: execStatements(static_cast<const ScopeStmt *>(S)->statements(), Active, I); return;
+    case Statement::Tag::SCOPE:
+      execStatements(static_cast<const ScopeStmt *>(S)->statements(), Active, I);
+      return;
     case Statement::Tag::ASSIGN: {
       auto *A = static_cast<const AssignStmt *>(S);
       LaneValues V = eval(A->rhs(), Active, I);
@@ -374,7 +407,9 @@ private:
       storeLanes(R, V, Active);
       return;
     }
-    case Statement::Tag::EXPR: eval(static_cast<const ExprStmt *>(S)->expression(), Active, I); return;
+    case Statement::Tag::EXPR:
+      eval(static_cast<const ExprStmt *>(S)->expression(), Active, I);
+      return;
     case Statement::Tag::IF: {
       Mask Then, Else;
       execIf(static_cast<const IfStmt *>(S), Active, I, Then, Else);
@@ -405,11 +440,13 @@ private:
         Mask Stay = Running & conditionMask(For->condition(), Running, I);
         Finished |= Running & ~Stay;
         Running = Stay;
-        if (Running.none()) break;
+        if (Running.none())
+          break;
         exec(For->body(), Running, I);
         Running |= I.Constructs.back().Continued;
         I.Constructs.back().Continued.reset();
-        if (Running.none()) break;
+        if (Running.none())
+          break;
         LaneValues Step = eval(For->step(), Running, I);
         LaneValues Old = eval(For->variable(), Running, I);
         LaneValues New(For->variable()->type(), Width);
@@ -429,11 +466,13 @@ private:
       std::vector<Mask> Selected(Cases.size());
       Mask Matched;
       for (size_t C = 0; C < Cases.size(); ++C) {
-        if (Cases[C]->tag() != Statement::Tag::SWITCH_CASE) continue;
+        if (Cases[C]->tag() != Statement::Tag::SWITCH_CASE)
+          continue;
         auto *Case = static_cast<const SwitchCaseStmt *>(Cases[C]);
         LaneValues Label = eval(Case->expression(), Active, I);
         forLanes(Active, [&](unsigned L) {
-          if (indexOf(Value, L, "switch") == loadIndex(Label.T, Label.lane(L))) Selected[C].set(L);
+          if (indexOf(Value, L, "switch") == loadIndex(Label.T, Label.lane(L)))
+            Selected[C].set(L);
         });
         Selected[C] &= ~Matched;
         Matched |= Selected[C];
@@ -459,7 +498,8 @@ private:
       return;
     }
     case Statement::Tag::BREAK:
-      if (I.Constructs.empty()) throw Unsupported("break outside a loop or switch");
+      if (I.Constructs.empty())
+        throw Unsupported("break outside a loop or switch");
       I.Constructs.back().Broken |= Active;
       Active.reset();
       return;
@@ -474,7 +514,8 @@ private:
     case Statement::Tag::RETURN: {
       auto *Return = static_cast<const ReturnStmt *>(S);
       if (Return->expression()) {
-        if (!I.Result) throw Unsupported("a kernel returning a value");
+        if (!I.Result)
+          throw Unsupported("a kernel returning a value");
         LaneValues V = converted(eval(Return->expression(), Active, I), I.Result->T, Active);
         forLanes(Active, [&](unsigned L) {
           std::memcpy(I.Result->lane(L), V.lane(L), V.Stride);
@@ -482,12 +523,15 @@ private:
         });
       }
       // A thread that returns from the kernel has exited: barriers no longer wait for it.
-      if (I.IsKernel) Current->Live &= ~Active;
+      if (I.IsKernel)
+        Current->Live &= ~Active;
       Active.reset();
       return;
     }
-    case Statement::Tag::COMMENT: return;
-    default: throw Unsupported("statement " + std::string(luisa::to_string(S->tag())));
+    case Statement::Tag::COMMENT:
+      return;
+    default:
+      throw Unsupported("statement " + std::string(luisa::to_string(S->tag())));
     }
   }
 
@@ -497,15 +541,18 @@ private:
   /// which this model cannot let a split warp reach twice.
   void execStatements(luisa::span<const Statement *const> Statements, Mask &Active, Invocation &I) {
     for (size_t K = 0; K < Statements.size(); ++K) {
-      if (Active.none()) return;
-      if (Options.Scheduling != Schedule::Independent || Statements[K]->tag() != Statement::Tag::IF) {
+      if (Active.none())
+        return;
+      if (Options.Scheduling != Schedule::Independent ||
+          Statements[K]->tag() != Statement::Tag::IF) {
         exec(Statements[K], Active, I);
         continue;
       }
       Mask Then, Else;
       execIf(static_cast<const IfStmt *>(Statements[K]), Active, I, Then, Else);
       auto Rest = Statements.subspan(K + 1);
-      if (Then.any() && Else.any() && !Rest.empty() && Rng.next() % 2 == 0 && !reachesBarrier(Rest)) {
+      if (Then.any() && Else.any() && !Rest.empty() && Rng.next() % 2 == 0 &&
+          !reachesBarrier(Rest)) {
         bool ElseFirst = Rng.next() % 2 == 0;
         Mask &First = ElseFirst ? Else : Then, &Second = ElseFirst ? Then : Else;
         execStatements(Rest, First, I);
@@ -523,7 +570,8 @@ private:
     Mask Taken = conditionMask(If->condition(), Active, I);
     Then = Active & Taken;
     Else = Active & ~Taken;
-    if (Options.Scheduling == Schedule::Independent && Then.any() && Else.any() && Rng.next() % 2 == 0) {
+    if (Options.Scheduling == Schedule::Independent && Then.any() && Else.any() &&
+        Rng.next() % 2 == 0) {
       exec(If->false_branch(), Else, I);
       exec(If->true_branch(), Then, I);
     } else {
@@ -540,33 +588,39 @@ private:
         traverse_expressions<true>(
             S,
             [&](const Expression *E) {
-              if (E->tag() != Expression::Tag::CALL) return;
+              if (E->tag() != Expression::Tag::CALL)
+                return;
               auto *C = static_cast<const CallExpr *>(E);
               Found = Found || C->op() == CallOp::SYNCHRONIZE_BLOCK ||
-                      (C->is_custom() && C->custom().propagated_builtin_callables().test(CallOp::SYNCHRONIZE_BLOCK));
+                      (C->is_custom() &&
+                       C->custom().propagated_builtin_callables().test(CallOp::SYNCHRONIZE_BLOCK));
             },
             [](const Statement *) {}, [](const Statement *) {});
         It->second = Found;
       }
-      if (It->second) return true;
+      if (It->second)
+        return true;
     }
     return false;
   }
 
   static void checkIterations(uint64_t N) {
-    if (N >= MaxLoopIterations) throw std::runtime_error("simt: a loop ran 2^24 iterations in one warp");
+    if (N >= MaxLoopIterations)
+      throw std::runtime_error("simt: a loop ran 2^24 iterations in one warp");
   }
 
   template <typename Fn> void forLanes(const Mask &M, Fn &&F) const {
     for (unsigned L = 0; L < Width; ++L)
-      if (M.test(L)) F(L);
+      if (M.test(L))
+        F(L);
   }
 
   Mask conditionMask(const Expression *E, const Mask &Active, Invocation &I) {
     LaneValues V = eval(E, Active, I);
     Mask M;
     forLanes(Active, [&](unsigned L) {
-      if (V.Undefined.test(L)) event(EventKind::UndefinedUse, L, "a branch on an undefined value");
+      if (V.Undefined.test(L))
+        event(EventKind::UndefinedUse, L, "a branch on an undefined value");
       M.set(L, loadCondition(V.T, V.lane(L)));
     });
     return M;
@@ -574,28 +628,33 @@ private:
 
   /// The index a lane's value designates; an event when the value is undefined.
   uint64_t indexOf(const LaneValues &Index, unsigned Lane, const char *What) {
-    if (Index.Undefined.test(Lane)) event(EventKind::UndefinedUse, Lane, std::string(What) + " with an undefined value");
+    if (Index.Undefined.test(Lane))
+      event(EventKind::UndefinedUse, Lane, std::string(What) + " with an undefined value");
     return loadIndex(Index.T, Index.lane(Lane));
   }
 
   /// The union of the operands' undefined lanes, within `Active`.
   static Mask undefinedOf(std::initializer_list<const LaneValues *> Operands, const Mask &Active) {
     Mask M;
-    for (const LaneValues *V : Operands) M |= V->Undefined;
+    for (const LaneValues *V : Operands)
+      M |= V->Undefined;
     return M & Active;
   }
 
   /// Stores `V` through `R`, converting as C++ assignment does: the DSL records
   /// `Float f = uint_value;` as an assignment between different types.
   void storeLanes(const LaneRefs &R, const LaneValues &V, const Mask &Active) {
-    if (V.T != R.T) return storeLanes(R, converted(V, R.T, Active), Active);
+    if (V.T != R.T)
+      return storeLanes(R, converted(V, R.T, Active), Active);
     forLanes(Active, [&](unsigned L) {
-      if (R.Address[L]) R.Address[L].store(V.lane(L), V.Stride, V.Undefined.test(L));
+      if (R.Address[L])
+        R.Address[L].store(V.lane(L), V.Stride, V.Undefined.test(L));
     });
   }
 
   LaneValues converted(LaneValues V, const Type *To, const Mask &Active) {
-    if (V.T == To) return V;
+    if (V.T == To)
+      return V;
     if (!hasShape(V.T) || !hasShape(To))
       throw Unsupported("conversion of " + typeName(V.T) + " to " + typeName(To));
     LaneValues Out(To, Width);
@@ -610,15 +669,19 @@ private:
     switch (E->tag()) {
     case Expression::Tag::REF: {
       auto Tag = static_cast<const RefExpr *>(E)->variable().tag();
-      return Tag == Variable::Tag::LOCAL || Tag == Variable::Tag::SHARED || Tag == Variable::Tag::REFERENCE;
+      return Tag == Variable::Tag::LOCAL || Tag == Variable::Tag::SHARED ||
+             Tag == Variable::Tag::REFERENCE;
     }
-    case Expression::Tag::CONSTANT: return true;
+    case Expression::Tag::CONSTANT:
+      return true;
     case Expression::Tag::MEMBER: {
       auto *M = static_cast<const MemberExpr *>(E);
       return (!M->is_swizzle() || M->swizzle_size() == 1) && addressable(M->self());
     }
-    case Expression::Tag::ACCESS: return addressable(static_cast<const AccessExpr *>(E)->range());
-    default: return false;
+    case Expression::Tag::ACCESS:
+      return addressable(static_cast<const AccessExpr *>(E)->range());
+    default:
+      return false;
     }
   }
 
@@ -628,10 +691,13 @@ private:
     case Expression::Tag::REF: {
       Variable V = static_cast<const RefExpr *>(E)->variable();
       switch (V.tag()) {
-      case Variable::Tag::LOCAL: forLanes(Active, [&](unsigned L) { R.Address[L] = I.Vars->local(V.uid(), L); }); return R;
+      case Variable::Tag::LOCAL:
+        forLanes(Active, [&](unsigned L) { R.Address[L] = I.Vars->local(V.uid(), L); });
+        return R;
       case Variable::Tag::SHARED: {
         auto It = SharedOffsets.find(V.uid());
-        if (It == SharedOffsets.end()) throw Unsupported("shared variable outside the kernel's list");
+        if (It == SharedOffsets.end())
+          throw Unsupported("shared variable outside the kernel's list");
         forLanes(Active, [&](unsigned L) {
           R.Address[L] = {SharedMemory.data() + It->second, SharedShadow.data() + It->second};
         });
@@ -642,7 +708,9 @@ private:
         forLanes(Active, [&](unsigned L) { R.Address[L] = Bound[L]; });
         return R;
       }
-      default: throw Unsupported("a reference to a " + std::string(luisa::to_string(V.tag())) + " variable");
+      default:
+        throw Unsupported("a reference to a " + std::string(luisa::to_string(V.tag())) +
+                          " variable");
       }
     }
     case Expression::Tag::CONSTANT: {
@@ -657,14 +725,17 @@ private:
       const Type *BT = M->self()->type();
       size_t Offset;
       if (M->is_swizzle()) {
-        if (M->swizzle_size() != 1) throw Unsupported("assignment to a swizzle of several components");
+        if (M->swizzle_size() != 1)
+          throw Unsupported("assignment to a swizzle of several components");
         Offset = M->swizzle_index(0) * BT->element()->size();
       } else if (BT->is_structure()) {
         Offset = memberOffset(BT, M->member_index());
       } else {
         throw Unsupported("member of " + typeName(BT));
       }
-      forLanes(Active, [&](unsigned L) { R.Address[L] = Base.Address[L] ? Base.Address[L].at(Offset) : Place{}; });
+      forLanes(Active, [&](unsigned L) {
+        R.Address[L] = Base.Address[L] ? Base.Address[L].at(Offset) : Place{};
+      });
       return R;
     }
     case Expression::Tag::ACCESS: {
@@ -672,11 +743,15 @@ private:
       LaneRefs Base = ref(A->range(), Active, I);
       LaneValues Index = eval(A->index(), Active, I);
       forLanes(Active, [&](unsigned L) {
-        if (Base.Address[L]) R.Address[L] = element(A->range()->type(), Base.Address[L], indexOf(Index, L, "an index"), L);
+        if (Base.Address[L])
+          R.Address[L] =
+              element(A->range()->type(), Base.Address[L], indexOf(Index, L, "an index"), L);
       });
       return R;
     }
-    default: throw Unsupported("assignment to a " + std::string(luisa::to_string(E->tag())) + " expression");
+    default:
+      throw Unsupported("assignment to a " + std::string(luisa::to_string(E->tag())) +
+                        " expression");
     }
   }
 
@@ -692,14 +767,16 @@ private:
       Count = Range->dimension();
       Stride = Range->size() / Range->dimension();
     } else if (Range->is_structure()) {
-      if (Index >= Range->members().size()) throw Unsupported("member index past a structure's end");
+      if (Index >= Range->members().size())
+        throw Unsupported("member index past a structure's end");
       return Base.at(memberOffset(Range, unsigned(Index)));
     } else {
       throw Unsupported("indexing " + typeName(Range));
     }
     if (Index >= Count) {
       event(EventKind::OutOfBounds, Lane,
-            "index " + std::to_string(Index) + " of " + typeName(Range) + " (" + std::to_string(Count) + " elements)");
+            "index " + std::to_string(Index) + " of " + typeName(Range) + " (" +
+                std::to_string(Count) + " elements)");
       return {};
     }
     return Base.at(Index * Stride);
@@ -708,7 +785,8 @@ private:
   LaneValues load(const LaneRefs &R, const Mask &Active) {
     LaneValues V(R.T, Width);
     forLanes(Active, [&](unsigned L) {
-      if (!R.Address[L]) return;
+      if (!R.Address[L])
+        return;
       std::memcpy(V.lane(L), R.Address[L].Data, V.Stride);
       V.Undefined.set(L, R.Address[L].undefined(V.Stride));
     });
@@ -721,7 +799,8 @@ private:
       LaneValues V(E->type(), Width);
       luisa::visit(
           [&](auto &&X) {
-            if (sizeof(X) != V.Stride) throw Unsupported("literal of " + typeName(E->type()));
+            if (sizeof(X) != V.Stride)
+              throw Unsupported("literal of " + typeName(E->type()));
             forLanes(Active, [&](unsigned L) { std::memcpy(V.lane(L), &X, sizeof(X)); });
           },
           static_cast<const LiteralExpr *>(E)->value().to_variant());
@@ -729,10 +808,12 @@ private:
     }
     case Expression::Tag::REF: {
       Variable Var = static_cast<const RefExpr *>(E)->variable();
-      if (Var.is_builtin()) return builtinVariable(Var, Active);
+      if (Var.is_builtin())
+        return builtinVariable(Var, Active);
       return load(ref(E, Active, I), Active);
     }
-    case Expression::Tag::CONSTANT: return load(ref(E, Active, I), Active);
+    case Expression::Tag::CONSTANT:
+      return load(ref(E, Active, I), Active);
     case Expression::Tag::UNARY: {
       auto *U = static_cast<const UnaryExpr *>(E);
       LaneValues X = eval(U->operand(), Active, I);
@@ -746,7 +827,9 @@ private:
       LaneValues X = eval(B->lhs(), Active, I);
       LaneValues Y = eval(B->rhs(), Active, I);
       LaneValues V(E->type(), Width);
-      forLanes(Active, [&](unsigned L) { binaryOp(B->op(), V.T, X.T, X.lane(L), Y.T, Y.lane(L), V.lane(L)); });
+      forLanes(Active, [&](unsigned L) {
+        binaryOp(B->op(), V.T, X.T, X.lane(L), Y.T, Y.lane(L), V.lane(L));
+      });
       V.Undefined = undefinedOf({&X, &Y}, Active);
       return V;
     }
@@ -759,7 +842,8 @@ private:
       return V;
     }
     case Expression::Tag::MEMBER: {
-      if (addressable(E)) return load(ref(E, Active, I), Active);
+      if (addressable(E))
+        return load(ref(E, Active, I), Active);
       auto *M = static_cast<const MemberExpr *>(E);
       LaneValues Self = eval(M->self(), Active, I);
       LaneValues V(E->type(), Width);
@@ -771,7 +855,8 @@ private:
         });
       } else if (Self.T->is_structure()) {
         size_t Offset = memberOffset(Self.T, M->member_index());
-        forLanes(Active, [&](unsigned L) { std::memcpy(V.lane(L), Self.lane(L) + Offset, V.Stride); });
+        forLanes(Active,
+                 [&](unsigned L) { std::memcpy(V.lane(L), Self.lane(L) + Offset, V.Stride); });
       } else {
         throw Unsupported("member of " + typeName(Self.T));
       }
@@ -779,7 +864,8 @@ private:
       return V;
     }
     case Expression::Tag::ACCESS: {
-      if (addressable(E)) return load(ref(E, Active, I), Active);
+      if (addressable(E))
+        return load(ref(E, Active, I), Active);
       auto *A = static_cast<const AccessExpr *>(E);
       LaneValues Range = eval(A->range(), Active, I);
       LaneValues Index = eval(A->index(), Active, I);
@@ -791,8 +877,10 @@ private:
       V.Undefined = undefinedOf({&Range, &Index}, Active);
       return V;
     }
-    case Expression::Tag::CALL: return call(static_cast<const CallExpr *>(E), Active, I);
-    default: throw Unsupported("expression " + std::string(luisa::to_string(E->tag())));
+    case Expression::Tag::CALL:
+      return call(static_cast<const CallExpr *>(E), Active, I);
+    default:
+      throw Unsupported("expression " + std::string(luisa::to_string(E->tag())));
     }
   }
 
@@ -802,16 +890,30 @@ private:
       uint32_t T[3], Out[3];
       threadIndex(L, T);
       switch (Var.tag()) {
-      case Variable::Tag::THREAD_ID: std::copy(T, T + 3, Out); break;
-      case Variable::Tag::BLOCK_ID: std::copy(BlockId, BlockId + 3, Out); break;
-      case Variable::Tag::DISPATCH_ID:
-        for (int D = 0; D < 3; ++D) Out[D] = BlockId[D] * BlockSize[D] + T[D];
+      case Variable::Tag::THREAD_ID:
+        std::copy(T, T + 3, Out);
         break;
-      case Variable::Tag::DISPATCH_SIZE: std::copy(Options.DispatchSize, Options.DispatchSize + 3, Out); break;
-      case Variable::Tag::WARP_LANE_COUNT: Out[0] = Width; break;
-      case Variable::Tag::WARP_LANE_ID: Out[0] = L; break;
-      case Variable::Tag::KERNEL_ID: Out[0] = 0; break;
-      default: throw Unsupported("builtin variable " + std::string(luisa::to_string(Var.tag())));
+      case Variable::Tag::BLOCK_ID:
+        std::copy(BlockId, BlockId + 3, Out);
+        break;
+      case Variable::Tag::DISPATCH_ID:
+        for (int D = 0; D < 3; ++D)
+          Out[D] = BlockId[D] * BlockSize[D] + T[D];
+        break;
+      case Variable::Tag::DISPATCH_SIZE:
+        std::copy(Options.DispatchSize, Options.DispatchSize + 3, Out);
+        break;
+      case Variable::Tag::WARP_LANE_COUNT:
+        Out[0] = Width;
+        break;
+      case Variable::Tag::WARP_LANE_ID:
+        Out[0] = L;
+        break;
+      case Variable::Tag::KERNEL_ID:
+        Out[0] = 0;
+        break;
+      default:
+        throw Unsupported("builtin variable " + std::string(luisa::to_string(Var.tag())));
       }
       std::memcpy(V.lane(L), Out, V.Stride);
     });
@@ -821,17 +923,20 @@ private:
   // --- calls ------------------------------------------------------------------------
 
   const BufferView &bufferOf(const Expression *E, Invocation &I) {
-    if (E->tag() != Expression::Tag::REF) throw Unsupported("a buffer that is not a variable");
+    if (E->tag() != Expression::Tag::REF)
+      throw Unsupported("a buffer that is not a variable");
     Variable V = static_cast<const RefExpr *>(E)->variable();
     auto It = I.Vars->Buffers.find(V.uid());
-    if (It == I.Vars->Buffers.end()) throw Unsupported("buffer variable without a binding");
+    if (It == I.Vars->Buffers.end())
+      throw Unsupported("buffer variable without a binding");
     return It->second;
   }
 
   Place bufferElement(const BufferView &B, uint64_t Index, unsigned Lane) {
     if (Index >= B.Count) {
       event(EventKind::OutOfBounds, Lane,
-            "buffer index " + std::to_string(Index) + " of " + std::to_string(B.Count) + " elements");
+            "buffer index " + std::to_string(Index) + " of " + std::to_string(B.Count) +
+                " elements");
       return {};
     }
     size_t At = Index * B.Element->size();
@@ -841,7 +946,8 @@ private:
   LaneValues call(const CallExpr *C, const Mask &Active, Invocation &I) {
     auto Args = C->arguments();
     switch (C->op()) {
-    case CallOp::CUSTOM: return callCallable(C, Active, I);
+    case CallOp::CUSTOM:
+      return callCallable(C, Active, I);
     case CallOp::BUFFER_READ:
     case CallOp::BUFFER_VOLATILE_READ: {
       const BufferView &B = bufferOf(Args[0], I);
@@ -876,13 +982,19 @@ private:
       });
       return V;
     }
-    case CallOp::SYNCHRONIZE_BLOCK: synchronizeBlock(C, Active); return {};
+    case CallOp::SYNCHRONIZE_BLOCK:
+      synchronizeBlock(C, Active);
+      return {};
     case CallOp::ASSUME:
-    case CallOp::UNREACHABLE: return {};
-    default: break;
+    case CallOp::UNREACHABLE:
+      return {};
+    default:
+      break;
     }
-    if (is_atomic_operation(C->op())) return atomic(C, Active, I);
-    if (auto V = warpOperation(C, Active, I)) return std::move(*V);
+    if (is_atomic_operation(C->op()))
+      return atomic(C, Active, I);
+    if (auto V = warpOperation(C, Active, I))
+      return std::move(*V);
 
     std::vector<LaneValues> Values;
     std::vector<const Type *> Types;
@@ -894,19 +1006,23 @@ private:
     std::vector<const std::byte *> Lane(Args.size());
     bool Known = true;
     forLanes(Active, [&](unsigned L) {
-      for (size_t A = 0; A < Args.size(); ++A) Lane[A] = Values[A].lane(L);
+      for (size_t A = 0; A < Args.size(); ++A)
+        Lane[A] = Values[A].lane(L);
       Known = Known && builtinOp(C->op(), C->type(), Types, Lane, V.lane(L));
     });
-    if (!Known) throw Unsupported("call " + std::string(luisa::to_string(C->op())));
+    if (!Known)
+      throw Unsupported("call " + std::string(luisa::to_string(C->op())));
     if (C->op() == CallOp::SELECT) {
       // select(false_value, true_value, predicate) depends on the side it takes only.
       forLanes(Active, [&](unsigned L) {
         bool Pick = Values[2].Undefined.test(L) || loadCondition(Values[2].T, Values[2].lane(L));
         V.Undefined.set(L, Values[2].Undefined.test(L) || Values[Pick ? 1 : 0].Undefined.test(L));
       });
-      if (!Values[2].T->is_vector()) return V;
+      if (!Values[2].T->is_vector())
+        return V;
     }
-    for (auto &A : Values) V.Undefined |= A.Undefined & Active;
+    for (auto &A : Values)
+      V.Undefined |= A.Undefined & Active;
     return V;
   }
 
@@ -918,11 +1034,17 @@ private:
     for (size_t P = 0; P < Parameters.size(); ++P) {
       Variable V = Parameters[P];
       switch (V.tag()) {
-      case Variable::Tag::REFERENCE: Vars.References[V.uid()] = ref(Args[P], Active, I).Address; break;
-      case Variable::Tag::BUFFER: Vars.Buffers[V.uid()] = bufferOf(Args[P], I); break;
+      case Variable::Tag::REFERENCE:
+        Vars.References[V.uid()] = ref(Args[P], Active, I).Address;
+        break;
+      case Variable::Tag::BUFFER:
+        Vars.Buffers[V.uid()] = bufferOf(Args[P], I);
+        break;
       case Variable::Tag::LOCAL: {
         LaneValues Value = converted(eval(Args[P], Active, I), V.type(), Active);
-        forLanes(Active, [&](unsigned L) { Vars.local(V.uid(), L).store(Value.lane(L), Value.Stride, Value.Undefined.test(L)); });
+        forLanes(Active, [&](unsigned L) {
+          Vars.local(V.uid(), L).store(Value.lane(L), Value.Stride, Value.Undefined.test(L));
+        });
         break;
       }
       case Variable::Tag::THREAD_ID:
@@ -935,7 +1057,8 @@ private:
         // A Callable that reads a builtin gets it as a parameter; it reads the
         // same value from its lane (builtinVariable).
         break;
-      default: throw Unsupported("callable parameter of type " + typeName(V.type()));
+      default:
+        throw Unsupported("callable parameter of type " + typeName(V.type()));
       }
     }
     LaneValues Result(Callee.return_type(), Width);
@@ -956,7 +1079,8 @@ private:
   LaneValues atomic(const CallExpr *C, const Mask &Active, Invocation &I) {
     auto Args = C->arguments();
     size_t ValueCount = C->op() == CallOp::ATOMIC_COMPARE_EXCHANGE ? 2 : 1;
-    if (Args.size() < 2 + ValueCount) throw Unsupported("atomic without an index");
+    if (Args.size() < 2 + ValueCount)
+      throw Unsupported("atomic without an index");
     // The access chain: a buffer or shared array, then its indices.
     std::vector<Place> Address(Width);
     const Type *T = Args[0]->type();
@@ -964,7 +1088,9 @@ private:
     if (T->is_buffer()) {
       const BufferView &B = bufferOf(Args[0], I);
       LaneValues Index = eval(Args[1], Active, I);
-      forLanes(Active, [&](unsigned L) { Address[L] = bufferElement(B, indexOf(Index, L, "an atomic's index"), L); });
+      forLanes(Active, [&](unsigned L) {
+        Address[L] = bufferElement(B, indexOf(Index, L, "an atomic's index"), L);
+      });
       T = T->element();
       First = 2;
     } else {
@@ -973,19 +1099,23 @@ private:
     for (size_t A = First; A + ValueCount < Args.size(); ++A) {
       LaneValues Index = eval(Args[A], Active, I);
       forLanes(Active, [&](unsigned L) {
-        if (Address[L]) Address[L] = element(T, Address[L], indexOf(Index, L, "an atomic's index"), L);
+        if (Address[L])
+          Address[L] = element(T, Address[L], indexOf(Index, L, "an atomic's index"), L);
       });
       T = T->is_structure() ? nullptr : T->element();
-      if (!T) throw Unsupported("atomics on structure members");
+      if (!T)
+        throw Unsupported("atomics on structure members");
     }
-    if (!hasShape(T) || T->is_vector()) throw Unsupported("atomics on " + typeName(T));
+    if (!hasShape(T) || T->is_vector())
+      throw Unsupported("atomics on " + typeName(T));
     LaneValues Operand = eval(Args[Args.size() - ValueCount], Active, I);
     LaneValues Desired = ValueCount == 2 ? eval(Args.back(), Active, I) : LaneValues{};
     LaneValues Old(T, Width);
     size_t Size = T->size();
     std::vector<std::byte> New(Size);
     for (unsigned L : seededLanes(Active)) {
-      if (!Address[L]) continue;
+      if (!Address[L])
+        continue;
       std::byte *P = Address[L].Data;
       std::memcpy(Old.lane(L), P, Size);
       // What the memory holds afterwards depends on what it held and on the operands.
@@ -993,12 +1123,17 @@ private:
       Old.Undefined.set(L, WasUndefined);
       if (Address[L].Shadow)
         std::memset(Address[L].Shadow,
-                    WasUndefined || Operand.Undefined.test(L) || (ValueCount == 2 && Desired.Undefined.test(L)), Size);
+                    WasUndefined || Operand.Undefined.test(L) ||
+                        (ValueCount == 2 && Desired.Undefined.test(L)),
+                    Size);
       switch (C->op()) {
-      case CallOp::ATOMIC_EXCHANGE: std::memcpy(P, Operand.lane(L), Size); break;
+      case CallOp::ATOMIC_EXCHANGE:
+        std::memcpy(P, Operand.lane(L), Size);
+        break;
       case CallOp::ATOMIC_COMPARE_EXCHANGE:
         // Compared bit for bit, as atomicCAS does (also for floats).
-        if (std::memcmp(P, Operand.lane(L), Size) == 0) std::memcpy(P, Desired.lane(L), Size);
+        if (std::memcmp(P, Operand.lane(L), Size) == 0)
+          std::memcpy(P, Desired.lane(L), Size);
         break;
       case CallOp::ATOMIC_FETCH_MIN:
       case CallOp::ATOMIC_FETCH_MAX:
@@ -1031,12 +1166,14 @@ private:
       LaneValues P = eval(Args[0], Active, I);
       Mask M;
       forLanes(Active, [&](unsigned L) { M.set(L, loadCondition(P.T, P.lane(L))); });
-      if ((P.Undefined & Active).any()) V.Undefined = Active;
+      if ((P.Undefined & Active).any())
+        V.Undefined = Active;
       return M;
     };
     auto Operand = [&] {
       LaneValues X = eval(Args[0], Active, I);
-      if ((X.Undefined & Active).any()) V.Undefined = Active;
+      if ((X.Undefined & Active).any())
+        V.Undefined = Active;
       return X;
     };
     auto StoreUint = [&](unsigned L, uint32_t X) { std::memcpy(V.lane(L), &X, sizeof X); };
@@ -1044,7 +1181,9 @@ private:
     case CallOp::WARP_IS_FIRST_ACTIVE_LANE:
       forLanes(Active, [&](unsigned L) { *V.lane(L) = std::byte(L == FirstLane); });
       return V;
-    case CallOp::WARP_FIRST_ACTIVE_LANE: forLanes(Active, [&](unsigned L) { StoreUint(L, FirstLane); }); return V;
+    case CallOp::WARP_FIRST_ACTIVE_LANE:
+      forLanes(Active, [&](unsigned L) { StoreUint(L, FirstLane); });
+      return V;
     case CallOp::WARP_ACTIVE_ALL_EQUAL: {
       // Component by component, bit for bit (__match_all_sync).
       LaneValues X = Operand();
@@ -1053,8 +1192,8 @@ private:
       for (unsigned Cmp = 0; Cmp < S.Components; ++Cmp) {
         bool Equal = true;
         forLanes(Active, [&](unsigned L) {
-          Equal = Equal && std::memcmp(X.lane(L) + Cmp * S.ElementSize, X.lane(FirstLane) + Cmp * S.ElementSize,
-                                       S.ElementSize) == 0;
+          Equal = Equal && std::memcmp(X.lane(L) + Cmp * S.ElementSize,
+                                       X.lane(FirstLane) + Cmp * S.ElementSize, S.ElementSize) == 0;
         });
         Result[Cmp] = std::byte(Equal);
       }
@@ -1072,7 +1211,8 @@ private:
       LaneValues X = Operand();
       std::vector<std::byte> Acc(X.lane(FirstLane), X.lane(FirstLane) + X.Stride), Next(X.Stride);
       forLanes(Active, [&](unsigned L) {
-        if (L == FirstLane) return;
+        if (L == FirstLane)
+          return;
         combine(C->op(), X.T, Acc.data(), X.lane(L), Next.data());
         Acc.swap(Next);
       });
@@ -1113,7 +1253,8 @@ private:
       // Exclusive: the first active lane gets the identity.
       LaneValues X = eval(Args[0], Active, I);
       std::vector<std::byte> Acc(X.Stride), Next(X.Stride);
-      if (C->op() == CallOp::WARP_PREFIX_PRODUCT) storeOne(X.T, Acc.data());
+      if (C->op() == CallOp::WARP_PREFIX_PRODUCT)
+        storeOne(X.T, Acc.data());
       BinaryOp Op = C->op() == CallOp::WARP_PREFIX_SUM ? BinaryOp::ADD : BinaryOp::MUL;
       bool Undefined = false;
       forLanes(Active, [&](unsigned L) {
@@ -1137,7 +1278,8 @@ private:
           V.Undefined.set(L);
           event(EventKind::UndefinedRead, L,
                 "warp_read_lane of lane " + std::to_string(From) +
-                    (From < Width ? ", which is inactive" : ", past the warp of " + std::to_string(Width)));
+                    (From < Width ? ", which is inactive"
+                                  : ", past the warp of " + std::to_string(Width)));
           // Meaningless bytes, tracked as undefined wherever they flow.
           std::memset(V.lane(L), 0xA5, V.Stride);
         }
@@ -1147,25 +1289,40 @@ private:
     case CallOp::WARP_READ_FIRST_ACTIVE_LANE: {
       LaneValues X = eval(Args[0], Active, I);
       Broadcast(X.lane(FirstLane));
-      if (X.Undefined.test(FirstLane)) V.Undefined = Active;
+      if (X.Undefined.test(FirstLane))
+        V.Undefined = Active;
       return V;
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
     }
   }
 
   void combine(CallOp Op, const Type *T, const std::byte *A, const std::byte *B, std::byte *Out) {
     switch (Op) {
-    case CallOp::WARP_ACTIVE_SUM: binaryOp(BinaryOp::ADD, T, T, A, T, B, Out); return;
-    case CallOp::WARP_ACTIVE_PRODUCT: binaryOp(BinaryOp::MUL, T, T, A, T, B, Out); return;
-    case CallOp::WARP_ACTIVE_BIT_AND: binaryOp(BinaryOp::BIT_AND, T, T, A, T, B, Out); return;
-    case CallOp::WARP_ACTIVE_BIT_OR: binaryOp(BinaryOp::BIT_OR, T, T, A, T, B, Out); return;
-    case CallOp::WARP_ACTIVE_BIT_XOR: binaryOp(BinaryOp::BIT_XOR, T, T, A, T, B, Out); return;
-    case CallOp::WARP_ACTIVE_MIN: minMaxOp(false, T, A, B, Out); return;
-    default: minMaxOp(true, T, A, B, Out); return;
+    case CallOp::WARP_ACTIVE_SUM:
+      binaryOp(BinaryOp::ADD, T, T, A, T, B, Out);
+      return;
+    case CallOp::WARP_ACTIVE_PRODUCT:
+      binaryOp(BinaryOp::MUL, T, T, A, T, B, Out);
+      return;
+    case CallOp::WARP_ACTIVE_BIT_AND:
+      binaryOp(BinaryOp::BIT_AND, T, T, A, T, B, Out);
+      return;
+    case CallOp::WARP_ACTIVE_BIT_OR:
+      binaryOp(BinaryOp::BIT_OR, T, T, A, T, B, Out);
+      return;
+    case CallOp::WARP_ACTIVE_BIT_XOR:
+      binaryOp(BinaryOp::BIT_XOR, T, T, A, T, B, Out);
+      return;
+    case CallOp::WARP_ACTIVE_MIN:
+      minMaxOp(false, T, A, B, Out);
+      return;
+    default:
+      minMaxOp(true, T, A, B, Out);
+      return;
     }
   }
-
 };
 
 void Machine::runCurrentWarp() {
@@ -1174,7 +1331,8 @@ void Machine::runCurrentWarp() {
     Frame Vars(layoutOf(Kernel), Width);
     Vars.Buffers = KernelBuffers;
     for (auto &[Uid, Bytes] : KernelUniforms)
-      for (unsigned L = 0; L < Width; ++L) Vars.local(Uid, L).store(Bytes.data(), Bytes.size(), false);
+      for (unsigned L = 0; L < Width; ++L)
+        Vars.local(Uid, L).store(Bytes.data(), Bytes.size(), false);
     Invocation Body{&Vars, true, {}, nullptr};
     Mask Active = W->Live;
     exec(Kernel.body(), Active, Body);

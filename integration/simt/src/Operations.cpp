@@ -21,16 +21,23 @@ template <typename T> T load(const std::byte *P) {
 }
 template <typename T> void store(std::byte *P, T V) { std::memcpy(P, &V, sizeof(T)); }
 
-template <typename T> constexpr bool IsFloat = std::is_same_v<T, float> || std::is_same_v<T, _Float16>;
-template <typename T> constexpr bool IsInteger = std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>;
+template <typename T>
+constexpr bool IsFloat = std::is_same_v<T, float> || std::is_same_v<T, _Float16>;
+template <typename T>
+constexpr bool IsInteger = std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>;
 
 template <typename Fn> decltype(auto) visitScalar(Scalar K, Fn &&F) {
   switch (K) {
-  case Scalar::Bool: return F(bool{});
-  case Scalar::Int: return F(int32_t{});
-  case Scalar::Uint: return F(uint32_t{});
-  case Scalar::Float: return F(float{});
-  case Scalar::Half: return F(_Float16{});
+  case Scalar::Bool:
+    return F(bool{});
+  case Scalar::Int:
+    return F(int32_t{});
+  case Scalar::Uint:
+    return F(uint32_t{});
+  case Scalar::Float:
+    return F(float{});
+  case Scalar::Half:
+    return F(_Float16{});
   }
   __builtin_unreachable();
 }
@@ -41,9 +48,12 @@ template <typename To, typename From> To convert(From V) {
     return V != From(0);
   } else if constexpr (IsInteger<To> && IsFloat<From>) {
     float F = static_cast<float>(V);
-    if (F != F) return 0;
-    if (F <= static_cast<float>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
-    if (F >= static_cast<float>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+    if (F != F)
+      return 0;
+    if (F <= static_cast<float>(std::numeric_limits<To>::min()))
+      return std::numeric_limits<To>::min();
+    if (F >= static_cast<float>(std::numeric_limits<To>::max()))
+      return std::numeric_limits<To>::max();
     return static_cast<To>(F);
   } else {
     return static_cast<To>(V);
@@ -61,10 +71,14 @@ template <typename From> void storeAs(Scalar K, std::byte *P, From V) {
 }
 
 Scalar common(Scalar A, Scalar B) {
-  if (A == B) return A;
-  if (A == Scalar::Float || B == Scalar::Float) return Scalar::Float;
-  if (A == Scalar::Half || B == Scalar::Half) return Scalar::Half;
-  if (A == Scalar::Uint || B == Scalar::Uint) return Scalar::Uint;
+  if (A == B)
+    return A;
+  if (A == Scalar::Float || B == Scalar::Float)
+    return Scalar::Float;
+  if (A == Scalar::Half || B == Scalar::Half)
+    return Scalar::Half;
+  if (A == Scalar::Uint || B == Scalar::Uint)
+    return Scalar::Uint;
   return Scalar::Int;
 }
 
@@ -75,10 +89,14 @@ const std::byte *component(const Shape &S, const std::byte *P, unsigned I) {
 template <typename T> T wrapping(BinaryOp Op, T A, T B) {
   using U = std::make_unsigned_t<T>;
   switch (Op) {
-  case BinaryOp::ADD: return static_cast<T>(static_cast<U>(A) + static_cast<U>(B));
-  case BinaryOp::SUB: return static_cast<T>(static_cast<U>(A) - static_cast<U>(B));
-  case BinaryOp::MUL: return static_cast<T>(static_cast<U>(A) * static_cast<U>(B));
-  default: __builtin_unreachable();
+  case BinaryOp::ADD:
+    return static_cast<T>(static_cast<U>(A) + static_cast<U>(B));
+  case BinaryOp::SUB:
+    return static_cast<T>(static_cast<U>(A) - static_cast<U>(B));
+  case BinaryOp::MUL:
+    return static_cast<T>(static_cast<U>(A) * static_cast<U>(B));
+  default:
+    __builtin_unreachable();
   }
 }
 
@@ -86,58 +104,89 @@ template <typename T> T arithmetic(BinaryOp Op, T A, T B) {
   if constexpr (std::is_same_v<T, bool>) {
     switch (Op) {
     case BinaryOp::BIT_AND:
-    case BinaryOp::AND: return A && B;
+    case BinaryOp::AND:
+      return A && B;
     case BinaryOp::BIT_OR:
-    case BinaryOp::OR: return A || B;
-    case BinaryOp::BIT_XOR: return A != B;
-    default: throw Unsupported("binary operator " + std::string(luisa::to_string(Op)) + " on bool");
+    case BinaryOp::OR:
+      return A || B;
+    case BinaryOp::BIT_XOR:
+      return A != B;
+    default:
+      throw Unsupported("binary operator " + std::string(luisa::to_string(Op)) + " on bool");
     }
   } else if constexpr (IsFloat<T>) {
     switch (Op) {
-    case BinaryOp::ADD: return A + B;
-    case BinaryOp::SUB: return A - B;
-    case BinaryOp::MUL: return A * B;
-    case BinaryOp::DIV: return A / B;
-    default: throw Unsupported("binary operator " + std::string(luisa::to_string(Op)) + " on floats");
+    case BinaryOp::ADD:
+      return A + B;
+    case BinaryOp::SUB:
+      return A - B;
+    case BinaryOp::MUL:
+      return A * B;
+    case BinaryOp::DIV:
+      return A / B;
+    default:
+      throw Unsupported("binary operator " + std::string(luisa::to_string(Op)) + " on floats");
     }
   } else {
     switch (Op) {
     case BinaryOp::ADD:
     case BinaryOp::SUB:
-    case BinaryOp::MUL: return wrapping(Op, A, B);
+    case BinaryOp::MUL:
+      return wrapping(Op, A, B);
     // Division by zero gives all ones as PTX's div does; INT_MIN / -1 wraps.
     case BinaryOp::DIV:
-      if (B == 0) return static_cast<T>(~0u);
-      if (std::is_signed_v<T> && B == T(-1)) return wrapping(BinaryOp::SUB, T(0), A);
+      if (B == 0)
+        return static_cast<T>(~0u);
+      if (std::is_signed_v<T> && B == T(-1))
+        return wrapping(BinaryOp::SUB, T(0), A);
       return A / B;
     case BinaryOp::MOD:
-      if (B == 0) return A;
-      if (std::is_signed_v<T> && B == T(-1)) return 0;
+      if (B == 0)
+        return A;
+      if (std::is_signed_v<T> && B == T(-1))
+        return 0;
       return A % B;
-    case BinaryOp::BIT_AND: return A & B;
-    case BinaryOp::BIT_OR: return A | B;
-    case BinaryOp::BIT_XOR: return A ^ B;
+    case BinaryOp::BIT_AND:
+      return A & B;
+    case BinaryOp::BIT_OR:
+      return A | B;
+    case BinaryOp::BIT_XOR:
+      return A ^ B;
     // PTX clamps shift amounts at the width.
-    case BinaryOp::SHL: return static_cast<uint32_t>(B) >= 32 ? T(0) : static_cast<T>(static_cast<uint32_t>(A) << static_cast<uint32_t>(B));
+    case BinaryOp::SHL:
+      return static_cast<uint32_t>(B) >= 32
+                 ? T(0)
+                 : static_cast<T>(static_cast<uint32_t>(A) << static_cast<uint32_t>(B));
     case BinaryOp::SHR:
-      if (static_cast<uint32_t>(B) >= 32) return std::is_signed_v<T> && A < 0 ? T(-1) : T(0);
+      if (static_cast<uint32_t>(B) >= 32)
+        return std::is_signed_v<T> && A < 0 ? T(-1) : T(0);
       return A >> static_cast<uint32_t>(B);
-    case BinaryOp::AND: return A && B;
-    case BinaryOp::OR: return A || B;
-    default: __builtin_unreachable();
+    case BinaryOp::AND:
+      return A && B;
+    case BinaryOp::OR:
+      return A || B;
+    default:
+      __builtin_unreachable();
     }
   }
 }
 
 template <typename T> bool relation(BinaryOp Op, T A, T B) {
   switch (Op) {
-  case BinaryOp::LESS: return A < B;
-  case BinaryOp::GREATER: return A > B;
-  case BinaryOp::LESS_EQUAL: return A <= B;
-  case BinaryOp::GREATER_EQUAL: return A >= B;
-  case BinaryOp::EQUAL: return A == B;
-  case BinaryOp::NOT_EQUAL: return A != B;
-  default: __builtin_unreachable();
+  case BinaryOp::LESS:
+    return A < B;
+  case BinaryOp::GREATER:
+    return A > B;
+  case BinaryOp::LESS_EQUAL:
+    return A <= B;
+  case BinaryOp::GREATER_EQUAL:
+    return A >= B;
+  case BinaryOp::EQUAL:
+    return A == B;
+  case BinaryOp::NOT_EQUAL:
+    return A != B;
+  default:
+    __builtin_unreachable();
   }
 }
 
@@ -153,82 +202,151 @@ template <typename T> T minMax(bool IsMax, T A, T B) {
 
 uint32_t reverseBits(uint32_t X) {
   uint32_t R = 0;
-  for (int I = 0; I < 32; ++I, X >>= 1) R = (R << 1) | (X & 1u);
+  for (int I = 0; I < 32; ++I, X >>= 1)
+    R = (R << 1) | (X & 1u);
   return R;
 }
 
 // The float builtins of one argument, computed in float (half results are rounded once).
 bool floatUnary(CallOp Op, float X, float &R) {
   switch (Op) {
-  case CallOp::SIN: R = std::sin(X); break;
-  case CallOp::COS: R = std::cos(X); break;
-  case CallOp::TAN: R = std::tan(X); break;
-  case CallOp::ASIN: R = std::asin(X); break;
-  case CallOp::ACOS: R = std::acos(X); break;
-  case CallOp::ATAN: R = std::atan(X); break;
-  case CallOp::SINH: R = std::sinh(X); break;
-  case CallOp::COSH: R = std::cosh(X); break;
-  case CallOp::TANH: R = std::tanh(X); break;
-  case CallOp::ASINH: R = std::asinh(X); break;
-  case CallOp::ACOSH: R = std::acosh(X); break;
-  case CallOp::ATANH: R = std::atanh(X); break;
-  case CallOp::EXP: R = std::exp(X); break;
-  case CallOp::EXP2: R = std::exp2(X); break;
-  case CallOp::EXP10: R = std::pow(10.0f, X); break;
-  case CallOp::LOG: R = std::log(X); break;
-  case CallOp::LOG2: R = std::log2(X); break;
-  case CallOp::LOG10: R = std::log10(X); break;
-  case CallOp::SQRT: R = std::sqrt(X); break;
-  case CallOp::RSQRT: R = 1.0f / std::sqrt(X); break;
-  case CallOp::CEIL: R = std::ceil(X); break;
-  case CallOp::FLOOR: R = std::floor(X); break;
-  case CallOp::FRACT: R = X - std::floor(X); break;
-  case CallOp::TRUNC: R = std::trunc(X); break;
-  case CallOp::ROUND: R = std::round(X); break;
-  case CallOp::SATURATE: R = std::fmin(std::fmax(X, 0.0f), 1.0f); break;
-  default: return false;
+  case CallOp::SIN:
+    R = std::sin(X);
+    break;
+  case CallOp::COS:
+    R = std::cos(X);
+    break;
+  case CallOp::TAN:
+    R = std::tan(X);
+    break;
+  case CallOp::ASIN:
+    R = std::asin(X);
+    break;
+  case CallOp::ACOS:
+    R = std::acos(X);
+    break;
+  case CallOp::ATAN:
+    R = std::atan(X);
+    break;
+  case CallOp::SINH:
+    R = std::sinh(X);
+    break;
+  case CallOp::COSH:
+    R = std::cosh(X);
+    break;
+  case CallOp::TANH:
+    R = std::tanh(X);
+    break;
+  case CallOp::ASINH:
+    R = std::asinh(X);
+    break;
+  case CallOp::ACOSH:
+    R = std::acosh(X);
+    break;
+  case CallOp::ATANH:
+    R = std::atanh(X);
+    break;
+  case CallOp::EXP:
+    R = std::exp(X);
+    break;
+  case CallOp::EXP2:
+    R = std::exp2(X);
+    break;
+  case CallOp::EXP10:
+    R = std::pow(10.0f, X);
+    break;
+  case CallOp::LOG:
+    R = std::log(X);
+    break;
+  case CallOp::LOG2:
+    R = std::log2(X);
+    break;
+  case CallOp::LOG10:
+    R = std::log10(X);
+    break;
+  case CallOp::SQRT:
+    R = std::sqrt(X);
+    break;
+  case CallOp::RSQRT:
+    R = 1.0f / std::sqrt(X);
+    break;
+  case CallOp::CEIL:
+    R = std::ceil(X);
+    break;
+  case CallOp::FLOOR:
+    R = std::floor(X);
+    break;
+  case CallOp::FRACT:
+    R = X - std::floor(X);
+    break;
+  case CallOp::TRUNC:
+    R = std::trunc(X);
+    break;
+  case CallOp::ROUND:
+    R = std::round(X);
+    break;
+  case CallOp::SATURATE:
+    R = std::fmin(std::fmax(X, 0.0f), 1.0f);
+    break;
+  default:
+    return false;
   }
   return true;
 }
 
 bool floatBinary(CallOp Op, float X, float Y, float &R) {
   switch (Op) {
-  case CallOp::POW: R = std::pow(X, Y); break;
-  case CallOp::ATAN2: R = std::atan2(X, Y); break;
-  case CallOp::COPYSIGN: R = std::copysign(X, Y); break;
+  case CallOp::POW:
+    R = std::pow(X, Y);
+    break;
+  case CallOp::ATAN2:
+    R = std::atan2(X, Y);
+    break;
+  case CallOp::COPYSIGN:
+    R = std::copysign(X, Y);
+    break;
   // step(edge, x): x < edge ? 0 : 1
-  case CallOp::STEP: R = Y < X ? 0.0f : 1.0f; break;
-  default: return false;
+  case CallOp::STEP:
+    R = Y < X ? 0.0f : 1.0f;
+    break;
+  default:
+    return false;
   }
   return true;
 }
 
 bool isVectorMaker(CallOp Op) {
   auto V = luisa::to_underlying(Op);
-  return (V >= luisa::to_underlying(CallOp::MAKE_BOOL2) && V <= luisa::to_underlying(CallOp::MAKE_FLOAT4)) ||
-         (V >= luisa::to_underlying(CallOp::MAKE_HALF2) && V <= luisa::to_underlying(CallOp::MAKE_HALF4));
+  return (V >= luisa::to_underlying(CallOp::MAKE_BOOL2) &&
+          V <= luisa::to_underlying(CallOp::MAKE_FLOAT4)) ||
+         (V >= luisa::to_underlying(CallOp::MAKE_HALF2) &&
+          V <= luisa::to_underlying(CallOp::MAKE_HALF4));
 }
 
 } // namespace
 
 bool hasShape(const Type *T) {
-  if (T == nullptr) return false;
+  if (T == nullptr)
+    return false;
   const Type *E = T->is_vector() ? T->element() : T;
   return E->is_bool() || E->is_int32() || E->is_uint32() || E->is_float32() || E->is_float16();
 }
 
 Shape shapeOf(const Type *T) {
-  if (!hasShape(T)) throw Unsupported("type " + typeName(T));
+  if (!hasShape(T))
+    throw Unsupported("type " + typeName(T));
   const Type *E = T->is_vector() ? T->element() : T;
-  Scalar K = E->is_bool() ? Scalar::Bool
-             : E->is_int32() ? Scalar::Int
-             : E->is_uint32() ? Scalar::Uint
+  Scalar K = E->is_bool()      ? Scalar::Bool
+             : E->is_int32()   ? Scalar::Int
+             : E->is_uint32()  ? Scalar::Uint
              : E->is_float32() ? Scalar::Float
                                : Scalar::Half;
   return {K, T->is_vector() ? T->dimension() : 1u, E->size()};
 }
 
-std::string typeName(const Type *T) { return T ? std::string(T->description()) : std::string("void"); }
+std::string typeName(const Type *T) {
+  return T ? std::string(T->description()) : std::string("void");
+}
 
 size_t memberOffset(const Type *Structure, unsigned Index) {
   size_t Offset = 0;
@@ -236,7 +354,8 @@ size_t memberOffset(const Type *Structure, unsigned Index) {
   for (unsigned I = 0;; ++I) {
     size_t Align = Members[I]->alignment();
     Offset = (Offset + Align - 1) / Align * Align;
-    if (I == Index) return Offset;
+    if (I == Index)
+      return Offset;
     Offset += Members[I]->size();
   }
 }
@@ -245,17 +364,20 @@ uint64_t loadIndex(const Type *T, const std::byte *P) {
   Shape S = shapeOf(T);
   if (S.Components != 1 || S.Kind == Scalar::Float || S.Kind == Scalar::Half)
     throw Unsupported("index of type " + typeName(T));
-  if (S.Kind == Scalar::Int) return static_cast<uint64_t>(static_cast<int64_t>(load<int32_t>(P)));
+  if (S.Kind == Scalar::Int)
+    return static_cast<uint64_t>(static_cast<int64_t>(load<int32_t>(P)));
   return loadAs<uint32_t>(S.Kind, P);
 }
 
 bool loadCondition(const Type *T, const std::byte *P) {
   Shape S = shapeOf(T);
-  if (S.Components != 1) throw Unsupported("condition of type " + typeName(T));
+  if (S.Components != 1)
+    throw Unsupported("condition of type " + typeName(T));
   return loadAs<bool>(S.Kind, P);
 }
 
-void unaryOp(UnaryOp Op, const Type *Result, const Type *Operand, const std::byte *In, std::byte *Out) {
+void unaryOp(UnaryOp Op, const Type *Result, const Type *Operand, const std::byte *In,
+             std::byte *Out) {
   Shape S = shapeOf(Operand), R = shapeOf(Result);
   visitScalar(S.Kind, [&](auto Tag) {
     using T = decltype(Tag);
@@ -263,17 +385,27 @@ void unaryOp(UnaryOp Op, const Type *Result, const Type *Operand, const std::byt
       T X = load<T>(component(S, In, I));
       std::byte *O = Out + I * R.ElementSize;
       switch (Op) {
-      case UnaryOp::PLUS: storeAs(R.Kind, O, X); break;
-      case UnaryOp::MINUS:
-        if constexpr (IsInteger<T>) storeAs(R.Kind, O, wrapping(BinaryOp::SUB, T(0), X));
-        else if constexpr (IsFloat<T>) storeAs(R.Kind, O, -X);
-        else throw Unsupported("unary minus on bool");
+      case UnaryOp::PLUS:
+        storeAs(R.Kind, O, X);
         break;
-      case UnaryOp::NOT: storeAs(R.Kind, O, !static_cast<bool>(X)); break;
+      case UnaryOp::MINUS:
+        if constexpr (IsInteger<T>)
+          storeAs(R.Kind, O, wrapping(BinaryOp::SUB, T(0), X));
+        else if constexpr (IsFloat<T>)
+          storeAs(R.Kind, O, -X);
+        else
+          throw Unsupported("unary minus on bool");
+        break;
+      case UnaryOp::NOT:
+        storeAs(R.Kind, O, !static_cast<bool>(X));
+        break;
       case UnaryOp::BIT_NOT:
-        if constexpr (IsInteger<T>) storeAs(R.Kind, O, static_cast<T>(~X));
-        else if constexpr (std::is_same_v<T, bool>) storeAs(R.Kind, O, !X);
-        else throw Unsupported("bitwise not on floats");
+        if constexpr (IsInteger<T>)
+          storeAs(R.Kind, O, static_cast<T>(~X));
+        else if constexpr (std::is_same_v<T, bool>)
+          storeAs(R.Kind, O, !X);
+        else
+          throw Unsupported("bitwise not on floats");
         break;
       }
     }
@@ -291,13 +423,16 @@ void binaryOp(BinaryOp Op, const Type *Result, const Type *Lhs, const std::byte 
       T A = loadAs<T>(LS.Kind, component(LS, L, I));
       T B = loadAs<T>(RS.Kind, component(RS, R, I));
       std::byte *O = Out + I * OS.ElementSize;
-      if (Relational) storeAs(OS.Kind, O, relation(Op, A, B));
-      else storeAs(OS.Kind, O, arithmetic(Op, A, B));
+      if (Relational)
+        storeAs(OS.Kind, O, relation(Op, A, B));
+      else
+        storeAs(OS.Kind, O, arithmetic(Op, A, B));
     }
   });
 }
 
-void castOp(CastOp Op, const Type *Result, const Type *Source, const std::byte *In, std::byte *Out) {
+void castOp(CastOp Op, const Type *Result, const Type *Source, const std::byte *In,
+            std::byte *Out) {
   if (Op == CastOp::BITWISE) {
     if (Result->size() != Source->size())
       throw Unsupported("bitwise cast from " + typeName(Source) + " to " + typeName(Result));
@@ -325,14 +460,16 @@ void minMaxOp(bool IsMax, const Type *T, const std::byte *A, const std::byte *B,
 
 void storeOne(const Type *T, std::byte *Out) {
   Shape S = shapeOf(T);
-  for (unsigned I = 0; I < S.Components; ++I) storeAs(S.Kind, Out + I * S.ElementSize, 1);
+  for (unsigned I = 0; I < S.Components; ++I)
+    storeAs(S.Kind, Out + I * S.ElementSize, 1);
 }
 
 bool builtinOp(CallOp Op, const Type *Result, std::span<const Type *const> ArgTypes,
                std::span<const std::byte *const> Args, std::byte *Out) {
   auto unsupportedArgs = [&] {
     std::string Types;
-    for (auto *T : ArgTypes) Types += (Types.empty() ? "" : ", ") + typeName(T);
+    for (auto *T : ArgTypes)
+      Types += (Types.empty() ? "" : ", ") + typeName(T);
     return Unsupported(std::string(luisa::to_string(Op)) + "(" + Types + ")");
   };
   if (isVectorMaker(Op)) {
@@ -342,7 +479,8 @@ bool builtinOp(CallOp Op, const Type *Result, std::span<const Type *const> ArgTy
       Shape S = shapeOf(ArgTypes[0]);
       visitScalar(S.Kind, [&](auto Tag) {
         auto V = load<decltype(Tag)>(Args[0]);
-        for (unsigned I = 0; I < R.Components; ++I) storeAs(R.Kind, Out + I * R.ElementSize, V);
+        for (unsigned I = 0; I < R.Components; ++I)
+          storeAs(R.Kind, Out + I * R.ElementSize, V);
       });
       return true;
     }
@@ -351,7 +489,8 @@ bool builtinOp(CallOp Op, const Type *Result, std::span<const Type *const> ArgTy
       Shape S = shapeOf(ArgTypes[A]);
       for (unsigned I = 0; I < S.Components && Next < R.Components; ++I, ++Next)
         visitScalar(S.Kind, [&](auto Tag) {
-          storeAs(R.Kind, Out + Next * R.ElementSize, load<decltype(Tag)>(Args[A] + I * S.ElementSize));
+          storeAs(R.Kind, Out + Next * R.ElementSize,
+                  load<decltype(Tag)>(Args[A] + I * S.ElementSize));
         });
     }
     return true;
@@ -385,7 +524,8 @@ bool builtinOp(CallOp Op, const Type *Result, std::span<const Type *const> ArgTy
   case CallOp::ABS: {
     Shape R = shapeOf(Result);
     std::vector<Shape> S;
-    for (auto *T : ArgTypes) S.push_back(shapeOf(T));
+    for (auto *T : ArgTypes)
+      S.push_back(shapeOf(T));
     visitScalar(R.Kind, [&](auto Tag) {
       using T = decltype(Tag);
       if constexpr (std::is_same_v<T, bool>) {
@@ -395,9 +535,12 @@ bool builtinOp(CallOp Op, const Type *Result, std::span<const Type *const> ArgTy
           auto Arg = [&](size_t A) { return loadAs<T>(S[A].Kind, component(S[A], Args[A], I)); };
           T V;
           if (Op == CallOp::ABS) {
-            if constexpr (std::is_same_v<T, int32_t>) V = Arg(0) < 0 ? wrapping(BinaryOp::SUB, 0, Arg(0)) : Arg(0);
-            else if constexpr (std::is_same_v<T, uint32_t>) V = Arg(0);
-            else V = static_cast<T>(std::fabs(static_cast<float>(Arg(0))));
+            if constexpr (std::is_same_v<T, int32_t>)
+              V = Arg(0) < 0 ? wrapping(BinaryOp::SUB, 0, Arg(0)) : Arg(0);
+            else if constexpr (std::is_same_v<T, uint32_t>)
+              V = Arg(0);
+            else
+              V = static_cast<T>(std::fabs(static_cast<float>(Arg(0))));
           } else if (Op == CallOp::CLAMP) {
             V = minMax(false, minMax(true, Arg(0), Arg(1)), Arg(2));
           } else {
@@ -414,7 +557,8 @@ bool builtinOp(CallOp Op, const Type *Result, std::span<const Type *const> ArgTy
   case CallOp::POPCOUNT:
   case CallOp::REVERSE: {
     Shape S = shapeOf(ArgTypes[0]), R = shapeOf(Result);
-    if (S.Kind != Scalar::Uint && S.Kind != Scalar::Int) throw unsupportedArgs();
+    if (S.Kind != Scalar::Uint && S.Kind != Scalar::Int)
+      throw unsupportedArgs();
     for (unsigned I = 0; I < R.Components; ++I) {
       uint32_t X = load<uint32_t>(Args[0] + I * S.ElementSize);
       uint32_t V = Op == CallOp::CLZ        ? (X ? __builtin_clz(X) : 32u)
@@ -449,21 +593,37 @@ bool builtinOp(CallOp Op, const Type *Result, std::span<const Type *const> ArgTy
       } else {
         auto At = [&](size_t A, unsigned I) { return load<T>(Args[A] + I * S.ElementSize); };
         T Acc = At(0, 0);
-        if (Op == CallOp::DOT) Acc = arithmetic(BinaryOp::MUL, At(0, 0), At(1, 0));
-        if (Op == CallOp::LENGTH || Op == CallOp::LENGTH_SQUARED) Acc = arithmetic(BinaryOp::MUL, At(0, 0), At(0, 0));
+        if (Op == CallOp::DOT)
+          Acc = arithmetic(BinaryOp::MUL, At(0, 0), At(1, 0));
+        if (Op == CallOp::LENGTH || Op == CallOp::LENGTH_SQUARED)
+          Acc = arithmetic(BinaryOp::MUL, At(0, 0), At(0, 0));
         for (unsigned I = 1; I < S.Components; ++I) {
           switch (Op) {
-          case CallOp::DOT: Acc = arithmetic(BinaryOp::ADD, Acc, arithmetic(BinaryOp::MUL, At(0, I), At(1, I))); break;
+          case CallOp::DOT:
+            Acc = arithmetic(BinaryOp::ADD, Acc, arithmetic(BinaryOp::MUL, At(0, I), At(1, I)));
+            break;
           case CallOp::LENGTH:
-          case CallOp::LENGTH_SQUARED: Acc = arithmetic(BinaryOp::ADD, Acc, arithmetic(BinaryOp::MUL, At(0, I), At(0, I))); break;
-          case CallOp::REDUCE_SUM: Acc = arithmetic(BinaryOp::ADD, Acc, At(0, I)); break;
-          case CallOp::REDUCE_PRODUCT: Acc = arithmetic(BinaryOp::MUL, Acc, At(0, I)); break;
-          case CallOp::REDUCE_MIN: Acc = minMax(false, Acc, At(0, I)); break;
-          default: Acc = minMax(true, Acc, At(0, I)); break;
+          case CallOp::LENGTH_SQUARED:
+            Acc = arithmetic(BinaryOp::ADD, Acc, arithmetic(BinaryOp::MUL, At(0, I), At(0, I)));
+            break;
+          case CallOp::REDUCE_SUM:
+            Acc = arithmetic(BinaryOp::ADD, Acc, At(0, I));
+            break;
+          case CallOp::REDUCE_PRODUCT:
+            Acc = arithmetic(BinaryOp::MUL, Acc, At(0, I));
+            break;
+          case CallOp::REDUCE_MIN:
+            Acc = minMax(false, Acc, At(0, I));
+            break;
+          default:
+            Acc = minMax(true, Acc, At(0, I));
+            break;
           }
         }
-        if (Op == CallOp::LENGTH) storeAs(R.Kind, Out, std::sqrt(static_cast<float>(Acc)));
-        else storeAs(R.Kind, Out, Acc);
+        if (Op == CallOp::LENGTH)
+          storeAs(R.Kind, Out, std::sqrt(static_cast<float>(Acc)));
+        else
+          storeAs(R.Kind, Out, Acc);
       }
     });
     return true;
@@ -471,9 +631,11 @@ bool builtinOp(CallOp Op, const Type *Result, std::span<const Type *const> ArgTy
   case CallOp::FMA:
   case CallOp::LERP: {
     Shape R = shapeOf(Result);
-    if (R.Kind != Scalar::Float && R.Kind != Scalar::Half) throw unsupportedArgs();
+    if (R.Kind != Scalar::Float && R.Kind != Scalar::Half)
+      throw unsupportedArgs();
     std::vector<Shape> S;
-    for (auto *T : ArgTypes) S.push_back(shapeOf(T));
+    for (auto *T : ArgTypes)
+      S.push_back(shapeOf(T));
     for (unsigned I = 0; I < R.Components; ++I) {
       float A = loadAs<float>(S[0].Kind, component(S[0], Args[0], I));
       float B = loadAs<float>(S[1].Kind, component(S[1], Args[1], I));
@@ -484,22 +646,29 @@ bool builtinOp(CallOp Op, const Type *Result, std::span<const Type *const> ArgTy
     }
     return true;
   }
-  default: break;
+  default:
+    break;
   }
   // The rest are float builtins of one or two arguments, component by component.
   float Probe;
   bool IsUnary = floatUnary(Op, 1.0f, Probe);
   bool IsBinary = !IsUnary && floatBinary(Op, 1.0f, 1.0f, Probe);
-  if (!IsUnary && !IsBinary) return false;
-  if (Args.size() != (IsUnary ? 1u : 2u)) throw unsupportedArgs();
+  if (!IsUnary && !IsBinary)
+    return false;
+  if (Args.size() != (IsUnary ? 1u : 2u))
+    throw unsupportedArgs();
   Shape R = shapeOf(Result);
-  if (R.Kind != Scalar::Float && R.Kind != Scalar::Half) throw unsupportedArgs();
+  if (R.Kind != Scalar::Float && R.Kind != Scalar::Half)
+    throw unsupportedArgs();
   std::vector<Shape> S;
-  for (auto *T : ArgTypes) S.push_back(shapeOf(T));
+  for (auto *T : ArgTypes)
+    S.push_back(shapeOf(T));
   for (unsigned I = 0; I < R.Components; ++I) {
     float X = loadAs<float>(S[0].Kind, component(S[0], Args[0], I)), V;
-    if (IsUnary) floatUnary(Op, X, V);
-    else floatBinary(Op, X, loadAs<float>(S[1].Kind, component(S[1], Args[1], I)), V);
+    if (IsUnary)
+      floatUnary(Op, X, V);
+    else
+      floatBinary(Op, X, loadAs<float>(S[1].Kind, component(S[1], Args[1], I)), V);
     storeAs(R.Kind, Out + I * R.ElementSize, V);
   }
   return true;

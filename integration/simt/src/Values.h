@@ -41,13 +41,11 @@ size_t memberOffset(const Type *Structure, unsigned Index);
 
 void unaryOp(UnaryOp Op, const Type *Result, const Type *Operand, const std::byte *In,
              std::byte *Out);
-void binaryOp(BinaryOp Op, const Type *Result, const Type *Lhs, const std::byte *L,
-              const Type *Rhs, const std::byte *R, std::byte *Out);
-void castOp(CastOp Op, const Type *Result, const Type *Source, const std::byte *In,
-            std::byte *Out);
+void binaryOp(BinaryOp Op, const Type *Result, const Type *Lhs, const std::byte *L, const Type *Rhs,
+              const std::byte *R, std::byte *Out);
+void castOp(CastOp Op, const Type *Result, const Type *Source, const std::byte *In, std::byte *Out);
 /// min or max as CUDA computes them: integers exactly, floats ignoring a NaN operand.
-void minMaxOp(bool IsMax, const Type *T, const std::byte *A, const std::byte *B,
-              std::byte *Out);
+void minMaxOp(bool IsMax, const Type *T, const std::byte *A, const std::byte *B, std::byte *Out);
 /// Writes the value 1 of every component of `T` (the identity of a product).
 void storeOne(const Type *T, std::byte *Out);
 /// Math builtins and vector constructors, one lane at a time; false when `Op` is not one.

@@ -39,18 +39,23 @@ public:
   void *native_handle() const noexcept override;
   luisa::uint compute_warp_size() const noexcept override;
   uint64_t memory_granularity() const noexcept override;
-  luisa::compute::BufferCreationInfo create_buffer(const luisa::compute::Type *Element, size_t Count,
+  luisa::compute::BufferCreationInfo create_buffer(const luisa::compute::Type *Element,
+                                                   size_t Count,
                                                    void *ExternalMemory) noexcept override;
-  luisa::compute::BufferCreationInfo create_buffer(const luisa::compute::ir::CArc<luisa::compute::ir::Type> *Element,
-                                                   size_t Count, void *ExternalMemory) noexcept override;
+  luisa::compute::BufferCreationInfo
+  create_buffer(const luisa::compute::ir::CArc<luisa::compute::ir::Type> *Element, size_t Count,
+                void *ExternalMemory) noexcept override;
   void destroy_buffer(uint64_t Handle) noexcept override;
-  luisa::compute::ResourceCreationInfo create_texture(luisa::compute::PixelFormat, luisa::uint, luisa::uint,
-                                                      luisa::uint, luisa::uint, luisa::uint, void *, bool,
+  luisa::compute::ResourceCreationInfo create_texture(luisa::compute::PixelFormat, luisa::uint,
+                                                      luisa::uint, luisa::uint, luisa::uint,
+                                                      luisa::uint, void *, bool,
                                                       bool) noexcept override;
   void destroy_texture(uint64_t) noexcept override;
-  luisa::compute::ResourceCreationInfo create_bindless_array(size_t, luisa::compute::BindlessSlotType) noexcept override;
+  luisa::compute::ResourceCreationInfo
+  create_bindless_array(size_t, luisa::compute::BindlessSlotType) noexcept override;
   void destroy_bindless_array(uint64_t) noexcept override;
-  luisa::compute::ResourceCreationInfo create_stream(luisa::compute::StreamTag Tag) noexcept override;
+  luisa::compute::ResourceCreationInfo
+  create_stream(luisa::compute::StreamTag Tag) noexcept override;
   void destroy_stream(uint64_t Handle) noexcept override;
   void synchronize_stream(uint64_t Handle) noexcept override;
   void dispatch(uint64_t Stream, luisa::compute::CommandList &&List) noexcept override;
@@ -58,12 +63,15 @@ public:
                                                          uint64_t) noexcept override;
   void destroy_swapchain(uint64_t) noexcept override;
   void present_display_in_stream(uint64_t, uint64_t, uint64_t) noexcept override;
-  luisa::compute::ShaderCreationInfo create_shader(const luisa::compute::ShaderOption &Option,
-                                                   luisa::compute::Function Kernel) noexcept override;
-  luisa::compute::ShaderCreationInfo create_shader(const luisa::compute::ShaderOption &,
-                                                   const luisa::compute::ir::KernelModule *) noexcept override;
-  luisa::compute::ShaderCreationInfo load_shader(luisa::string_view,
-                                                 luisa::span<const luisa::compute::Type *const>) noexcept override;
+  luisa::compute::ShaderCreationInfo
+  create_shader(const luisa::compute::ShaderOption &Option,
+                luisa::compute::Function Kernel) noexcept override;
+  luisa::compute::ShaderCreationInfo
+  create_shader(const luisa::compute::ShaderOption &,
+                const luisa::compute::ir::KernelModule *) noexcept override;
+  luisa::compute::ShaderCreationInfo
+      load_shader(luisa::string_view,
+                  luisa::span<const luisa::compute::Type *const>) noexcept override;
   luisa::compute::Usage shader_argument_usage(uint64_t Handle, size_t Index) noexcept override;
   void destroy_shader(uint64_t Handle) noexcept override;
   luisa::compute::ResourceCreationInfo create_event() noexcept override;
@@ -72,11 +80,14 @@ public:
   void wait_event(uint64_t, uint64_t, uint64_t) noexcept override;
   bool is_event_completed(uint64_t, uint64_t) const noexcept override;
   void synchronize_event(uint64_t, uint64_t) noexcept override;
-  luisa::compute::ResourceCreationInfo create_mesh(const luisa::compute::AccelOption &) noexcept override;
+  luisa::compute::ResourceCreationInfo
+  create_mesh(const luisa::compute::AccelOption &) noexcept override;
   void destroy_mesh(uint64_t) noexcept override;
-  luisa::compute::ResourceCreationInfo create_procedural_primitive(const luisa::compute::AccelOption &) noexcept override;
+  luisa::compute::ResourceCreationInfo
+  create_procedural_primitive(const luisa::compute::AccelOption &) noexcept override;
   void destroy_procedural_primitive(uint64_t) noexcept override;
-  luisa::compute::ResourceCreationInfo create_accel(const luisa::compute::AccelOption &) noexcept override;
+  luisa::compute::ResourceCreationInfo
+  create_accel(const luisa::compute::AccelOption &) noexcept override;
   void destroy_accel(uint64_t) noexcept override;
   void set_name(luisa::compute::Resource::Tag, uint64_t, luisa::string_view) noexcept override;
 
@@ -90,7 +101,8 @@ private:
   size_t Submissions = 0, Dispatches = 0;
   uint64_t LastHandle = 0;
   std::unordered_map<uint64_t, std::unique_ptr<Memory>> Buffers;
-  std::unordered_map<uint64_t, luisa::shared_ptr<const luisa::compute::detail::FunctionBuilder>> Shaders;
+  std::unordered_map<uint64_t, luisa::shared_ptr<const luisa::compute::detail::FunctionBuilder>>
+      Shaders;
 };
 
 } // namespace kernel_tidy::simt

@@ -63,7 +63,8 @@ public:
   bool undefined(size_t Index) const {
     size_t Size = Element->size();
     for (size_t B = Index * Size; B < (Index + 1) * Size; ++B)
-      if (Shadow[B]) return true;
+      if (Shadow[B])
+        return true;
     return false;
   }
   BufferView view() { return {Element, Bytes.data(), Shadow.data(), Count}; }

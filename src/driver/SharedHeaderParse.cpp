@@ -49,17 +49,18 @@ class AllDependencies : public DependencyCollector {
   bool needSystemDependencies() override { return true; }
 };
 
-/// Lets the parser skip the bodies of non-template library functions
-/// (dsl::isLibraryFunction): no analysis looks into them, and Sema itself
-/// keeps the bodies it may need (constexpr functions, deduced return types).
-/// Template bodies stay: files instantiate them.
+/// Lets the parser skip the bodies of library functions
+/// (dsl::isLibraryFunction), templates included: no analysis looks into
+/// them, and Sema itself keeps the bodies it may need (constexpr functions,
+/// deduced return types). A file's instantiation of a library template whose
+/// body was skipped gets no body either, which is most of what a file
+/// instantiates at its end.
 class LibraryBodySkipper : public ASTConsumer {
 public:
   explicit LibraryBodySkipper(const SourceManager &SM) : SM(SM) {}
   bool shouldSkipFunctionBody(Decl *D) override {
     const FunctionDecl *FD = D->getAsFunction();
-    // A function template's pattern is templated too.
-    return FD && !FD->isTemplated() && dsl::isLibraryFunction(FD, SM);
+    return FD && dsl::isLibraryFunction(FD, SM);
   }
 
 private:
@@ -215,7 +216,7 @@ PchJob makeJob(const tooling::CompileCommand &Command, const std::vector<std::st
   Job.Prefix = "// kernel-tidy: the preamble of one or more files\n";
   for (const std::string &Include : Includes)
     Job.Prefix += "#include " + Include + "\n";
-  std::string Key = "kernel-tidy pch 4\n" CLANG_VERSION_STRING "\n" +
+  std::string Key = "kernel-tidy pch 5\n" CLANG_VERSION_STRING "\n" +
                     commandKey(Command, SkipLibraryBodies) + "base: " + Job.BasePch + "\n" +
                     Job.Prefix;
   Job.Dir = Cache.entryPath("pch-" + llvm::utohexstr(llvm::xxh3_64bits(Key)));

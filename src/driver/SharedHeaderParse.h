@@ -7,7 +7,7 @@
 // next run parses none of its headers. PCHs are built in child processes (a
 // cache problem must never end the run) and cached in a HeaderCache. Like
 // clangd's preamble, the header parse skips function bodies: only those of
-// non-template library functions, which no analysis enters.
+// library functions (templates included), which no analysis enters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,8 +31,8 @@ struct PreambleFile {
   clang::tooling::CompileCommand Command;
   std::vector<std::string> Includes; ///< preambleIncludes() of its text.
   /// No enabled check looks into library function bodies (the static
-  /// analyzer's checks do): its header parse may skip those of non-template
-  /// library functions (dsl::isLibraryFunction).
+  /// analyzer's checks do): its header parse may skip those of library
+  /// functions, templates included (dsl::isLibraryFunction).
   bool SkipLibraryBodies = false;
 };
 

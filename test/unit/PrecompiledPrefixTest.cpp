@@ -315,23 +315,28 @@ TEST_F(SharedHeaderParse, AFileThatDoesNotCompileIsReportedOnceAsByAPlainParse) 
   EXPECT_EQ(1u, Count(Shared.Err)) << Shared.Err;
 }
 
-// The header parse skips the bodies of the library's non-template functions
-// (LuisaCompute's, the standard library's, system headers'), which no
-// analysis enters, and keeps every other body: templates (files instantiate
-// them), constexpr functions and deduced return types (Sema needs them), and
-// user helpers in headers (the race analysis follows calls into them).
-TEST_F(SharedHeaderParse, SkipsOnlyNonTemplateLibraryBodies) {
+// The header parse skips the bodies of the library's functions (LuisaCompute's,
+// the standard library's, system headers'), templates included, which no
+// analysis enters: a file's instantiations of those templates get no body
+// either. It keeps every other body: constexpr functions and deduced return
+// types, templates too (Sema needs them), and user helpers in headers,
+// templates too (the race analysis follows calls into them).
+TEST_F(SharedHeaderParse, SkipsLibraryBodiesTemplatesIncluded) {
   std::string Inc = Dir + "/inc";
   llvm::sys::fs::create_directories(Inc);
   writeFile(Inc + "/lib.h", "#pragma once\n"
                             "namespace luisa::compute {\n"
                             "inline int library_plain(int x) { return x + 1; }\n"
                             "template <class T> T library_template(T x) { return x; }\n"
+                            "template <class T> struct Box { T get() const { return T(); } };\n"
                             "constexpr int library_constexpr() { return 3; }\n"
+                            "template <class T> constexpr T constexpr_template(T x) { return x; }\n"
                             "inline auto library_auto() { return 4; }\n"
+                            "template <class T> auto auto_template(T x) { return x; }\n"
                             "struct Library { int member() const { return 5; } };\n"
                             "}\n"
-                            "inline int user_helper(int x) { return x * 2; }\n");
+                            "inline int user_helper(int x) { return x * 2; }\n"
+                            "template <class T> T user_template(T x) { return x; }\n");
   clang::tooling::CompileCommand Command;
   Command.Directory = Dir;
   Command.CommandLine = {"clang++", "-std=c++20", "-I", Inc,
@@ -350,8 +355,11 @@ TEST_F(SharedHeaderParse, SkipsOnlyNonTemplateLibraryBodies) {
     // The PCH is built as clang-tidy sets up the files it analyses.
     Args.insert(Args.end(), {"-D__clang_analyzer__=1", "-include-pch", Pch});
     std::unique_ptr<clang::ASTUnit> AST = clang::tooling::buildASTFromCodeWithArgs(
-        "#include <lib.h>\nint use = luisa::compute::library_plain(1) + user_helper(2) + "
-        "luisa::compute::library_template(3) + luisa::compute::library_auto();\n",
+        "#include <lib.h>\nnamespace lc = luisa::compute;\n"
+        "static_assert(lc::constexpr_template(2) == 2);\n"
+        "int use = lc::library_plain(1) + user_helper(2) + lc::library_template(3) +\n"
+        "  lc::library_auto() + lc::auto_template(6) + lc::Box<int>().get() +\n"
+        "  user_template(7);\n",
         Args, Dir + "/use.cpp");
     if (!AST || AST->getDiagnostics().hasErrorOccurred())
       return std::string("does not compile");
@@ -363,7 +371,7 @@ TEST_F(SharedHeaderParse, SkipsOnlyNonTemplateLibraryBodies) {
         Names.insert(F->getNameAsString());
     return llvm::join(Names, " ");
   };
-  EXPECT_EQ("library_plain member", SkippedBodies(Skipping->PchPath));
+  EXPECT_EQ("get library_plain library_template member", SkippedBodies(Skipping->PchPath));
   EXPECT_EQ("", SkippedBodies(Keeping->PchPath));
 
   // A run with a static analyzer check (it inlines library calls) gets a

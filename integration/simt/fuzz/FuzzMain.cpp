@@ -13,8 +13,7 @@
 #include <simt/Device.h>
 #include <simt/Simt.h>
 
-#include <luisa/dsl/sugar.h>
-#include <luisa/dsl/syntax.h>
+#include <luisa/dsl/builtin.h>
 #include <luisa/runtime/device.h>
 
 #include <algorithm>

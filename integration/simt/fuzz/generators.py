@@ -60,7 +60,11 @@ def value_type(inst, r, allow_float=True, widen=False):
             t = "half"
         elif shape == "vector":
             t = t + str(w.choice([2, 3, 4])) if w.random() < 0.7 or t != "float" else "half" + str(w.choice([2, 4]))
-        inst.branches.add(f"{inst.rule}:wide-type={t}")
+        # One branch per kind (half, a vector of half, float or integers), not per type:
+        # CI's covering set stays small.
+        kind = ("half-" if scalar_of(t) == "half" else "float-" if scalar_of(t) == "float" else "integer-") + \
+            ("scalar" if dim_of(t) == 1 else "vector")
+        inst.branches.add(f"{inst.rule}:wide-type={kind}")
     return t
 
 

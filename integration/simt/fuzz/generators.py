@@ -554,7 +554,7 @@ def gen_stream_batching(r, name):
                 elif i == at and between == "host-wait":
                     inst.lines.append("stream.synchronize();")
                 if i == at and between == "read-result":
-                    inst.lines.append(f"stream << step(b, hb[0]).dispatch(n);")
+                    inst.lines.append("stream << step(b, hb[0]).dispatch(n);")
                 elif i == at - 1 and between == "read-result":
                     inst.lines.append("stream << a.copy_to(hb.data());")
                 elif i == at - 1 and between == "sync-ending":
@@ -586,7 +586,8 @@ def gen_stream_batching(r, name):
                 inst.lines.append(f"for (uint {k} = 0u; {k} < {trips}u; {k}++) {{")
                 inst.lines += ["    " + b for b in body] + ["}"]
             elif form == "range-for":
-                inst.lines.append(f"const uint ks{s}[] = {{{', '.join(str(r.randrange(9)) + 'u' for _ in range(trips))}}};")
+                ks = ", ".join(f"{r.randrange(9)}u" for _ in range(trips))
+                inst.lines.append(f"const uint ks{s}[] = {{{ks}}};")
                 inst.lines.append(f"for (auto {k} : ks{s}) {{")
                 inst.lines += ["    " + b for b in body] + ["}"]
             elif form == "while":

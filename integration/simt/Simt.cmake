@@ -117,8 +117,8 @@ if(Python3_FOUND)
       --simt-build ${_simt_binary_dir} --kernel-tidy $<TARGET_FILE:kernel-tidy> --seed 1 --count 12)
   add_test(NAME simt_fuzz COMMAND ${_simt_fuzz} --cover --no-shrink)
   add_test(NAME simt_fuzz_mutations COMMAND ${_simt_fuzz}
-           --rules butterfly,block-privatized-atomic,shared-tree-reduction --expect-failure
-           --mutate butterfly-drops-a-lane,privatized-without-second-barrier,tree-wrong-identity)
+           --rules butterfly,block-privatized-atomic,shared-tree-reduction,stream-batching --expect-failure
+           --mutate butterfly-drops-a-lane,privatized-without-second-barrier,tree-wrong-identity,batching-reorders-a-chain)
   set_tests_properties(simt_fuzz simt_fuzz_mutations PROPERTIES
     LABELS "fuzz;simt" RESOURCE_LOCK simt_fuzz_work TIMEOUT 900)
 endif()

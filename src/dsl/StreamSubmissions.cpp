@@ -209,8 +209,13 @@ const ValueDecl *hostMemoryRoot(const Expr *E) {
         return nullptr;
       E = Call->getImplicitObjectArgument();
     } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
-      // `luisa::span{v}`, `std::span(p, n)`.
-      if (Construct->getNumArgs() < 1 || !isLibrary(Construct->getConstructor()))
+      // `luisa::span{v}`, `std::span(p, n)`: a view of its argument's memory. Any
+      // other object (a temporary `luisa::vector<uint>(n, k)`, found by the
+      // differential fuzzer) has memory of its own.
+      const CXXRecordDecl *Class = Construct->getType()->getAsCXXRecordDecl();
+      if (Construct->getNumArgs() < 1 || !isLibrary(Construct->getConstructor()) || !Class ||
+          !Class->getIdentifier() ||
+          (Class->getName() != "span" && !Class->getName().ends_with("string_view")))
         return nullptr;
       E = Construct->getArg(0);
     } else if (const auto *List = dyn_cast<InitListExpr>(E)) {
@@ -293,6 +298,45 @@ bool DownloadedMemory::isReadBy(const Stmt *S) const {
   return refersTo(S, Roots, Skip);
 }
 
+void UploadedMemory::add(const StreamSubmission &S) {
+  for (const auto &[Kind, Operand] : S.Operands) {
+    const Expr *Source = Kind == StreamOperand::Command ? uploadSource(Operand) : nullptr;
+    if (!Source)
+      continue;
+    if (const ValueDecl *Root = Source == Operand ? nullptr : hostMemoryRoot(Source))
+      Roots.insert(Root);
+    else
+      Unknown = true;
+  }
+}
+
+/// The expression that \p S assigns, increments or decrements, if it does.
+static const Expr *writtenBy(const Stmt *S) {
+  if (const auto *Unary = dyn_cast<UnaryOperator>(S); Unary && Unary->isIncrementDecrementOp())
+    return Unary->getSubExpr();
+  if (const auto *Binary = dyn_cast<BinaryOperator>(S); Binary && Binary->isAssignmentOp())
+    return Binary->getLHS();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      Op && Op->getNumArgs() >= 1 &&
+      (Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
+       Op->getOperator() == OO_MinusMinus))
+    return Op->getArg(0);
+  return nullptr;
+}
+
+bool UploadedMemory::isWrittenBy(const Stmt *S) const {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (const Expr *Target = writtenBy(S)) {
+    if (Unknown)
+      return true;
+    const ValueDecl *Root = hostMemoryRoot(Target);
+    if (Root && Roots.contains(Root))
+      return true;
+  }
+  return llvm::any_of(S->children(), [&](const Stmt *Child) { return isWrittenBy(Child); });
+}
+
 /// True if a preprocessor directive starts a line between \p From and \p To.
 static bool directiveBetween(SourceLocation From, SourceLocation To, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -320,11 +364,13 @@ std::vector<std::vector<StreamSubmission>> chainableRuns(const CompoundStmt *Blo
   std::vector<std::vector<StreamSubmission>> Runs;
   std::vector<StreamSubmission> Run;
   DownloadedMemory Downloaded;
+  UploadedMemory Uploaded;
   auto Close = [&] {
     if (Run.size() >= 2)
       Runs.push_back(std::move(Run));
     Run.clear();
     Downloaded = DownloadedMemory();
+    Uploaded = UploadedMemory();
   };
   for (const Stmt *S : Block->body()) {
     std::optional<StreamSubmission> Sub = asStreamSubmission(S);
@@ -335,11 +381,12 @@ std::vector<std::vector<StreamSubmission>> chainableRuns(const CompoundStmt *Blo
     bool Joins = !Run.empty() && !Run.back().endsWithBarrier() &&
                  isSameStream(Run.back().Stream, Sub->Stream) &&
                  !directiveBetween(Run.back().Statement->getEndLoc(), S->getBeginLoc(), Ctx) &&
-                 !Downloaded.isReadBy(S) && !userCodeCall(S);
+                 !Downloaded.isReadBy(S) && !Uploaded.isWrittenBy(S) && !userCodeCall(S);
     if (!Joins)
       Close();
     Run.push_back(*Sub);
     Downloaded.add(*Sub);
+    Uploaded.add(*Sub);
   }
   Close();
   return Runs;
@@ -431,14 +478,17 @@ std::optional<BatchableLoop> asBatchableLoop(const Stmt *Loop, const ASTContext 
   if (!Stream || DeclaredInLoop(Stream) || UsedByHeader(Stream))
     return std::nullopt;
   DownloadedMemory Downloaded;
+  UploadedMemory Uploaded;
   for (const StreamSubmission &Sub : Result.Submissions) {
     if (!isSameStream(First.Stream, Sub.Stream))
       return std::nullopt;
     Downloaded.add(Sub);
+    Uploaded.add(Sub);
   }
-  // Nothing in the loop may read what it downloads before the commit.
+  // Nothing in the loop may read what it downloads, or write what it uploads,
+  // before the commit.
   for (const StreamSubmission &Sub : Result.Submissions)
-    if (Downloaded.isReadBy(Sub.Statement))
+    if (Downloaded.isReadBy(Sub.Statement) || Uploaded.isWrittenBy(Sub.Statement))
       return std::nullopt;
   if (llvm::any_of(Headers, [&](const Stmt *H) { return Downloaded.isReadBy(H); }))
     return std::nullopt;

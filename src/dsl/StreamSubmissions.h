@@ -96,11 +96,27 @@ private:
   bool Unknown = false;
 };
 
+/// The host memory that the upload commands seen so far read when they run
+/// (when their list is submitted), and whether host code writes it first.
+class UploadedMemory {
+public:
+  /// Adds the memory the uploads among \p S's operands read.
+  void add(const StreamSubmission &S);
+  /// True if \p S assigns, increments or decrements uploaded memory; any
+  /// such write, once an upload's source is unknown.
+  bool isWrittenBy(const clang::Stmt *S) const;
+
+private:
+  llvm::SmallPtrSet<const clang::ValueDecl *, 4> Roots;
+  bool Unknown = false;
+};
+
 /// Consecutive statements of one block that submit to the same stream and
 /// that one chained statement could submit as well: nothing but whitespace
 /// and comments between them (no preprocessor directive, no other code), no
 /// callbacks, a synchronising operand only at the end of the last one, no
-/// read of memory an earlier one downloads, no user code called by any but
+/// read of memory an earlier one downloads, no write of memory an earlier one
+/// uploads (chained, the upload reads it after the write), no user code called by any but
 /// the first (it could depend on the earlier commands having been submitted).
 std::vector<std::vector<StreamSubmission>> chainableRuns(const clang::CompoundStmt *Block,
                                                          const clang::ASTContext &Ctx);
@@ -116,8 +132,8 @@ struct BatchableLoop {
 /// \p Loop as a BatchableLoop, if its body (nested loops included) holds
 /// only submissions of single commands to one stream declared outside it,
 /// no download target is read, no upload or download touches memory that
-/// the loop declares or whose variable the loop header uses, and the body
-/// calls no user code.
+/// the loop declares or whose variable the loop header uses, no submission
+/// writes uploaded memory, and the body calls no user code.
 std::optional<BatchableLoop> asBatchableLoop(const clang::Stmt *Loop, const clang::ASTContext &Ctx);
 
 } // namespace kernel_tidy::dsl

@@ -144,6 +144,26 @@ TEST(StreamSubmissions, ADownloadToUnknownMemoryIsReadByAnything) {
   EXPECT_TRUE(Downloaded.isReadBy(H.statement(2)));
 }
 
+TEST(StreamSubmissions, UploadedMemoryIsWrittenByLaterCode) {
+  HostSnippet H("  stream << a.copy_from(&x) << b.copy_from(v.data() + 1);\n"
+                "  stream << a.copy_from(&x);\n" // read again, not written
+                "  stream << a.copy_to(w.data()) << b.copy_from(&w[x++]);\n"
+                "  v[2] = 1.f;\n"
+                "  w[0] += 1.f;\n"
+                "  stream << b.copy_from(luisa::vector<float>(4u, x).data());\n"
+                "  w[0] = 2.f;\n");
+  ASSERT_TRUE(H.parsed());
+  dsl::UploadedMemory Uploaded;
+  Uploaded.add(*H.submission(0));
+  EXPECT_FALSE(Uploaded.isWrittenBy(H.statement(1)));
+  EXPECT_TRUE(Uploaded.isWrittenBy(H.statement(2)));
+  EXPECT_TRUE(Uploaded.isWrittenBy(H.statement(3)));
+  EXPECT_FALSE(Uploaded.isWrittenBy(H.statement(4)));
+  // A temporary's memory is its own: unknown, so any write may be to it.
+  Uploaded.add(*H.submission(5));
+  EXPECT_TRUE(Uploaded.isWrittenBy(H.statement(6)));
+}
+
 TEST(StreamSubmissions, RunsEndAtAnythingThatIsNotAPlainSubmission) {
   HostSnippet H(
       "  stream << a.copy_from(v.data());\n"           // 0 run 1
@@ -209,12 +229,16 @@ TEST(StreamSubmissions, BatchableLoopsOnlySubmitToOneStream) {
       "  for (auto e : v) stream << a.copy_from(&e);\n"                                  // 8 no
       "  do { for (auto &e : w) { stream << a.copy_from(&e); } } while (x < size(w));\n" // 9 yes
       "  for (auto e : v) stream << a.view(0u, 1u).copy_to(&e);\n"                       // 10 no
-      "  for (auto &e : v) stream << a.view(0u, 1u).copy_to(&e);\n",                     // 11 yes
+      "  for (auto &e : v) stream << a.view(0u, 1u).copy_to(&e);\n"                      // 11 yes
+      "  for (auto i = 0u; i < 4u; i++) { stream << a.copy_from(&x); stream << "
+      "a.copy_from(&w[x++]); }\n" // 12 no
+      "  for (auto i = 0u; i < 4u; i++) stream << a.copy_from(luisa::vector<float>(4u, "
+      "x).data());\n", // 13 no
       "float size(const luisa::vector<float> &);\n"
       "luisa::vector<luisa::compute::Stream> &streams();\n");
   ASSERT_TRUE(H.parsed());
-  std::vector<bool> Expected{true,  false, false, false, false, false,
-                             false, true,  false, true,  false, true};
+  std::vector<bool> Expected{true, false, false, false, false, false, false,
+                             true, false, true,  false, true,  false, false};
   for (unsigned I = 0; I < Expected.size(); ++I) {
     const Stmt *Loop = loopNumber(H, I);
     ASSERT_NE(nullptr, Loop) << I;

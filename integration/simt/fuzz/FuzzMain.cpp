@@ -3,13 +3,21 @@
 // random inputs, launch sizes, block sizes and both schedules, and compares the results
 // with exactly the differences the fix allows (FuzzInstance.h, Allowed). A difference
 // prints "FAIL <instance> ..." with the launch that shows it; exit 1 if there was one.
+// Host instances (luisa-stream-batching) run on the executor as a LuisaCompute device:
+// the buffers and host vectors must end the same, and the rewrite must submit fewer
+// command lists (the device counts them) where kernel-tidy changed the function.
 //
 //   kernel-tidy-simt-fuzz [--only NAME] [--seed S] [--runs N]
 #include "FuzzInstance.h"
 
+#include <simt/Device.h>
 #include <simt/Simt.h>
 
+#include <luisa/dsl/builtin.h>
+#include <luisa/runtime/device.h>
+
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +25,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace kernel_tidy::simt;
@@ -38,7 +47,8 @@ struct Launch {
   }
 };
 
-/// `in`, `out` (initial) and `aux` (guard flags, then 4 counters) of one launch.
+/// `in`, `out` (initial) and `aux` (guard flags, then 4 counters) of one launch; `in`
+/// and `out` hold the bits of each component (a half's in the low 16 bits).
 struct Inputs {
   std::vector<uint32_t> In, Out, Aux;
   double SumAbs = 0, MaxAbsOut = 0;
@@ -51,11 +61,65 @@ float randomFloat(std::mt19937_64 &R) {
   return std::ldexp(static_cast<float>(Mantissa), Exponent);
 }
 
-Inputs makeInputs(ValueType Type, const Launch &L) {
+uint32_t componentSize(ValueType Type) { return Type == ValueType::Half ? 2 : 4; }
+
+const luisa::compute::Type *elementType(ValueType Type, uint32_t Dim) {
+  using luisa::compute::Type;
+  switch (Type) {
+  case ValueType::UInt:
+    return std::array{Type::of<luisa::uint>(), Type::of<luisa::uint2>(), Type::of<luisa::uint3>(),
+                      Type::of<luisa::uint4>()}[Dim - 1];
+  case ValueType::Int:
+    return std::array{Type::of<int>(), Type::of<luisa::int2>(), Type::of<luisa::int3>(),
+                      Type::of<luisa::int4>()}[Dim - 1];
+  case ValueType::Float:
+    return std::array{Type::of<float>(), Type::of<luisa::float2>(), Type::of<luisa::float3>(),
+                      Type::of<luisa::float4>()}[Dim - 1];
+  case ValueType::Half:
+    return std::array{Type::of<luisa::half>(), Type::of<luisa::half2>(), Type::of<luisa::half3>(),
+                      Type::of<luisa::half4>()}[Dim - 1];
+  }
+  return nullptr;
+}
+
+/// Component `C` of element `E` of a buffer of `Inst`'s values.
+const std::byte *component(const Instance &Inst, const Buffer &Buf, size_t E, uint32_t C) {
+  return Buf.data() + E * Buf.element()->size() + C * componentSize(Inst.Type);
+}
+
+double valueOf(ValueType Type, const std::byte *P) {
+  uint32_t Bits = 0;
+  std::memcpy(&Bits, P, componentSize(Type));
+  float F;
+  _Float16 H;
+  switch (Type) {
+  case ValueType::UInt:
+    return Bits;
+  case ValueType::Int:
+    return static_cast<int32_t>(Bits);
+  case ValueType::Float:
+    return (std::memcpy(&F, &Bits, 4), F);
+  case ValueType::Half:
+    return (std::memcpy(&H, P, 2), static_cast<double>(H));
+  }
+  return 0;
+}
+
+Inputs makeInputs(const Instance &Inst, const Launch &L) {
   std::mt19937_64 R(L.Seed * 7919 + L.Threads);
   Inputs I;
   auto Value = [&](double &Abs) {
-    if (Type != ValueType::Float)
+    if (Inst.Type == ValueType::Half) {
+      // Few significant bits and a small range: sums of a block stay finite.
+      int Mantissa = static_cast<int>(R() % 61) - 30;
+      int Exponent = static_cast<int>(R() % 7) - 6;
+      auto H = static_cast<_Float16>(std::ldexp(static_cast<float>(Mantissa), Exponent));
+      Abs = std::fabs(static_cast<double>(H));
+      uint16_t Bits;
+      std::memcpy(&Bits, &H, 2);
+      return static_cast<uint32_t>(Bits);
+    }
+    if (Inst.Type != ValueType::Float)
       return static_cast<uint32_t>(R());
     float F = randomFloat(R);
     Abs = std::fabs(F);
@@ -65,10 +129,14 @@ Inputs makeInputs(ValueType Type, const Launch &L) {
   };
   for (uint32_t T = 0; T < L.Threads; ++T) {
     double A = 0;
-    I.In.push_back(Value(A));
-    I.SumAbs += A;
-    I.Out.push_back(Value(A));
-    I.MaxAbsOut = std::max(I.MaxAbsOut, A);
+    for (uint32_t C = 0; C < Inst.Dim; ++C) {
+      I.In.push_back(Value(A));
+      I.SumAbs += A;
+    }
+    for (uint32_t C = 0; C < Inst.Dim; ++C) {
+      I.Out.push_back(Value(A));
+      I.MaxAbsOut = std::max(I.MaxAbsOut, A);
+    }
     I.Aux.push_back(L.AllActive || R() % 4 != 0 ? 1u : 0u);
   }
   for (int C = 0; C < 4; ++C)
@@ -81,16 +149,14 @@ struct Outcome {
   RunResult Result;
 };
 
-Outcome runOnce(const Recorded &Kernel, ValueType Type, const Inputs &I, const Launch &L) {
+Outcome runOnce(const Recorded &Kernel, const Instance &Inst, const Inputs &I, const Launch &L) {
   auto Typed = [&](const std::vector<uint32_t> &Bits) {
-    if (Type == ValueType::Float) {
-      std::vector<float> F(Bits.size());
-      std::memcpy(F.data(), Bits.data(), Bits.size() * 4);
-      return Buffer::of(F);
-    }
-    if (Type == ValueType::Int)
-      return Buffer::of(std::vector<int32_t>(Bits.begin(), Bits.end()));
-    return Buffer::of(Bits);
+    Buffer B(elementType(Inst.Type, Inst.Dim), Bits.size() / Inst.Dim);
+    for (size_t E = 0; E < B.count(); ++E)
+      for (uint32_t C = 0; C < Inst.Dim; ++C)
+        std::memcpy(const_cast<std::byte *>(component(Inst, B, E, C)), &Bits[E * Inst.Dim + C],
+                    componentSize(Inst.Type));
+    return B;
   };
   Outcome O{Typed(I.Out), Buffer::of(I.Aux), {}};
   Buffer In = Typed(I.In);
@@ -104,23 +170,18 @@ Outcome runOnce(const Recorded &Kernel, ValueType Type, const Inputs &I, const L
   return O;
 }
 
-float asFloat(const std::byte *P) {
-  float F;
-  std::memcpy(&F, P, 4);
-  return F;
-}
-
-/// The first difference the fix does not allow, or "".
 /// Whether element `E` of `Buf` came out the same under the lockstep schedule (`Lock`):
 /// where an original's result depends on the schedule, a GPU with independent thread
 /// scheduling leaves it undefined, and the rewrite may give any value there.
 bool scheduleDependent(const Buffer &Buf, const Buffer *Lock, size_t E) {
   if (!Lock)
     return false;
+  size_t Size = Buf.element()->size();
   return Buf.undefined(E) != Lock->undefined(E) ||
-         std::memcmp(Buf.data() + 4 * E, Lock->data() + 4 * E, 4) != 0;
+         std::memcmp(Buf.data() + Size * E, Lock->data() + Size * E, Size) != 0;
 }
 
+/// The first difference the fix does not allow, or "".
 std::string compare(const Instance &Inst, const Launch &L, const Inputs &I, const Outcome &B,
                     const Outcome &A, const Outcome *Lock) {
   uint32_t Width = Inst.Warp ? Inst.Warp : L.WarpSize;
@@ -153,16 +214,11 @@ std::string compare(const Instance &Inst, const Launch &L, const Inputs &I, cons
       return Why.str();
     }
   }
-  auto Show = [&](const std::byte *P) {
+  auto Show = [&](const Buffer &Buf, size_t E) {
     std::ostringstream S;
-    uint32_t Bits;
-    std::memcpy(&Bits, P, 4);
-    if (Inst.Type == ValueType::Float)
-      S << asFloat(P);
-    else if (Inst.Type == ValueType::Int)
-      S << static_cast<int32_t>(Bits);
-    else
-      S << Bits;
+    for (uint32_t C = 0; C < Inst.Dim; ++C)
+      S << (C ? ", " : Inst.Dim > 1 ? "(" : "") << valueOf(Inst.Type, component(Inst, Buf, E, C));
+    S << (Inst.Dim > 1 ? ")" : "");
     return S.str();
   };
   if (Inst.Differences == Allowed::AppendOrder) {
@@ -185,30 +241,137 @@ std::string compare(const Instance &Inst, const Launch &L, const Inputs &I, cons
     }
     return "";
   }
-  double Unit = std::ldexp(1.0, -24);
-  double Bound = 2.0 * static_cast<double>(I.In.size()) * Unit * (I.SumAbs + I.MaxAbsOut);
+  double Unit = std::ldexp(1.0, Inst.Type == ValueType::Half ? -11 : -24);
+  bool Float = Inst.Type == ValueType::Float || Inst.Type == ValueType::Half;
+  double Terms = static_cast<double>(I.In.size() / Inst.Dim);
+  double Bound = 2.0 * Terms * Unit * (I.SumAbs + I.MaxAbsOut);
+  bool LaneZero = Inst.Differences == Allowed::LaneZeroOnly ||
+                  Inst.Differences == Allowed::LaneZeroReassociation;
+  bool Rounding = Float && (Inst.Differences == Allowed::Reassociation ||
+                            Inst.Differences == Allowed::LaneZeroReassociation);
   for (size_t E = 0; E < N; ++E) {
     if (B.Out.undefined(E) || scheduleDependent(B.Out, Lock ? &Lock->Out : nullptr, E))
       continue;
-    if (Inst.Differences == Allowed::LaneZeroOnly && E % L.BlockSize % Width != 0)
+    if (LaneZero && E % L.BlockSize % Width != 0)
       continue;
     if (A.Out.undefined(E))
       return "out[" + std::to_string(E) + "]: undefined after the rewrite only";
-    const std::byte *X = B.Out.data() + 4 * E, *Y = A.Out.data() + 4 * E;
-    if (std::memcmp(X, Y, 4) == 0)
-      continue;
-    if (Inst.Differences == Allowed::Reassociation && Inst.Type == ValueType::Float) {
-      double D = std::fabs(static_cast<double>(asFloat(X)) - asFloat(Y));
-      if (D <= Bound + Unit * std::fabs(asFloat(X)))
+    for (uint32_t C = 0; C < Inst.Dim; ++C) {
+      const std::byte *X = component(Inst, B.Out, E, C), *Y = component(Inst, A.Out, E, C);
+      if (std::memcmp(X, Y, componentSize(Inst.Type)) == 0)
         continue;
-      Why << "out[" << E << "]: " << Show(X) << " before, " << Show(Y) << " after (|difference| "
-          << D << " > bound " << Bound << ")";
+      if (Rounding) {
+        double D = std::fabs(valueOf(Inst.Type, X) - valueOf(Inst.Type, Y));
+        if (D <= Bound + Unit * std::fabs(valueOf(Inst.Type, X)))
+          continue;
+        Why << "out[" << E << "]: " << Show(B.Out, E) << " before, " << Show(A.Out, E)
+            << " after (component " << C << ": |difference| " << D << " > bound " << Bound << ")";
+        return Why.str();
+      }
+      Why << "out[" << E << "]: " << Show(B.Out, E) << " before, " << Show(A.Out, E) << " after";
       return Why.str();
     }
-    Why << "out[" << E << "]: " << Show(X) << " before, " << Show(Y) << " after";
+  }
+  return "";
+}
+
+/// The state a host instance starts from and ends with.
+struct HostState {
+  std::vector<uint32_t> HA, HB, A, B;
+  size_t Submissions = 0;
+};
+
+HostState runHost(void (*Function)(HostArgs &), const luisa::compute::Context &Ctx,
+                  const HostState &Start, uint64_t Seed) {
+  namespace lc = luisa::compute;
+  static lc::Kernel1D StepKernel = [](lc::BufferUInt X, lc::UInt K) noexcept {
+    lc::UInt I = lc::dispatch_x();
+    X.write(I, X.read(I) * 3u + K);
+  };
+  static lc::Kernel1D MixKernel = [](lc::BufferUInt X, lc::BufferUInt Y) noexcept {
+    lc::UInt I = lc::dispatch_x();
+    X.write(I, X.read(I) * 2u + Y.read(I));
+  };
+  LaunchOptions Options;
+  Options.Seed = Seed;
+  auto Simt = luisa::make_shared<SimtDevice>(lc::Context{Ctx}, Options);
+  lc::Device D{Simt};
+  auto Step = D.compile(StepKernel);
+  auto Mix = D.compile(MixKernel);
+  lc::Stream S = D.create_stream(), Other = D.create_stream();
+  auto N = static_cast<luisa::uint>(Start.A.size());
+  lc::Buffer<luisa::uint> A = D.create_buffer<luisa::uint>(N);
+  lc::Buffer<luisa::uint> B = D.create_buffer<luisa::uint>(N);
+  S << A.copy_from(Start.A.data()) << B.copy_from(Start.B.data()) << lc::synchronize();
+  luisa::vector<luisa::uint> HA(Start.HA.begin(), Start.HA.end());
+  luisa::vector<luisa::uint> HB(Start.HB.begin(), Start.HB.end());
+  size_t Submitted = Simt->submissions();
+  HostArgs Args{S, Other, A, B, HA, HB, Step, Mix, N};
+  Function(Args);
+  HostState End;
+  End.Submissions = Simt->submissions() - Submitted;
+  End.A.resize(N);
+  End.B.resize(N);
+  S << A.copy_to(End.A.data()) << B.copy_to(End.B.data()) << lc::synchronize();
+  End.HA.assign(HA.begin(), HA.end());
+  End.HB.assign(HB.begin(), HB.end());
+  return End;
+}
+
+/// The first difference between a host instance's two versions, or "".
+std::string compareHost(const HostInstance &Inst, const HostState &B, const HostState &A) {
+  std::ostringstream Why;
+  for (auto [Name, X, Y] : {std::tuple{"ha", &B.HA, &A.HA}, std::tuple{"hb", &B.HB, &A.HB},
+                            std::tuple{"a", &B.A, &A.A}, std::tuple{"b", &B.B, &A.B}}) {
+    auto [P, Q] = std::mismatch(X->begin(), X->end(), Y->begin());
+    if (P != X->end()) {
+      Why << Name << "[" << (P - X->begin()) << "]: " << *P << " before, " << *Q << " after";
+      return Why.str();
+    }
+  }
+  if (A.Submissions > B.Submissions || (Inst.Rewritten && A.Submissions == B.Submissions)) {
+    Why << "the rewrite submits " << A.Submissions << " command lists, the original "
+        << B.Submissions;
     return Why.str();
   }
   return "";
+}
+
+/// Runs every host instance `Runs` times on random sizes and contents.
+int runHostInstances(const std::string &Only, uint64_t BaseSeed, int Runs, const char *Argv0,
+                     int &Ran, int &Launches) {
+  luisa::compute::Context Ctx{Argv0};
+  int Failures = 0;
+  for (const HostInstance &Inst : hostInstances()) {
+    if (!Only.empty() && Only != Inst.Name)
+      continue;
+    ++Ran;
+    std::mt19937_64 R(BaseSeed * 1000003 + std::hash<std::string>{}(Inst.Name));
+    std::string Failure;
+    size_t Submitted[2] = {0, 0};
+    for (int Run = 0; Run < Runs && Failure.empty(); ++Run) {
+      HostState Start;
+      auto N = 1 + static_cast<uint32_t>(R() % 40);
+      for (auto *V : {&Start.HA, &Start.HB, &Start.A, &Start.B})
+        for (uint32_t I = 0; I < N; ++I)
+          V->push_back(static_cast<uint32_t>(R() % 1000));
+      uint64_t Seed = R() % 100000;
+      ++Launches;
+      HostState Before = runHost(Inst.Before, Ctx, Start, Seed);
+      HostState After = runHost(Inst.After, Ctx, Start, Seed);
+      Submitted[0] += Before.Submissions, Submitted[1] += After.Submissions;
+      std::string Why = compareHost(Inst, Before, After);
+      if (!Why.empty())
+        Failure = Why + " [n=" + std::to_string(N) + " seed=" + std::to_string(Seed) + "]";
+    }
+    if (!Failure.empty()) {
+      ++Failures;
+      std::printf("FAIL %s %s\n", Inst.Name, Failure.c_str());
+    } else {
+      std::printf("submissions %s %zu before, %zu after\n", Inst.Name, Submitted[0], Submitted[1]);
+    }
+  }
+  return Failures;
 }
 
 } // namespace
@@ -258,16 +421,16 @@ int main(int Argc, char **Argv) {
           L.Seed = R() % 100000;
           L.Scheduling = S;
           L.AllActive = Run % 2 == 0;
-          Inputs I = makeInputs(Inst.Type, L);
+          Inputs I = makeInputs(Inst, L);
           ++Launches;
           try {
-            Outcome B = runOnce(Inst.Before(L.BlockSize), Inst.Type, I, L);
-            Outcome A = runOnce(Inst.After(L.BlockSize), Inst.Type, I, L);
+            Outcome B = runOnce(Inst.Before(L.BlockSize), Inst, I, L);
+            Outcome A = runOnce(Inst.After(L.BlockSize), Inst, I, L);
             std::optional<Outcome> Lock;
             if (S == Schedule::Independent) {
               Launch Lockstep = L;
               Lockstep.Scheduling = Schedule::Lockstep;
-              Lock = runOnce(Inst.Before(L.BlockSize), Inst.Type, I, Lockstep);
+              Lock = runOnce(Inst.Before(L.BlockSize), Inst, I, Lockstep);
             }
             std::string Why = compare(Inst, L, I, B, A, Lock ? &*Lock : nullptr);
             if (!Why.empty()) {
@@ -284,6 +447,8 @@ int main(int Argc, char **Argv) {
       std::printf("FAIL %s %s\n", Inst.Name, Failure.c_str());
     }
   }
+  if (!hostInstances().empty())
+    Failures += runHostInstances(Only, BaseSeed, Runs, Argv[0], Ran, Launches);
   std::printf("instances %d, launches %d (each before and after), failures %d\n", Ran, Launches,
               Failures);
   return Failures ? 1 : 0;

@@ -53,7 +53,17 @@ MUTATIONS = {
         "shared-tree-reduction", r"(Shared<(\w+)> (warp_\w+)\{)(\d+)u\};|(\$if \(tid < [^\n]*?warp_lane_count\(\))\)",
         lambda m: (f"{m.group(1)}{int(m.group(4)) + 1}u}}; $if (tid == 0u) {{ {m.group(3)}[{m.group(4)}u] = {m.group(2)}(1); }};"
                    if m.group(1) else f"{m.group(5)} + 1u)")),
+    # The stream-batching chain whose first two statements' commands trade places.
+    "batching-reorders-a-chain": (
+        "stream-batching", r"(\w+) << ([^\n;]*)\n(\s+)<< ([^\n;]*)", r"\1 << \4\n\3<< \2"),
 }
+
+
+def function_span(text, name):
+    """Where the generated function `name` (a kernel or a host function) is in `text`."""
+    begin = text.index(f" {name}(")
+    found = re.compile(r"\n(Kernel1D<|void )").search(text, begin)
+    return begin, found.start() if found else len(text)
 
 
 def mutate(text, name, instances):
@@ -62,9 +72,7 @@ def mutate(text, name, instances):
     for inst in instances:
         if inst.rule != rule:
             continue
-        begin = text.index(f" {inst.name}(uint")
-        end = text.find("\nKernel1D<", begin)
-        end = len(text) if end < 0 else end
+        begin, end = function_span(text, inst.name)
         text = text[:begin] + re.sub(pattern, replacement, text[begin:end]) + text[end:]
     return text
 
@@ -81,12 +89,20 @@ def batch_sources(instances, drops=None):
     return "".join(i.source(drops.get(i.name, ())) + "\n" for i in instances)
 
 
-def table(instances, assumed_warp):
-    rows = []
+def table(instances, assumed_warp, rewritten):
+    rows, host_rows = [], []
+    args = "A.S, A.Other, A.A, A.B, A.HA, A.HB, A.Step, A.Mix, A.N"
     for i in instances:
-        vtype = {"uint": "UInt", "int": "Int", "float": "Float"}[i.vtype]
+        if getattr(i, "host", False):
+            host_rows.append(
+                f'  {{"{i.name}", {"true" if i.name in rewritten else "false"}, '
+                f'[](HostArgs &A) {{ fuzz_before::{i.name}({args}); }}, '
+                f'[](HostArgs &A) {{ fuzz_after::{i.name}({args}); }}}},')
+            continue
+        vtype = {"uint": "UInt", "int": "Int", "float": "Float", "half": "Half"}[generators.scalar_of(i.vtype)]
         rows.append(
-            f'  {{"{i.name}", ValueType::{vtype}, Allowed::{i.allowed}, {i.block}u, {i.warp}u, {assumed_warp}u, '
+            f'  {{"{i.name}", ValueType::{vtype}, {generators.dim_of(i.vtype)}u, Allowed::{i.allowed}, '
+            f'{i.block}u, {i.warp}u, {assumed_warp}u, '
             f'{"true" if i.whole_blocks else "false"}, '
             f'[](uint32_t B) -> Recorded {{ return fuzz_before::{i.name}(B).function(); }}, '
             f'[](uint32_t B) -> Recorded {{ return fuzz_after::{i.name}(B).function(); }}}},')
@@ -96,13 +112,15 @@ def table(instances, assumed_warp):
             "static const Instance Table[] = {\n"
             + "\n".join(rows) + "\n  {}};\n"
             "std::span<const Instance> instances() { return {Table, std::size(Table) - 1}; }\n"
+            "static const HostInstance HostTable[] = {\n"
+            + "\n".join(host_rows) + "\n  {}};\n"
+            "std::span<const HostInstance> hostInstances() { return {HostTable, std::size(HostTable) - 1}; }\n"
             "} // namespace kernel_tidy::simt::fuzz\n")
 
 
 def function_text(text, name):
-    begin = text.index(f" {name}(uint")
-    end = text.find("\nKernel1D<", begin)
-    return text[begin:end if end > 0 else len(text)]
+    begin, end = function_span(text, name)
+    return text[begin:end]
 
 
 LEADER_IF = "$if (warp_is_first_active_lane())"
@@ -152,13 +170,14 @@ class Runner:
             # What the fix's applicability allows: an unsafe shuffle-down reduction that
             # is not broadcast changes the partial results of lanes other than 0.
             if any("lanes other than lane 0" in f for f in findings.get(i.name, [])):
-                i.allowed = "LaneZeroOnly"
+                i.allowed = "LaneZeroReassociation" if i.allowed == "Reassociation" else "LaneZeroOnly"
             # luisa-hardcoded-warp-width changes results on purpose where the width differs.
             if any(f.startswith("luisa-hardcoded-warp-width (fix: unsafe") for f in findings.get(i.name, [])):
                 i.allowed = "EventsOnly"
         write_if_changed(os.path.join(self.work, "before.cpp"), before)
         write_if_changed(os.path.join(self.work, "after.cpp"), after)
-        write_if_changed(os.path.join(self.work, "Batch.cpp"), table(instances, self.args.warp_size))
+        rewritten = {i.name for i in instances if function_text(before, i.name) != function_text(after, i.name)}
+        write_if_changed(os.path.join(self.work, "Batch.cpp"), table(instances, self.args.warp_size, rewritten))
         return findings
 
     @staticmethod
@@ -166,7 +185,7 @@ class Runner:
         findings = {}
         try:
             report = json.loads(stdout)
-            starts = [(before.index(f" {i.name}(uint"), i.name) for i in instances]
+            starts = [(before.index(f" {i.name}("), i.name) for i in instances]
             line_of = lambda off: before.count("\n", 0, off) + 1
             bounds = [(line_of(o), n) for o, n in sorted(starts)]
             for d in report["diagnostics"]:
@@ -198,10 +217,14 @@ class Runner:
         if p.returncode not in (0, 1):
             sys.exit(f"the runner failed (exit {p.returncode}):\n{p.stdout}{p.stderr}")
         fails = {}
+        self.submitted = [0, 0]
         for line in p.stdout.splitlines():
             if line.startswith("FAIL "):
                 name, _, why = line[5:].partition(" ")
                 fails[name] = why
+            elif m := re.match(r"submissions \S+ (\d+) before, (\d+) after", line):
+                self.submitted[0] += int(m.group(1))
+                self.submitted[1] += int(m.group(2))
         return fails, p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
 
     def shrink(self, inst):
@@ -269,6 +292,8 @@ def main():
         print(f"{rule}: {len(mine)} instances, {fixed} with findings, {len(branches)}{cover} generator branches, "
               f"{sum(1 for i in mine if i.name in fails)} failing, {sum(1 for i in mine if i.name in known)} known")
     print(f"runner: {summary}; unexplained: {len(fails)}, known: {len(known)}")
+    if any(getattr(i, "host", False) for i in instances):
+        print(f"host instances: {runner.submitted[0]} command lists submitted before, {runner.submitted[1]} after")
     for name, why in known.items():
         print(f"KNOWN {name}: {why}")
     print(f"time: kernel-tidy {t1 - t0:.0f} s, build {t2 - t1:.0f} s, run {t3 - t2:.0f} s")
@@ -276,7 +301,9 @@ def main():
         missed = 0
         for mutation in args.mutate.split(","):
             rule = MUTATIONS[mutation][0]
-            caught = [i.name for i in instances if i.rule == rule and i.name in fails]
+            # A real difference: not a mutated kernel that the executor cannot run.
+            caught = [i.name for i in instances
+                      if i.rule == rule and i.name in fails and not fails[i.name].startswith("error:")]
             if caught:
                 print(f"mutation {mutation} caught: {caught[0]}: {fails[caught[0]]}")
             else:

@@ -48,8 +48,36 @@ class Instance:
                 + "\n".join(head + body) + "\n    };\n}\n")
 
 
-def value_type(inst, r, allow_float=True):
-    return inst.pick(r, "type", ["uint", "int", "float"] if allow_float else ["uint", "int"])
+def value_type(inst, r, allow_float=True, widen=False):
+    """The value type; with `widen`, some become half or a vector of 2 to 4 (drawn from a
+    random stream of their own, so that the other choices of an instance stay the same)."""
+    t = inst.pick(r, "type", ["uint", "int", "float"] if allow_float else ["uint", "int"])
+    if widen:
+        w = random.Random(f"{inst.name}/widen")
+        shape = w.choice(["scalar", "scalar", "half", "vector", "vector"] if t == "float" else
+                         ["scalar", "scalar", "vector"])
+        if shape == "half":
+            t = "half"
+        elif shape == "vector":
+            t = t + str(w.choice([2, 3, 4])) if w.random() < 0.7 or t != "float" else "half" + str(w.choice([2, 4]))
+        # One branch per kind (half, a vector of half, float or integers), not per type:
+        # CI's covering set stays small.
+        kind = ("half-" if scalar_of(t) == "half" else "float-" if scalar_of(t) == "float" else "integer-") + \
+            ("scalar" if dim_of(t) == 1 else "vector")
+        inst.branches.add(f"{inst.rule}:wide-type={kind}")
+    return t
+
+
+def scalar_of(t):
+    return t.rstrip("234")
+
+
+def dim_of(t):
+    return int(t[-1]) if t[-1] in "234" else 1
+
+
+def is_float(t):
+    return scalar_of(t) in ("float", "half")
 
 
 # Operators: how a step combines `a` and `b`, the identity, and whether floats allow it.
@@ -65,12 +93,12 @@ OPS = {
 
 
 def pick_op(inst, r, ops=None):
-    names = [o for o in (ops or OPS) if inst.vtype != "float" or OPS[o][2]]
+    names = [o for o in (ops or OPS) if not is_float(inst.vtype) or OPS[o][2]]
     return inst.pick(r, "op", names)
 
 
 def allowed_for(inst, op):
-    if inst.vtype == "float" and op in ("sum", "product"):
+    if is_float(inst.vtype) and op in ("sum", "product"):
         return "Reassociation"
     return "Nothing"
 
@@ -118,7 +146,7 @@ def widths(inst, r):
 
 def gen_butterfly(r, name):
     inst = Instance("butterfly", name, None)
-    inst.vtype = value_type(inst, r)
+    inst.vtype = value_type(inst, r, widen=True)
     op = pick_op(inst, r)
     inst.allowed = allowed_for(inst, op)
     width = widths(inst, r)
@@ -214,7 +242,7 @@ def gen_sequential(r, name):
 
 def gen_shuffle(r, name):
     inst = Instance("shuffle-reduction", name, None)
-    inst.vtype = value_type(inst, r)
+    inst.vtype = value_type(inst, r, widen=True)
     op = pick_op(inst, r, ["sum", "max", "min", "or"])
     inst.allowed = allowed_for(inst, op)
     width = widths(inst, r)
@@ -351,7 +379,7 @@ def gen_global_atomic(r, name, rule):
 
 def gen_tree(r, name):
     inst = Instance("shared-tree-reduction", name, None)
-    inst.vtype = value_type(inst, r)
+    inst.vtype = value_type(inst, r, widen=True)
     op = pick_op(inst, r, ["sum", "max", "min"])
     inst.allowed = allowed_for(inst, op)
     widths(inst, r)
@@ -450,6 +478,151 @@ def gen_uniformity(r, name):
 
 
 GENERATORS["uniformity"] = gen_uniformity
+
+
+# Host code for luisa-stream-batching: no kernel, but a host function that submits to
+# streams (HOST_PARAMS). The runner counts the command lists each version submits.
+HOST_PARAMS = ("Stream &stream, Stream &other, Buffer<uint> &a, Buffer<uint> &b, luisa::vector<uint> &ha, "
+               "luisa::vector<uint> &hb, Shader1D<Buffer<uint>, uint> &step, "
+               "Shader1D<Buffer<uint>, Buffer<uint>> &mix, uint n")
+
+
+class HostInstance(Instance):
+    """A host function `void NAME(HOST_PARAMS)`: `step(x, k)` makes x = x * 3 + k and
+    `mix(x, y)` x = x * 2 + y, both order-sensitive, over n elements; ha and hb hold n."""
+
+    def __init__(self, rule, name):
+        super().__init__(rule, name, "uint")
+        self.host = True
+
+    def source(self, drop=()):
+        dropped = {i for label, idx in self.optional if label in drop for i in idx}
+        body = ["    " + line for i, line in enumerate(self.lines) if i not in dropped]
+        return f"void {self.name}({HOST_PARAMS}) {{\n" + "\n".join(body) + "\n}\n"
+
+
+def stream_command(inst, r, values, where):
+    """One command: an upload, a download, a buffer copy or a dispatch."""
+    kind = inst.pick(r, f"{where}-command", ["upload", "download", "copy", "step", "step", "mix", "partial"])
+    x, y = r.choice([("a", "b"), ("b", "a")])
+    hx = r.choice(["ha", "hb"])
+    if kind == "upload":
+        return f"{x}.copy_from({hx}.data())"
+    if kind == "download":
+        return f"{x}.copy_to({hx}.data())"
+    if kind == "copy":
+        return f"{x}.copy_from({y}.view())"
+    if kind == "partial":
+        return f"{x}.view(0u, 1u).copy_to({hx}.data() + (n - 1u))"
+    if kind == "step":
+        return f"step({x}, {r.choice(values)}).dispatch(n)"
+    return f"mix({x}, {y}).dispatch(n)"
+
+
+def submission(inst, r, values, where, stream="stream", ending=None):
+    ops = [stream_command(inst, r, values, where) for _ in range(r.choice([1, 1, 2]))]
+    if ending:
+        ops.append(ending)
+    return f"{stream} << " + " << ".join(ops) + ";"
+
+
+def gen_stream_batching(r, name):
+    inst = HostInstance("stream-batching", name)
+    values = ["1u", "n"]
+    segments = inst.pick(r, "segments", [2, 3, 4])
+    for s in range(segments):
+        first = len(inst.lines)
+        kind = inst.pick(r, "segment", ["run", "run", "loop", "loop", "host", "other-stream"])
+        if kind == "run":
+            count = inst.pick(r, "run-length", [2, 2, 3])
+            between = inst.pick(r, "between", ["none", "none", "none", "comment", "host-write", "host-read",
+                                               "read-result", "other-stream", "sync-statement", "host-wait",
+                                               "sync-ending"])
+            at = r.randrange(1, count)
+            for i in range(count):
+                if i == at and between == "comment":
+                    inst.lines.append("// between the submissions")
+                elif i == at and between == "host-write":
+                    inst.lines.append(f"{r.choice(['ha', 'hb'])}[0] = {r.choice(['ha', 'hb'])}[0] * 5u + 1u;")
+                elif i == at and between == "host-read":
+                    inst.lines.append(f"uint v{s} = ha[0] + hb[n - 1u];")
+                    values.append(f"v{s}")
+                elif i == at and between == "other-stream":
+                    inst.lines.append(submission(inst, r, values, "other", "other"))
+                elif i == at and between == "sync-statement":
+                    inst.lines.append("stream << synchronize();")
+                elif i == at and between == "host-wait":
+                    inst.lines.append("stream.synchronize();")
+                if i == at and between == "read-result":
+                    inst.lines.append("stream << step(b, hb[0]).dispatch(n);")
+                elif i == at - 1 and between == "read-result":
+                    inst.lines.append("stream << a.copy_to(hb.data());")
+                elif i == at - 1 and between == "sync-ending":
+                    inst.lines.append(submission(inst, r, values, "run", ending="synchronize()"))
+                else:
+                    last = i == count - 1 and inst.flip(r, "run-ends-with-sync", 0.3)
+                    inst.lines.append(submission(inst, r, values, "run", ending="synchronize()" if last else None))
+        elif kind == "loop":
+            form = inst.pick(r, "loop", ["for", "range-for", "while", "do-while", "nested"])
+            miss = inst.pick(r, "loop-near-miss", ["none", "none", "none", "host-work", "upload-counter",
+                                                   "other-stream", "temporary-upload", "synchronize"])
+            trips = r.choice([2, 3, 5])
+            k = f"k{s}"
+            body = [submission(inst, r, values + [k], "loop")]
+            if inst.flip(r, "loop-two-submissions", 0.4):
+                body.append(submission(inst, r, values + [k], "loop"))
+            if miss == "host-work":
+                body.append(f"ha[0] = ha[0] + {k};")
+            elif miss == "upload-counter":
+                body.insert(0, f"stream << a.view(0u, 1u).copy_from(&{k});")
+            elif miss == "other-stream":
+                body.append(f"other << step(b, {k}).dispatch(n);")
+            elif miss == "temporary-upload":
+                body.insert(0, f"stream << a.copy_from(luisa::vector<uint>(n, {k}).data());")
+                body.insert(1, "stream << mix(b, a).dispatch(n);")
+            elif miss == "synchronize":
+                body.append("stream << synchronize();")
+            if form == "for":
+                inst.lines.append(f"for (uint {k} = 0u; {k} < {trips}u; {k}++) {{")
+                inst.lines += ["    " + b for b in body] + ["}"]
+            elif form == "range-for":
+                ks = ", ".join(f"{r.randrange(9)}u" for _ in range(trips))
+                inst.lines.append(f"const uint ks{s}[] = {{{ks}}};")
+                inst.lines.append(f"for (auto {k} : ks{s}) {{")
+                inst.lines += ["    " + b for b in body] + ["}"]
+            elif form == "while":
+                inst.lines.append(f"uint {k} = 0u;")
+                inst.lines.append(f"while ({k} < {trips}u) {{")
+                inst.lines += ["    " + b for b in body]
+                inst.lines += [f"    stream << step(a, {k}++).dispatch(n);", "}"]
+            elif form == "do-while":
+                inst.lines.append(f"uint {k} = 0u;")
+                inst.lines.append("do {")
+                inst.lines += ["    " + b for b in body] + [f"}} while (++{k} < {trips}u);"]
+            else:
+                inst.lines.append(f"for (uint i{s} = 0u; i{s} < 2u; i{s}++) {{")
+                inst.lines.append(f"    for (uint {k} = i{s}; {k} < {trips}u; {k}++) {{")
+                inst.lines += ["        " + b for b in body] + ["    }", "}"]
+        elif kind == "host":
+            what = inst.pick(r, "host", ["write", "read", "download-synchronized"])
+            if what == "write":
+                inst.lines.append(f"ha[n / 2u] = ha[n / 2u] + hb[0] * 7u;")
+            elif what == "read":
+                inst.lines.append(f"uint v{s} = hb[0] ^ ha[n - 1u];")
+                values.append(f"v{s}")
+            else:
+                inst.lines.append("stream << a.copy_to(ha.data()) << synchronize();")
+        else:
+            inst.lines.append(submission(inst, r, values, "other", "other"))
+            inst.lines.append(submission(inst, r, values, "other", "other"))
+        if s > 0:
+            inst.optional.append((f"segment-{s}", list(range(first, len(inst.lines)))))
+    if inst.flip(r, "ends-with-synchronize", 0.5):
+        inst.lines.append("stream << synchronize();")
+    return inst
+
+
+GENERATORS["stream-batching"] = gen_stream_batching
 
 
 def generate(rule, seed, index):

@@ -72,9 +72,10 @@ bool inInstantiatedPattern(const Stmt *S, ASTContext &Ctx) {
 
 /// A tree reduction over the whole block, and the warps its rewrite needs.
 struct BlockTree {
-  BlockTree(const TreeReduction &Tree, int64_t Threads, bool ShapeKnown, const WarpWidth &Width)
-      : Tree(Tree), Threads(Threads), Lanes(Width.known() ? Width.Narrowest : 0), Assumed(Lanes),
-        OneWarp(ShapeKnown && Lanes && Threads <= Lanes) {
+  BlockTree(const TreeReduction &Tree, int64_t Threads, const Expr *Combine, bool ShapeKnown,
+            const WarpWidth &Width)
+      : Tree(Tree), Threads(Threads), Combine(Combine), Lanes(Width.known() ? Width.Narrowest : 0),
+        Assumed(Lanes), OneWarp(ShapeKnown && Lanes && Threads <= Lanes) {
     // The rewrite must hold for every width the kernel may run with: one
     // partial per warp of the narrowest (indexed by warp_lane_count() at run
     // time), combined by one warp, so the narrowest warp must hold them all.
@@ -84,6 +85,9 @@ struct BlockTree {
 
   const TreeReduction &Tree;
   int64_t Threads;
+  /// For a tree that stops at several partials: the expression after it
+  /// that combines them, which the rewrite replaces with slot 0.
+  const Expr *Combine;
   int64_t Lanes;   ///< The narrowest warp; 0 when the width is unknown.
   int64_t Assumed; ///< The narrowest warp the rewrite is right for.
   bool OneWarp;    ///< The block is known to be one warp.
@@ -95,7 +99,7 @@ FixSafety treeSafety(const BlockTree &T, const BlockSize &Block, const WarpWidth
                      Diagnosis &D, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::string Array = T.Tree.Array->getNameAsString();
-  TreeLeftovers Left = leftoversOf(T.Tree, Ctx);
+  TreeLeftovers Left = leftoversOf(T.Tree, Ctx, T.Combine);
   FixSafety Safety = FixSafety::safe();
   if (!Block.known())
     Safety = FixSafety::none(Block.Why);
@@ -114,9 +118,13 @@ FixSafety treeSafety(const BlockTree &T, const BlockSize &Block, const WarpWidth
                              "' is reached through a pointer, a reference or a "
                              "member, so the rule cannot see its other uses");
   else if (Left.OtherRead) {
-    Safety = FixSafety::none("'" + Array +
-                             "' is read at another index than 0 after the "
-                             "reduction, where the tree leaves partial results");
+    Safety = FixSafety::none(
+        T.Combine ? "'" + Array +
+                        "' is used after the reduction outside the combination of its partials, "
+                        "where the tree leaves other values than the rewrite"
+                  : "'" + Array +
+                        "' is read at another index than 0 after the "
+                        "reduction, where the tree leaves partial results");
     D.Notes.emplace_back(SM.getExpansionLoc(Left.OtherRead->getBeginLoc()),
                          "'" + Array + "' is read here after the reduction");
   } else if (Left.VariableUse) {
@@ -179,21 +187,21 @@ std::string treeReplacement(const BlockTree &T, StringRef Thread, SourceLocation
                {"total", Total}});
 }
 
-/// The elements \p Tree combines when it reduces its whole 1D block of
-/// \p Block and every thread of the block reaches it; std::nullopt for a
-/// tree over a part of the block or per row of a 2D block (not the block's
-/// reduction) and for one reached by only some threads
-/// (luisa-divergent-barrier's finding).
-std::optional<int64_t> wholeBlockExtent(const TreeReduction &Tree, const BlockSize &Block,
-                                        Analyses &A) {
-  std::optional<int64_t> Extent = treeExtent(Tree.Loop.Values);
-  if (!Extent || A.Uniformity.isDivergent(Tree.Loop.Loop))
+/// The elements \p Tree combines (and the partials it leaves) when it
+/// reduces its whole 1D block of \p Block and every thread of the block
+/// reaches it; std::nullopt for a tree over a part of the block or per row
+/// of a 2D block (not the block's reduction) and for one reached by only
+/// some threads (luisa-divergent-barrier's finding).
+std::optional<TreeSpan> wholeBlockSpan(const TreeReduction &Tree, const BlockSize &Block,
+                                       Analyses &A) {
+  std::optional<TreeSpan> Span = treeSpan(Tree.Loop.Values);
+  if (!Span || A.Uniformity.isDivergent(Tree.Loop.Loop))
     return std::nullopt;
   auto Shape = Block.known();
-  if (Shape ? (*Shape)[1] * (*Shape)[2] != 1 || (*Shape)[0] != *Extent
-            : !llvm::isPowerOf2_64(*Extent))
+  if (Shape ? (*Shape)[1] * (*Shape)[2] != 1 || (*Shape)[0] != Span->Extent
+            : !llvm::isPowerOf2_64(Span->Extent))
     return std::nullopt;
-  return Extent;
+  return Span;
 }
 
 } // namespace
@@ -245,12 +253,18 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   }
   BlockSize Block = A.Blocks.sizeAt(Loop);
-  std::optional<int64_t> Extent = wholeBlockExtent(*Tree, Block, A);
-  if (!Extent)
+  std::optional<TreeSpan> Span = wholeBlockSpan(*Tree, Block, A);
+  if (!Span)
+    return;
+  // A tree that stops at K partials is the block's reduction only with the
+  // combination of exactly those K that follows it.
+  std::optional<PartialsCombine> Combine;
+  if (Span->Partials > 1 && !(Combine = matchPartialsCombine(*Tree, Span->Partials, Ctx)))
     return;
 
   WarpWidth Width = widthAt(Loop, Ctx);
-  BlockTree Whole(*Tree, *Extent, Block.known().has_value(), Width);
+  BlockTree Whole(*Tree, Span->Extent, Combine ? Combine->Combine : nullptr,
+                  Block.known().has_value(), Width);
   std::string Array = Tree->Array->getNameAsString();
   std::string Collective = collectiveName(Tree->Op);
   QualType Element = sharedElementType(Tree->Array->getType());
@@ -259,18 +273,24 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
   D.Loc = Ctx.getSourceManager().getExpansionLoc(Loop->getBeginLoc());
   D.Format = Whole.OneWarp
                  ? "shared-memory tree reduction of '%0'%4 takes %1 sync_block() barriers in "
-                   "%2 halving steps; the block is one warp, so %3 needs 1"
+                   "%2 halving steps%5; the block is one warp, so %3 needs 1"
                  : "shared-memory tree reduction of '%0'%4 takes %1 sync_block() barriers in "
-                   "%2 halving steps; %3 in each warp, one shared partial per warp and %3 "
+                   "%2 halving steps%5; %3 in each warp, one shared partial per warp and %3 "
                    "over the partials need 2";
-  D.Args = {Array, std::to_string(Tree->BarriersPerStep * Tree->Loop.Values.size()),
-            std::to_string(Tree->Loop.Values.size()), Collective, helperClause(Loop, Ctx)};
+  D.Args = {Array,
+            std::to_string(Tree->BarriersPerStep * Tree->Loop.Values.size()),
+            std::to_string(Tree->Loop.Values.size()),
+            Collective,
+            helperClause(Loop, Ctx),
+            Combine
+                ? " and a combination of its last " + std::to_string(Span->Partials) + " partials"
+                : ""};
   D.Kind = rewriteOf(Tree->Op, Element, Ctx);
   D.Safety = treeSafety(Whole, Block, Width, D, Ctx);
   // The operation comes from a call in code every instantiation shares, and
   // another instantiation may pass another one (a ReduceOp template argument).
-  if (D.Safety.Kind != Applicability::None && Tree->CombineHelper &&
-      isInTemplateInstantiation(Loop, Ctx))
+  if (D.Safety.Kind != Applicability::None &&
+      (Tree->CombineHelper || (Combine && Combine->Helper)) && isInTemplateInstantiation(Loop, Ctx))
     D.Safety = FixSafety::none("the combining operation is a call in code instantiated from a "
                                "template, which other instantiations share with other operations");
   std::string Thread = sourceText(Tree->Thread->getSourceRange(), Ctx);
@@ -279,9 +299,21 @@ void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
                                "available");
   if (D.Safety.Kind != Applicability::None) {
     D.bind("loop", Loop);
-    D.Edit = transformer::edit(
-        transformer::changeTo(userStatements("loop", "loop"),
-                              transformer::cat(treeReplacement(Whole, Thread, D.Loc, Ctx))));
+    auto Tree = transformer::changeTo(userStatements("loop", "loop"),
+                                      transformer::cat(treeReplacement(Whole, Thread, D.Loc, Ctx)));
+    if (!Combine) {
+      D.Edit = transformer::edit(std::move(Tree));
+    } else {
+      // The rewrite leaves the whole result in slot 0, which the
+      // combination of the partials then reads alone.
+      D.bind("combine", Combine->Combine);
+      D.Edit = transformer::editList(
+          {std::move(Tree), transformer::changeTo(userCode(transformer::node("combine")),
+                                                  transformer::cat(Array + "[0u]"))});
+      D.Notes.emplace_back(Ctx.getSourceManager().getExpansionLoc(Combine->Combine->getBeginLoc()),
+                           "the fix replaces the combination of the partials with '" + Array +
+                               "[0u]', where the rewrite leaves the block's result");
+    }
   }
   emit(Result, std::move(D));
 }

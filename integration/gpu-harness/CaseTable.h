@@ -68,6 +68,7 @@ inline constexpr CaseSpec CaseTable[] = {
      256},
     {"luisa-shared-tree-reduction", "tree_sum_256", Pattern::BlockReduce, Op::Sum, 256},
     {"luisa-shared-tree-reduction", "tree_max_256", Pattern::BlockReduce, Op::Max, 256},
+    {"luisa-shared-tree-reduction", "tree_sum_two_partials", Pattern::BlockReduce, Op::Sum, 256},
     {"luisa-shared-tree-reduction", "tree_sum_1024", Pattern::BlockReduce, Op::Sum, 1024},
     {"luisa-shared-tree-reduction", "tree_max_1024", Pattern::BlockReduce, Op::Max, 1024},
 };

@@ -57,27 +57,35 @@ bool isHalving(const Stmt *S, const VarDecl *Var, const ASTContext &Ctx) {
          (Rhs->getOperator() == OO_Slash && isHostValue(Rhs->getArg(1), 2, Ctx));
 }
 
-/// The variable V of `$if (V == 0) { $break; };` (the exit of a `$loop` or
-/// `$while (true)` halving loop), or nullptr.
-const VarDecl *breakWhenZero(const Stmt *S, const ASTContext &Ctx) {
+/// The variable V and the constant K of `$if (V == K) { $break; };` (the
+/// exit of a `$loop` or `$while (true)` halving loop).
+struct BreakAt {
+  const VarDecl *Var = nullptr;
+  int64_t Value = 0;
+};
+std::optional<BreakAt> breakWhenEqual(const Stmt *S, const ASTContext &Ctx) {
   const auto *E = dyn_cast_or_null<Expr>(S);
   auto If = E ? matchDslIf(E->IgnoreImplicit()) : std::nullopt;
   if (!If || If->Then->size() != 1)
-    return nullptr;
+    return std::nullopt;
   const auto *Exit = dyn_cast<Expr>(If->Then->body_front());
   if (!Exit || matchDslExit(Exit->IgnoreImplicit()) != DslExit::Break)
-    return nullptr;
+    return std::nullopt;
   const auto *Cmp = binaryDslOperator(If->Cond);
   if (!Cmp || Cmp->getOperator() != OO_EqualEqual)
-    return nullptr;
+    return std::nullopt;
   const Expr *L = Cmp->getArg(0), *R = Cmp->getArg(1);
-  if (isHostValue(L, 0, Ctx))
-    std::swap(L, R);
-  return isHostValue(R, 0, Ctx) ? variableOf(L) : nullptr;
+  auto Value = evaluateHostInt(stripDslWrappers(R), Ctx);
+  if (!Value)
+    std::swap(L, R), Value = evaluateHostInt(stripDslWrappers(R), Ctx);
+  const VarDecl *Var = variableOf(L);
+  if (!Value || !Var)
+    return std::nullopt;
+  return BreakAt{Var, *Value};
 }
 
 /// The exit of an endless `$loop`/`$while (true)` whose body is \p Body when
-/// it leaves only through `$if (V == 0) { $break; };` as the body's first or
+/// it leaves only through `$if (V == K) { $break; };` as the body's first or
 /// last statement: that statement, or nullptr.
 const Stmt *endlessLoopExit(const DslControl &Control, const CompoundStmt *Body,
                             const ASTContext &Ctx) {
@@ -89,7 +97,7 @@ const Stmt *endlessLoopExit(const DslControl &Control, const CompoundStmt *Body,
   if (!Endless || Statements.size() < 2)
     return nullptr;
   for (const Stmt *Exit : {Statements.front(), Statements.back()})
-    if (breakWhenZero(Exit, Ctx) &&
+    if (breakWhenEqual(Exit, Ctx) &&
         llvm::none_of(Statements, [&](const Stmt *S) { return S != Exit && containsDslExit(S); }))
       return Exit;
   return nullptr;
@@ -314,11 +322,12 @@ std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext
   const VarDecl *Var = nullptr;
   std::optional<int64_t> Limit;
   OverloadedOperatorKind Kind = OO_None;
-  // `$loop { ...; $if (V == 0) { $break; }; }` runs as `$while (V != 0)`
-  // once V starts at a positive constant (checked below).
+  // `$loop { ...; $if (V == K) { $break; }; }` runs as `$while (V != K)`
+  // once V starts at a constant above K (checked below).
   const Stmt *Exit = endlessLoopExit(*Control, Body, Ctx);
   if (Exit) {
-    Var = breakWhenZero(Exit, Ctx), Limit = 0, Kind = OO_ExclaimEqual;
+    auto At = breakWhenEqual(Exit, Ctx);
+    Var = At->Var, Limit = At->Value, Kind = OO_ExclaimEqual;
   } else {
     if (Control->K != DslControl::While || Control->Conditions.size() != 1)
       return std::nullopt;
@@ -351,8 +360,8 @@ std::optional<HalvingLoop> matchHalvingLoop(const CompoundStmt *Body, ASTContext
   auto Statements = blockStatements(Body);
   if (!Start && DownToOne && (!Exit || Exit == Statements.front()))
     HalfOf = halvedOperand(Var->getInit(), Ctx);
-  if ((!Start && !HalfOf) || (Start && Exit && *Start <= 0) || VarWrites.size() != 1 ||
-      (!Exit && containsDslExit(Body)) ||
+  if ((!Start && !HalfOf) || (Start && Exit && (*Start <= 0 || *Start <= *Limit)) ||
+      VarWrites.size() != 1 || (!Exit && containsDslExit(Body)) ||
       repeatedWithin(Control->Statement, scopeOf(Var, Ctx), Ctx))
     return std::nullopt;
   auto Update = llvm::find_if(Statements, [&](const Stmt *S) {
@@ -469,14 +478,24 @@ std::optional<TreeReduction> matchTreeReduction(const CompoundStmt *Body, ASTCon
   return Tree;
 }
 
-std::optional<int64_t> treeExtent(llvm::ArrayRef<int64_t> Values) {
+std::optional<TreeSpan> treeSpan(llvm::ArrayRef<int64_t> Values) {
   if (Values.empty() || Values.front() <= 0 || Values.front() > (int64_t(1) << 40) ||
-      Values.back() != 1)
+      Values.back() < 1 || Values.back() > 8)
     return std::nullopt;
+  // A tree down to 1 may halve inexactly (96, ..., 3, 1: the caller rejects
+  // its block); one that leaves several partials must pair every slot.
+  bool Exact = Values.back() > 1;
   for (size_t I = 1; I < Values.size(); ++I)
-    if (Values[I] != Values[I - 1] / 2)
+    if (Values[I] != Values[I - 1] / 2 || (Exact && Values[I - 1] != 2 * Values[I]))
       return std::nullopt;
-  return 2 * Values.front();
+  return TreeSpan{2 * Values.front(), Values.back()};
+}
+
+std::optional<int64_t> treeExtent(llvm::ArrayRef<int64_t> Values) {
+  auto Span = treeSpan(Values);
+  if (!Span || Span->Partials != 1)
+    return std::nullopt;
+  return Span->Extent;
 }
 
 namespace {
@@ -541,9 +560,116 @@ bool isAfter(const Stmt *S, const Stmt *Loop, const SourceManager &SM) {
                                       SM.getExpansionLoc(S->getBeginLoc()));
 }
 
+/// True if \p Inner is \p Outer or one of its descendants.
+bool isWithin(const Stmt *Inner, const Stmt *Outer, ASTContext &Ctx) {
+  for (const Stmt *S = Inner; S; S = parentStmt(S, Ctx))
+    if (S == Outer)
+      return true;
+  return false;
+}
+
+/// The operands of \p E's nested combinations with \p Op (`(a + b) + c`
+/// gives a, b, c), also through helpers; the helper seen goes to \p Helper.
+void combinedOperands(const Expr *E, CombineOp Op, ASTContext &Ctx,
+                      llvm::SmallVectorImpl<const Expr *> &Operands, const FunctionDecl *&Helper) {
+  auto C = matchCombinationThroughHelpers(E, Ctx);
+  if (!C || C->Op != Op || Operands.size() > 8) {
+    Operands.push_back(E);
+    return;
+  }
+  if (C->Helper)
+    Helper = C->Helper;
+  combinedOperands(C->LHS, Op, Ctx, Operands, Helper);
+  combinedOperands(C->RHS, Op, Ctx, Operands, Helper);
+}
+
+/// \p E when it combines exactly `Array[0]` .. `Array[Partials - 1]` with
+/// \p Op, each once; else the first such expression inside it.
+std::optional<PartialsCombine> findCombine(const Stmt *S, const ValueDecl *Array, CombineOp Op,
+                                           int64_t Partials, ASTContext &Ctx) {
+  if (!S)
+    return std::nullopt;
+  llvm::SmallVector<const Expr *, 8> Operands;
+  const FunctionDecl *Helper = nullptr;
+  // The call itself (or its parentheses), not a conversion around it, whose
+  // range may hold more than the call (`Var<T> total{...}`).
+  if (isa<CallExpr, ParenExpr>(S))
+    combinedOperands(cast<Expr>(S), Op, Ctx, Operands, Helper);
+  if (Operands.size() == size_t(Partials)) {
+    uint64_t Seen = 0;
+    for (const Expr *Operand : Operands) {
+      auto Element = matchSharedElement(Operand);
+      auto Index = Element && Element->Array == Array && !Element->Stored
+                       ? evaluateHostInt(stripDslWrappers(Element->Index), Ctx)
+                       : std::nullopt;
+      if (!Index || *Index < 0 || *Index >= Partials || (Seen & (uint64_t(1) << *Index)))
+        break;
+      Seen |= uint64_t(1) << *Index;
+    }
+    if (Seen + 1 == uint64_t(1) << Partials)
+      return PartialsCombine{cast<Expr>(S), Helper};
+  }
+  for (const Stmt *Child : S->children())
+    if (auto Found = findCombine(Child, Array, Op, Partials, Ctx))
+      return Found;
+  return std::nullopt;
+}
+
 } // namespace
 
-TreeLeftovers leftoversOf(const TreeReduction &Tree, ASTContext &Ctx) {
+std::optional<PartialsCombine> matchPartialsCombine(const TreeReduction &Tree, int64_t Partials,
+                                                    ASTContext &Ctx) {
+  // The block whose statement the loop is (through the full expression of
+  // a device loop).
+  const Stmt *LoopStatement = Tree.Loop.Loop;
+  const CompoundStmt *Block = nullptr;
+  for (const Stmt *Parent = parentStmt(LoopStatement, Ctx); Parent && !Block;
+       Parent = parentStmt(LoopStatement, Ctx)) {
+    Block = dyn_cast<CompoundStmt>(Parent);
+    if (!Block && !isa<Expr>(Parent))
+      return std::nullopt;
+    if (!Block)
+      LoopStatement = Parent;
+  }
+  if (!Block || Partials < 2)
+    return std::nullopt;
+  // The partials are final once a barrier follows the loop's last step.
+  const Stmt *Last = nullptr;
+  for (const Stmt *S : blockStatements(Tree.Loop.Body))
+    if (S != Tree.Loop.Update && S != Tree.Loop.Exit && !isa<DeclStmt>(S))
+      Last = S;
+  bool Barrier = isBarrier(Last);
+  const auto *Array = dyn_cast<VarDecl>(Tree.Array);
+  bool AfterLoop = false;
+  for (const Stmt *S : Block->body()) {
+    if (!AfterLoop) {
+      AfterLoop = S == LoopStatement;
+      continue;
+    }
+    if (const auto *E = dyn_cast<Expr>(S); E && isBarrier(E->IgnoreImplicit())) {
+      Barrier = true;
+      continue;
+    }
+    if (!Array || !references(S, Array))
+      continue;
+    auto Found = Barrier ? findCombine(S, Array, Tree.Op, Partials, Ctx) : std::nullopt;
+    if (!Found)
+      return std::nullopt;
+    // The first use of the array after the loop is the combine's.
+    References Refs(Array, nullptr);
+    Refs.TraverseStmt(const_cast<Stmt *>(S));
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const DeclRefExpr *Ref : Refs.Found)
+      if (!isWithin(Ref, Found->Combine, Ctx) &&
+          SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Ref->getBeginLoc()),
+                                       SM.getExpansionLoc(Found->Combine->getBeginLoc())))
+        return std::nullopt;
+    return Found;
+  }
+  return std::nullopt;
+}
+
+TreeLeftovers leftoversOf(const TreeReduction &Tree, ASTContext &Ctx, const Expr *Combine) {
   TreeLeftovers Result;
   const SourceManager &SM = Ctx.getSourceManager();
   const Stmt *Loop = Tree.Loop.Loop;
@@ -561,14 +687,21 @@ TreeLeftovers leftoversOf(const TreeReduction &Tree, ASTContext &Ctx) {
                         Local->getType()->isReferenceType();
   for (const DeclRefExpr *Ref :
        Result.ArrayEscapes ? std::vector<const DeclRefExpr *>() : UsesOf(Local, Repeated)) {
-    if (!Repeated && !isAfter(Ref, Loop, SM))
+    if ((!Repeated && !isAfter(Ref, Loop, SM)) || (Combine && isWithin(Ref, Combine, Ctx)))
       continue;
     auto Access = accessOfReference(Ref, Ctx);
     if (!Access) {
       Result.OtherRead = Ref;
       break;
     }
-    if (isPureStore(*Access, Ctx) || isHostValue(Access->Index, 0, Ctx))
+    // Slot 0 holds the same value after the rewrite as after the tree, but
+    // not what a tree that stops at several partials leaves there; a store
+    // between the loop and the combine would change what the combine reads.
+    bool BeforeCombine = Combine && isAfter(Ref, Loop, SM) &&
+                         SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Ref->getBeginLoc()),
+                                                      SM.getExpansionLoc(Combine->getBeginLoc()));
+    if ((isPureStore(*Access, Ctx) && !BeforeCombine) ||
+        (!Combine && isHostValue(Access->Index, 0, Ctx)))
       continue;
     Result.OtherRead = Access->Access;
     break;

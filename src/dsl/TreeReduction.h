@@ -44,7 +44,7 @@ struct HalvingLoop {
   const clang::VarDecl *Var = nullptr;
   bool Device = false;                 ///< A `$while` over a DSL variable.
   const clang::Stmt *Update = nullptr; ///< For Device: the halving statement in Body.
-  /// For an endless `$loop`/`$while (true)`: its `$if (V == 0) { $break; };`.
+  /// For an endless `$loop`/`$while (true)`: its `$if (V == K) { $break; };`.
   const clang::Stmt *Exit = nullptr;
   std::vector<int64_t> Values; ///< Var's value in each iteration.
   /// For a device loop that halves down to 1 from a start that is not a
@@ -58,9 +58,9 @@ struct HalvingLoop {
 /// halving statement of the body (`V >>= 1u`, `V /= 2u`, `V = V / 2u`,
 /// `V = V >> 1u`) after every other use of V there, and the body has no
 /// `$break`/`$continue`/`$return`; or an endless `$loop`/`$while (true)`
-/// whose only exit is `$if (V == 0u) { $break; };` first or last in the
-/// body, from a positive start. A device loop may also start at half of a
-/// run-time value (HalfOf) when nothing runs before its exit test.
+/// whose only exit is `$if (V == K) { $break; };` (K a host constant, 0
+/// for a whole tree) first or last in the body, from a start above K. A device loop may also start
+/// at half of a run-time value (HalfOf) when nothing runs before its exit test.
 std::optional<HalvingLoop> matchHalvingLoop(const clang::CompoundStmt *Body, clang::ASTContext &Ctx,
                                             WriteAnalysis &Writes);
 
@@ -89,10 +89,34 @@ struct TreeReduction {
 std::optional<TreeReduction> matchTreeReduction(const clang::CompoundStmt *Body,
                                                 clang::ASTContext &Ctx, WriteAnalysis &Writes);
 
-/// 2 * P when \p Values are P, P / 2, ..., 1 in that order (integer halving):
-/// the elements a halving tree combines, all of them when 2 * P is a power
-/// of two; std::nullopt for other strides.
+/// What a halving tree with strides P, P / 2, ..., K combines: the 2 * P
+/// elements, into the K partials it leaves in slots 0 .. K - 1.
+struct TreeSpan {
+  int64_t Extent = 0;
+  int64_t Partials = 1;
+};
+
+/// The span of the strides \p Values when they are P, P / 2, ..., 1 in that
+/// order (integer halving: all of the elements when 2 * P is a power of two),
+/// or P, P / 2, ..., K for K from 2 to 8 with every halving exact (a tree that
+/// stops at K partials); std::nullopt for other strides.
+std::optional<TreeSpan> treeSpan(llvm::ArrayRef<int64_t> Values);
+
+/// The extent of treeSpan(Values) when the tree goes down to one partial.
 std::optional<int64_t> treeExtent(llvm::ArrayRef<int64_t> Values);
+
+/// The expression after a tree that stops at K partials which combines
+/// them: the tree's operation over exactly `s[0]` .. `s[K - 1]`, each once
+/// (`s[0] + s[1]`, `max(s[1], s[0])`, `(s[0] + s[1]) + (s[2] + s[3])`, also
+/// through reduce_op helpers), the first use of the array after the loop, in
+/// a later statement of the loop's block with a sync_block() between them
+/// (the loop's last or one in the block).
+struct PartialsCombine {
+  const clang::Expr *Combine = nullptr;
+  const clang::FunctionDecl *Helper = nullptr; ///< A helper it was seen through, if any.
+};
+std::optional<PartialsCombine> matchPartialsCombine(const TreeReduction &Tree, int64_t Partials,
+                                                    clang::ASTContext &Ctx);
 
 /// What code outside a tree loop does with the values the loop leaves behind.
 struct TreeLeftovers {
@@ -112,8 +136,12 @@ struct TreeLeftovers {
 /// rewrite that leaves only slot 0 (and neither the register nor the
 /// stride) as the loop would: uses after the loop in the function, and,
 /// when a loop around the tree repeats it within a variable's scope, uses
-/// anywhere outside the tree.
-TreeLeftovers leftoversOf(const TreeReduction &Tree, clang::ASTContext &Ctx);
+/// anywhere outside the tree. With \p Combine (the PartialsCombine of a
+/// tree that stops at several partials, which the rewrite replaces by slot
+/// 0), its own reads are the rewrite's, and any other read of the array, at
+/// index 0 too, or a store between the loop and it, is a leftover.
+TreeLeftovers leftoversOf(const TreeReduction &Tree, clang::ASTContext &Ctx,
+                          const clang::Expr *Combine = nullptr);
 
 } // namespace kernel_tidy::dsl
 

@@ -201,6 +201,80 @@ TEST(TreeReduction, Extent) {
   EXPECT_FALSE(dsl::treeExtent({}));
 }
 
+TEST(TreeReduction, SpanOfATreeThatStopsAtPartials) {
+  auto Span = dsl::treeSpan({128, 64, 32, 16, 8, 4, 2});
+  ASSERT_TRUE(Span);
+  EXPECT_EQ(256, Span->Extent);
+  EXPECT_EQ(2, Span->Partials);
+  Span = dsl::treeSpan({64, 32, 16, 8, 4});
+  ASSERT_TRUE(Span);
+  EXPECT_EQ(128, Span->Extent);
+  EXPECT_EQ(4, Span->Partials);
+  EXPECT_EQ(1, dsl::treeSpan({128, 64, 32, 16, 8, 4, 2, 1})->Partials);
+  // Three partials of 192 elements: a span (the rule rejects the block size).
+  EXPECT_EQ(3, dsl::treeSpan({96, 48, 24, 12, 6, 3})->Partials);
+  EXPECT_FALSE(dsl::treeSpan({100, 50, 25, 12, 6, 3})); // 25 / 2 leaves a slot out
+  EXPECT_FALSE(dsl::treeSpan({128, 64, 32, 16}));       // 16 partials: not written out
+  EXPECT_FALSE(dsl::treeExtent({128, 64, 32, 16, 8, 4, 2}));
+}
+
+/// The combination after the tree of the last trees() snippet.
+std::optional<dsl::PartialsCombine> combineOf(const dsl::TreeReduction &Tree, int64_t Partials) {
+  return dsl::matchPartialsCombine(Tree, Partials, Current->context());
+}
+
+TEST(TreeReduction, CombinationOfTheLastPartials) {
+  const char *const Loop = "    for (uint stride = 128u; stride > 1u; stride >>= 1u) {\n"
+                           "        $if (tid < stride) { s[tid] += s[tid + stride]; };\n"
+                           "        sync_block();\n"
+                           "    }\n";
+  auto Found = trees(std::string(Prelude) + Loop + "    buffer.write(0u, s[1u] + s[0u]);\n");
+  ASSERT_EQ(1u, Found.size());
+  ASSERT_TRUE(Found[0]);
+  auto Combine = combineOf(*Found[0], 2);
+  ASSERT_TRUE(Combine);
+  EXPECT_EQ(nullptr, Combine->Helper);
+  EXPECT_EQ(nullptr, dsl::leftoversOf(*Found[0], Current->context(), Combine->Combine).OtherRead);
+  // Without the combination, s[1u] is a read the rewrite would change.
+  EXPECT_TRUE(dsl::leftoversOf(*Found[0], Current->context()).OtherRead);
+
+  // Slot 0 read again after the combination: the tree left a partial there.
+  Found = trees(std::string(Prelude) + Loop +
+                "    buffer.write(0u, s[0u] + s[1u]);\n"
+                "    buffer.write(1u, s[0u]);\n");
+  ASSERT_TRUE(Found[0]);
+  Combine = combineOf(*Found[0], 2);
+  ASSERT_TRUE(Combine);
+  EXPECT_TRUE(dsl::leftoversOf(*Found[0], Current->context(), Combine->Combine).OtherRead);
+  // The near misses (another operation, other slots, no barrier, another use
+  // first) are near-miss-partials.cpp.
+}
+
+TEST(TreeReduction, EndlessLoopThatLeavesAtAStride) {
+  auto Found =
+      trees(std::string(Prelude) + "    UInt stride = 128u;\n"
+                                   "    $loop {\n"
+                                   "        $if (stride == 1u) { $break; };\n"
+                                   "        $if (tid < stride) { s[tid] += s[tid + stride]; };\n"
+                                   "        sync_block();\n"
+                                   "        stride >>= 1u;\n"
+                                   "    };\n");
+  ASSERT_EQ(1u, Found.size());
+  ASSERT_TRUE(Found[0]);
+  EXPECT_EQ((std::vector<int64_t>{128, 64, 32, 16, 8, 4, 2}), Found[0]->Loop.Values);
+  // A start at the exit's value with the test last would never leave.
+  Found =
+      trees(std::string(Prelude) + "    UInt stride = 1u;\n"
+                                   "    $loop {\n"
+                                   "        $if (tid < stride) { s[tid] += s[tid + stride]; };\n"
+                                   "        sync_block();\n"
+                                   "        stride >>= 1u;\n"
+                                   "        $if (stride == 1u) { $break; };\n"
+                                   "    };\n");
+  ASSERT_EQ(1u, Found.size());
+  EXPECT_FALSE(Found[0]);
+}
+
 TEST(TreeReduction, Leftovers) {
   auto Found = trees(std::string(Prelude) +
                      "    for (uint stride = 128u; stride > 0u; stride >>= 1u) {\n"

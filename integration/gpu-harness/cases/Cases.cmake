@@ -25,6 +25,9 @@ set(KERNEL_TIDY_HARNESS_HOST_CASES stream_batching)
 set(KERNEL_TIDY_HARNESS_TYPES_stream_batching u32)
 # Shared-memory tree reductions (blocks of 256 and 1024 threads), 32-bit types.
 list(APPEND KERNEL_TIDY_HARNESS_CASES tree_sum_256 tree_max_256 tree_sum_1024 tree_max_1024)
+# A tree that stops at two partials, added after it.
+list(APPEND KERNEL_TIDY_HARNESS_CASES tree_sum_two_partials)
+set(KERNEL_TIDY_HARNESS_TYPES_tree_sum_two_partials u32 f32)
 set(KERNEL_TIDY_HARNESS_TYPES_tree_sum_256 u32 i32 f32)
 set(KERNEL_TIDY_HARNESS_TYPES_tree_max_256 u32 i32 f32)
 set(KERNEL_TIDY_HARNESS_TYPES_tree_sum_1024 u32 i32 f32)

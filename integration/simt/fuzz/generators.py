@@ -52,19 +52,23 @@ def value_type(inst, r, allow_float=True, widen=False):
     """The value type; with `widen`, some become half or a vector of 2 to 4 (drawn from a
     random stream of their own, so that the other choices of an instance stay the same)."""
     t = inst.pick(r, "type", ["uint", "int", "float"] if allow_float else ["uint", "int"])
-    if widen:
-        w = random.Random(f"{inst.name}/widen")
-        shape = w.choice(["scalar", "scalar", "half", "vector", "vector"] if t == "float" else
-                         ["scalar", "scalar", "vector"])
-        if shape == "half":
-            t = "half"
-        elif shape == "vector":
-            t = t + str(w.choice([2, 3, 4])) if w.random() < 0.7 or t != "float" else "half" + str(w.choice([2, 4]))
-        # One branch per kind (half, a vector of half, float or integers), not per type:
-        # CI's covering set stays small.
-        kind = ("half-" if scalar_of(t) == "half" else "float-" if scalar_of(t) == "float" else "integer-") + \
-            ("scalar" if dim_of(t) == 1 else "vector")
-        inst.branches.add(f"{inst.rule}:wide-type={kind}")
+    return widened(inst, t) if widen else t
+
+
+def widened(inst, t):
+    """`t`, or half or a vector of 2 to 4 in its place (a random stream of its own)."""
+    w = random.Random(f"{inst.name}/widen")
+    shape = w.choice(["scalar", "scalar", "half", "vector", "vector"] if t == "float" else
+                     ["scalar", "scalar", "vector"])
+    if shape == "half":
+        t = "half"
+    elif shape == "vector":
+        t = t + str(w.choice([2, 3, 4])) if w.random() < 0.7 or t != "float" else "half" + str(w.choice([2, 4]))
+    # One branch per kind (half, a vector of half, float or integers), not per type:
+    # CI's covering set stays small.
+    kind = ("half-" if scalar_of(t) == "half" else "float-" if scalar_of(t) == "float" else "integer-") + \
+        ("scalar" if dim_of(t) == 1 else "vector")
+    inst.branches.add(f"{inst.rule}:wide-type={kind}")
     return t
 
 
@@ -199,6 +203,8 @@ def gen_sequential(r, name):
     inst = Instance("sequential-lane-reads", name, None)
     inst.vtype = value_type(inst, r)
     op = pick_op(inst, r, ["sum", "sum", "product"])
+    if op == "sum":  # warp_prefix_sum takes half and vectors; products stay scalar
+        inst.vtype = widened(inst, inst.vtype)
     inst.allowed = allowed_for(inst, op)
     width = widths(inst, r)
     inst.block = inst.pick(r, "block", [0, 64])
@@ -210,7 +216,8 @@ def gen_sequential(r, name):
         inst.lines.append(f"x = x % 5{'u' if t == 'uint' else ''} + 1{'u' if t == 'uint' else ''};")
     guarded = guard_open(inst, r)
     init = inst.pick(r, "init", ["zero", "out"]) if op == "sum" else "one"
-    inst.lines.append(f"Var<{t}> acc = {ZERO[t] if init == 'zero' else ONE[t] if init == 'one' else 'out.read(element)'};")
+    zero = ZERO.get(t, "x - x")  # half and vectors have no literal here; x is finite
+    inst.lines.append(f"Var<{t}> acc = {zero if init == 'zero' else ONE[t] if init == 'one' else 'out.read(element)'};")
     inclusive = inst.flip(r, "inclusive", 0.3)
     bound = "lane + 1u" if inclusive else "lane"
     miss = inst.pick(r, "near-miss", ["none", "none", "none", "value-depends-on-i", "extra-statement", "suffix"])
@@ -224,7 +231,7 @@ def gen_sequential(r, name):
     else:
         head = f"for (auto i : dynamic_range({bound})) {{"
     inst.lines.append(head)
-    value = "x + cast<%s>(i)" % t if miss == "value-depends-on-i" else "x"
+    value = "x + cast<%s>(i)" % scalar_of(t) if miss == "value-depends-on-i" else "x"
     sym = "+" if op == "sum" else "*"
     if inst.flip(r, "explicit-assign", 0.3):
         inst.lines.append(f"    acc = acc {sym} warp_read_lane({value}, i);")

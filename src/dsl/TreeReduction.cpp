@@ -491,13 +491,6 @@ std::optional<TreeSpan> treeSpan(llvm::ArrayRef<int64_t> Values) {
   return TreeSpan{2 * Values.front(), Values.back()};
 }
 
-std::optional<int64_t> treeExtent(llvm::ArrayRef<int64_t> Values) {
-  auto Span = treeSpan(Values);
-  if (!Span || Span->Partials != 1)
-    return std::nullopt;
-  return Span->Extent;
-}
-
 namespace {
 
 /// The references to one variable in a block, with the nodes of one

@@ -102,9 +102,6 @@ struct TreeSpan {
 /// stops at K partials); std::nullopt for other strides.
 std::optional<TreeSpan> treeSpan(llvm::ArrayRef<int64_t> Values);
 
-/// The extent of treeSpan(Values) when the tree goes down to one partial.
-std::optional<int64_t> treeExtent(llvm::ArrayRef<int64_t> Values);
-
 /// The expression after a tree that stops at K partials which combines
 /// them: the tree's operation over exactly `s[0]` .. `s[K - 1]`, each once
 /// (`s[0] + s[1]`, `max(s[1], s[0])`, `(s[0] + s[1]) + (s[2] + s[3])`, also

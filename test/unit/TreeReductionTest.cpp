@@ -65,7 +65,10 @@ TEST(TreeReduction, HostLoopInPlace) {
   EXPECT_EQ(dsl::CombineOp::Sum, Found[0]->Op);
   EXPECT_EQ(nullptr, Found[0]->Register);
   EXPECT_EQ(1u, Found[0]->BarriersPerStep);
-  EXPECT_EQ(std::optional<int64_t>(256), dsl::treeExtent(Found[0]->Loop.Values));
+  auto Span = dsl::treeSpan(Found[0]->Loop.Values);
+  ASSERT_TRUE(Span);
+  EXPECT_EQ(256, Span->Extent);
+  EXPECT_EQ(1, Span->Partials);
   EXPECT_EQ("s", Found[0]->Array->getName());
   dsl::TreeLeftovers Left = dsl::leftoversOf(*Found[0], Current->context());
   EXPECT_EQ(nullptr, Left.OtherRead);
@@ -192,13 +195,21 @@ TEST(TreeReduction, RunTimeStart) {
 }
 
 TEST(TreeReduction, Extent) {
-  EXPECT_EQ(std::optional<int64_t>(256), dsl::treeExtent({128, 64, 32, 16, 8, 4, 2, 1}));
-  EXPECT_EQ(std::optional<int64_t>(192), dsl::treeExtent({96, 48, 24, 12, 6, 3, 1}));
-  EXPECT_EQ(std::optional<int64_t>(2), dsl::treeExtent({1}));
-  EXPECT_FALSE(dsl::treeExtent({128, 64, 32}));      // stops short
-  EXPECT_FALSE(dsl::treeExtent({1, 2, 4, 8}));       // ascending
-  EXPECT_FALSE(dsl::treeExtent({128, 32, 8, 2, 1})); // skips steps
-  EXPECT_FALSE(dsl::treeExtent({}));
+  // A whole tree: down to one partial.
+  auto Whole = [](llvm::ArrayRef<int64_t> Values) -> std::optional<int64_t> {
+    auto Span = dsl::treeSpan(Values);
+    if (!Span)
+      return std::nullopt;
+    EXPECT_EQ(1, Span->Partials);
+    return Span->Extent;
+  };
+  EXPECT_EQ(std::optional<int64_t>(256), Whole({128, 64, 32, 16, 8, 4, 2, 1}));
+  EXPECT_EQ(std::optional<int64_t>(192), Whole({96, 48, 24, 12, 6, 3, 1}));
+  EXPECT_EQ(std::optional<int64_t>(2), Whole({1}));
+  EXPECT_FALSE(dsl::treeSpan({128, 64, 32}));      // stops short
+  EXPECT_FALSE(dsl::treeSpan({1, 2, 4, 8}));       // ascending
+  EXPECT_FALSE(dsl::treeSpan({128, 32, 8, 2, 1})); // skips steps
+  EXPECT_FALSE(dsl::treeSpan({}));
 }
 
 TEST(TreeReduction, SpanOfATreeThatStopsAtPartials) {
@@ -215,7 +226,6 @@ TEST(TreeReduction, SpanOfATreeThatStopsAtPartials) {
   EXPECT_EQ(3, dsl::treeSpan({96, 48, 24, 12, 6, 3})->Partials);
   EXPECT_FALSE(dsl::treeSpan({100, 50, 25, 12, 6, 3})); // 25 / 2 leaves a slot out
   EXPECT_FALSE(dsl::treeSpan({128, 64, 32, 16}));       // 16 partials: not written out
-  EXPECT_FALSE(dsl::treeExtent({128, 64, 32, 16, 8, 4, 2}));
 }
 
 /// The combination after the tree of the last trees() snippet.

@@ -76,8 +76,8 @@ const Stmt *enclosingFunctionBody(const Stmt *S, ASTContext &Ctx) {
   return nullptr;
 }
 
-EnclosingStatement enclosingStatement(const Expr *E, ASTContext &Ctx) {
-  const Stmt *Node = E;
+EnclosingStatement enclosingStatement(const Stmt *S, ASTContext &Ctx) {
+  const Stmt *Node = S;
   for (const Stmt *Parent = parentStmt(Node, Ctx); Parent;
        Node = Parent, Parent = parentStmt(Node, Ctx))
     if (!isa<Expr>(Parent))

@@ -39,8 +39,9 @@ struct EnclosingStatement {
   const clang::Stmt *Container = nullptr;
 };
 
-/// The statement whose full expression contains \p E, and its parent.
-EnclosingStatement enclosingStatement(const clang::Expr *E, clang::ASTContext &Ctx);
+/// The statement that is \p S or whose full expression contains it, and its
+/// parent.
+EnclosingStatement enclosingStatement(const clang::Stmt *S, clang::ASTContext &Ctx);
 
 /// True if the value of \p E is discarded: it is a statement of its own
 /// (through temporaries and parentheses) or cast to void.

@@ -614,16 +614,8 @@ std::optional<PartialsCombine> matchPartialsCombine(const TreeReduction &Tree, i
                                                     ASTContext &Ctx) {
   // The block whose statement the loop is (through the full expression of
   // a device loop).
-  const Stmt *LoopStatement = Tree.Loop.Loop;
-  const CompoundStmt *Block = nullptr;
-  for (const Stmt *Parent = parentStmt(LoopStatement, Ctx); Parent && !Block;
-       Parent = parentStmt(LoopStatement, Ctx)) {
-    Block = dyn_cast<CompoundStmt>(Parent);
-    if (!Block && !isa<Expr>(Parent))
-      return std::nullopt;
-    if (!Block)
-      LoopStatement = Parent;
-  }
+  auto [LoopStatement, Container] = enclosingStatement(Tree.Loop.Loop, Ctx);
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(Container);
   if (!Block || Partials < 2)
     return std::nullopt;
   // The partials are final once a barrier follows the loop's last step.

@@ -310,31 +310,83 @@ void UploadedMemory::add(const StreamSubmission &S) {
   }
 }
 
-/// The expression that \p S assigns, increments or decrements, if it does.
-static const Expr *writtenBy(const Stmt *S) {
+/// True if a parameter of type \p T can write what its argument refers to: a
+/// non-const reference, a pointer to non-const, or an object taken by value
+/// (an iterator, a span) that may point into the argument's memory.
+static bool mayWriteThrough(QualType T) {
+  if (T->isReferenceType())
+    return !T.getNonReferenceType().isConstQualified();
+  if (T->isPointerType())
+    return !T->getPointeeType().isConstQualified();
+  return T->isRecordType();
+}
+
+/// True for the methods of a container that hand out its memory without
+/// changing it (a write through what they return is seen where it happens).
+static bool isAccessor(const CXXMethodDecl *Method) {
+  if (Method->getOverloadedOperator() == OO_Subscript)
+    return true;
+  return Method->getIdentifier() &&
+         llvm::StringSwitch<bool>(Method->getName())
+             .Cases("data", "begin", "end", "rbegin", "rend", "front", "back", "at", true)
+             .Cases("size", "empty", "capacity", "get", true)
+             .Default(false);
+}
+
+/// Calls \p Visit with each expression that \p S itself may write: the
+/// target of an assignment, increment or decrement; the arguments that a call
+/// outside LuisaCompute (`std::swap`, `std::fill`) may write through a
+/// parameter; the object of a non-const method (`v.push_back(x)` may move
+/// v's elements). LuisaCompute's own calls write host memory only as
+/// downloads, which complete after the uploads listed before them.
+static void forEachWrite(const Stmt *S, llvm::function_ref<void(const Expr *)> Visit) {
   if (const auto *Unary = dyn_cast<UnaryOperator>(S); Unary && Unary->isIncrementDecrementOp())
-    return Unary->getSubExpr();
+    return Visit(Unary->getSubExpr());
   if (const auto *Binary = dyn_cast<BinaryOperator>(S); Binary && Binary->isAssignmentOp())
-    return Binary->getLHS();
+    return Visit(Binary->getLHS());
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
       Op && Op->getNumArgs() >= 1 &&
       (Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
        Op->getOperator() == OO_MinusMinus))
-    return Op->getArg(0);
-  return nullptr;
+    return Visit(Op->getArg(0));
+  const FunctionDecl *Callee = nullptr;
+  llvm::ArrayRef<const Expr *> Arguments;
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    Callee = Call->getDirectCallee();
+    Arguments = {Call->getArgs(), Call->getNumArgs()};
+    if (isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(Callee))
+      Arguments = Arguments.drop_front(); // The object, below.
+  } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+    Callee = Construct->getConstructor();
+    Arguments = {Construct->getArgs(), Construct->getNumArgs()};
+  } else {
+    return;
+  }
+  if (Callee && isInLuisaComputeLibrary(Callee))
+    return;
+  for (unsigned I = 0; I < Arguments.size(); ++I)
+    if (!Callee || I >= Callee->getNumParams() ||
+        mayWriteThrough(Callee->getParamDecl(I)->getType()))
+      Visit(Arguments[I]);
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  if (!Method || Method->isStatic() || Method->isConst() || isAccessor(Method))
+    return;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(S))
+    Visit(Member->getImplicitObjectArgument());
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+    Visit(Op->getArg(0));
 }
 
 bool UploadedMemory::isWrittenBy(const Stmt *S) const {
   if (!S || isa<LambdaExpr>(S))
     return false;
-  if (const Expr *Target = writtenBy(S)) {
-    if (Unknown)
-      return true;
+  bool Written = false;
+  forEachWrite(S, [&](const Expr *Target) {
     const ValueDecl *Root = hostMemoryRoot(Target);
-    if (Root && Roots.contains(Root))
-      return true;
-  }
-  return llvm::any_of(S->children(), [&](const Stmt *Child) { return isWrittenBy(Child); });
+    Written |= Unknown || (Root && Roots.contains(Root));
+  });
+  return Written ||
+         llvm::any_of(S->children(), [&](const Stmt *Child) { return isWrittenBy(Child); });
 }
 
 /// True if a preprocessor directive starts a line between \p From and \p To.

@@ -164,6 +164,31 @@ TEST(StreamSubmissions, UploadedMemoryIsWrittenByLaterCode) {
   EXPECT_TRUE(Uploaded.isWrittenBy(H.statement(6)));
 }
 
+TEST(StreamSubmissions, UploadedMemoryIsWrittenThroughLibraryCalls) {
+  HostSnippet H("  stream << a.copy_from(v.data()) << b.copy_from(&x);\n"
+                "  stream << a.copy_from(v.data() + v.size()) << b.copy_from(&w.front());\n"
+                "  stream << b.copy_from(&std::max(x, w[0]));\n"
+                "  stream << a.copy_to(v.data());\n"
+                "  std::swap(x, w[1]);\n"
+                "  std::fill(v.begin(), v.end(), 1.f);\n"
+                "  v.push_back(x);\n"
+                "  stream << b.copy_from((w.push_back(x), w.data()));\n",
+                "#include <algorithm>\n#include <utility>\n");
+  ASSERT_TRUE(H.parsed());
+  dsl::UploadedMemory Uploaded;
+  Uploaded.add(*H.submission(0));
+  // Accessors, const references and downloads do not write what was uploaded.
+  EXPECT_FALSE(Uploaded.isWrittenBy(H.statement(1)));
+  EXPECT_FALSE(Uploaded.isWrittenBy(H.statement(2)));
+  EXPECT_FALSE(Uploaded.isWrittenBy(H.statement(3)));
+  EXPECT_TRUE(Uploaded.isWrittenBy(H.statement(4)));
+  EXPECT_TRUE(Uploaded.isWrittenBy(H.statement(5)));
+  EXPECT_TRUE(Uploaded.isWrittenBy(H.statement(6)));
+  EXPECT_FALSE(Uploaded.isWrittenBy(H.statement(7))); // w was not uploaded.
+  Uploaded.add(*H.submission(1));
+  EXPECT_TRUE(Uploaded.isWrittenBy(H.statement(7)));
+}
+
 TEST(StreamSubmissions, RunsEndAtAnythingThatIsNotAPlainSubmission) {
   HostSnippet H(
       "  stream << a.copy_from(v.data());\n"           // 0 run 1

@@ -94,12 +94,12 @@ dsl::Analyses &RuleBase::analyses(ASTContext &Ctx) {
 static MatchFinder::MatchResult
 withBindings(const MatchFinder::MatchResult &Result,
              llvm::ArrayRef<std::pair<std::string, DynTypedNode>> Extra) {
-  internal::BoundNodesTreeBuilder Builder;
+  ast_matchers::internal::BoundNodesTreeBuilder Builder;
   for (const auto &[Id, Node] : Result.Nodes.getMap())
     Builder.setBinding(Id, Node);
   for (const auto &[Id, Node] : Extra)
     Builder.setBinding(Id, Node);
-  struct Collect : internal::BoundNodesTreeBuilder::Visitor {
+  struct Collect : ast_matchers::internal::BoundNodesTreeBuilder::Visitor {
     std::optional<BoundNodes> Nodes;
     void visitMatch(const BoundNodes &Match) override { Nodes = Match; }
   } Collector;

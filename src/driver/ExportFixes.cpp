@@ -3,19 +3,13 @@
 #include "src/driver/ExportFixes.h"
 
 #include "src/driver/CuteFrontend.h"
+#include "src/driver/Paths.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace kernel_tidy {
-
-static std::string absolutePath(const std::string &Path) {
-  llvm::SmallString<256> Absolute(Path);
-  llvm::sys::fs::make_absolute(Absolute);
-  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-  return Absolute.str().str();
-}
 
 std::string exportFixesYaml(const std::vector<FileResult> &Results, bool IncludeUnsafe,
                             unsigned *PythonFixesLeftOut) {

@@ -7,13 +7,6 @@
 namespace kernel_tidy::test {
 namespace {
 
-size_t count(const std::string &Text, const std::string &Needle) {
-  size_t N = 0;
-  for (size_t At = Text.find(Needle); At != std::string::npos; At = Text.find(Needle, At + 1))
-    ++N;
-  return N;
-}
-
 /// A kernel using API of both generations: the 2024 Printer, $switch, and a
 /// butterfly reduction the rules fix.
 const char *const Body = R"(using namespace luisa;

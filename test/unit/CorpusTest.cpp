@@ -32,7 +32,7 @@ TEST_P(CorpusTest, FindsEveryInstanceAndNothingElse) {
   EXPECT_TRUE(Result.FixNotes.empty()) << Result.FixNotes.front();
 }
 
-std::string caseName(const ::testing::TestParamInfo<std::string> &Info) {
+std::string corpusCaseName(const ::testing::TestParamInfo<std::string> &Info) {
   std::string Name = llvm::sys::path::stem(Info.param).str();
   for (char &C : Name)
     if (!isalnum(static_cast<unsigned char>(C)))
@@ -42,7 +42,7 @@ std::string caseName(const ::testing::TestParamInfo<std::string> &Info) {
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusTest,
                          ::testing::ValuesIn(listFiles(sourceDir() + "/test/corpus", ".cpp")),
-                         caseName);
+                         corpusCaseName);
 
 } // namespace
 } // namespace kernel_tidy::test

@@ -103,7 +103,7 @@ TEST_P(FixtureTest, FindingsAndFixesAreExact) {
   EXPECT_EQ(Fixed, Again.Fixed.value_or(Fixed));
 }
 
-std::string caseName(const ::testing::TestParamInfo<FixtureCase> &Info) {
+std::string fixtureCaseName(const ::testing::TestParamInfo<FixtureCase> &Info) {
   llvm::StringRef Path(Info.param.Path);
   llvm::StringRef Case = llvm::sys::path::stem(Path);
   llvm::StringRef Rule = llvm::sys::path::filename(llvm::sys::path::parent_path(Path));
@@ -118,7 +118,7 @@ std::string caseName(const ::testing::TestParamInfo<FixtureCase> &Info) {
   return Name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Rules, FixtureTest, ::testing::ValuesIn(fixtureCases()), caseName);
+INSTANTIATE_TEST_SUITE_P(Rules, FixtureTest, ::testing::ValuesIn(fixtureCases()), fixtureCaseName);
 
 TEST(Fixtures, DirectivesAreParsedAndRemoved) {
   std::string Dir = makeTempDir();

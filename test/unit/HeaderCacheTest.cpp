@@ -138,13 +138,6 @@ ProcessResult runWithCache(std::vector<std::string> Args, const std::string &Cac
   return R;
 }
 
-size_t count(const std::string &Text, const std::string &Needle) {
-  size_t N = 0;
-  for (size_t At = Text.find(Needle); At != std::string::npos; At = Text.find(Needle, At + 1))
-    ++N;
-  return N;
-}
-
 // A cache that cannot be used never fails a run: the report is the plain
 // parse's, and one warning says why. A limit smaller than one entry keeps
 // nothing; a cache folder that cannot be created, and an entry whose

@@ -41,12 +41,6 @@ protected:
     return Path;
   }
   static std::string safeSource() { return fixtureInput(sourceDir() + SafeCase + ".cpp"); }
-  static size_t count(const std::string &Text, const std::string &Needle) {
-    size_t N = 0;
-    for (size_t At = Text.find(Needle); At != std::string::npos; At = Text.find(Needle, At + 1))
-      ++N;
-    return N;
-  }
   std::string Dir;
 };
 

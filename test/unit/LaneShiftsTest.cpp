@@ -8,7 +8,7 @@ namespace kernel_tidy::test {
 namespace {
 
 /// The snippet last parsed by shiftLoops: the loops it returns point into it.
-std::unique_ptr<Snippet> Current;
+std::unique_ptr<Snippet> LastShiftSnippet;
 
 /// The calls of functions named \p Name in the main file, in source order,
 /// each once (lambda bodies are reachable twice).
@@ -29,8 +29,8 @@ std::vector<const CallExpr *> callsInMainFile(llvm::StringRef Name, ASTContext &
 /// The lane-shift loop of each warp_read_lane in \p Body, in source order
 /// (valid until the next call).
 std::vector<std::optional<dsl::LaneShiftLoop>> shiftLoops(const std::string &Body) {
-  Current = std::make_unique<Snippet>(Body);
-  Snippet &S = *Current;
+  LastShiftSnippet = std::make_unique<Snippet>(Body);
+  Snippet &S = *LastShiftSnippet;
   EXPECT_TRUE(S.parsed()) << Body;
   dsl::WriteAnalysis Writes(S.context());
   std::vector<std::optional<dsl::LaneShiftLoop>> Result;
@@ -212,8 +212,8 @@ TEST(LaneShifts, CallSitesOfHelpers) {
 /// source order; \p Prelude declares the helpers.
 std::vector<std::optional<dsl::LaneRead>> laneReads(const std::string &Prelude,
                                                     const std::string &Body) {
-  Current = std::make_unique<Snippet>(Body, Prelude);
-  Snippet &S = *Current;
+  LastShiftSnippet = std::make_unique<Snippet>(Body, Prelude);
+  Snippet &S = *LastShiftSnippet;
   EXPECT_TRUE(S.parsed()) << Prelude << Body;
   std::vector<std::optional<dsl::LaneRead>> Result;
   for (const CallExpr *Call : callsInMainFile("shuffle", S.context()))

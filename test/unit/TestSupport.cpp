@@ -120,6 +120,13 @@ std::string describeFindings(const FileResult &Result) {
   return Out;
 }
 
+size_t count(const std::string &Text, const std::string &Needle) {
+  size_t N = 0;
+  for (size_t At = Text.find(Needle); At != std::string::npos; At = Text.find(Needle, At + 1))
+    ++N;
+  return N;
+}
+
 std::string makeTempDir() {
   llvm::SmallString<128> Dir;
   llvm::sys::fs::createUniqueDirectory("kernel-tidy-test", Dir);

@@ -48,6 +48,9 @@ std::string describeFindings(const FileResult &Result);
 /// A fresh empty folder under the system temp folder.
 std::string makeTempDir();
 
+/// How many times \p Needle occurs in \p Text (overlapping occurrences included).
+size_t count(const std::string &Text, const std::string &Needle);
+
 /// Runs the kernel-tidy binary; returns its exit code, stdout and stderr.
 struct ProcessResult {
   int ExitCode = -1;

@@ -10,13 +10,13 @@ namespace kernel_tidy::test {
 namespace {
 
 /// The snippet last parsed by trees(): the results point into it.
-std::unique_ptr<Snippet> Current;
+std::unique_ptr<Snippet> LastTreeSnippet;
 
 /// The tree reduction of every loop or DSL statement body in \p Body that
 /// holds a sync_block(), and of every host loop, in source order (valid until the next call).
 std::vector<std::optional<dsl::TreeReduction>> trees(const std::string &Body) {
-  Current = std::make_unique<Snippet>(Body);
-  Snippet &S = *Current;
+  LastTreeSnippet = std::make_unique<Snippet>(Body);
+  Snippet &S = *LastTreeSnippet;
   EXPECT_TRUE(S.parsed()) << Body;
   auto Barriers =
       match(findAll(callExpr(callee(functionDecl(hasName("sync_block"))), isExpansionInMainFile())
@@ -70,7 +70,7 @@ TEST(TreeReduction, HostLoopInPlace) {
   EXPECT_EQ(256, Span->Extent);
   EXPECT_EQ(1, Span->Partials);
   EXPECT_EQ("s", Found[0]->Array->getName());
-  dsl::TreeLeftovers Left = dsl::leftoversOf(*Found[0], Current->context());
+  dsl::TreeLeftovers Left = dsl::leftoversOf(*Found[0], LastTreeSnippet->context());
   EXPECT_EQ(nullptr, Left.OtherRead);
   EXPECT_EQ(nullptr, Left.VariableUse);
 }
@@ -125,7 +125,7 @@ TEST(TreeReduction, DeviceRegisterThenWrite) {
   EXPECT_EQ("value", Found[0]->Register->getName());
   EXPECT_EQ(2u, Found[0]->BarriersPerStep);
   EXPECT_EQ(std::vector<int64_t>({128, 64, 32, 16, 8, 4, 2, 1}), Found[0]->Loop.Values);
-  dsl::TreeLeftovers Left = dsl::leftoversOf(*Found[0], Current->context());
+  dsl::TreeLeftovers Left = dsl::leftoversOf(*Found[0], LastTreeSnippet->context());
   EXPECT_EQ(nullptr, Left.OtherRead);
   EXPECT_EQ(nullptr, Left.VariableUse);
 }
@@ -230,7 +230,7 @@ TEST(TreeReduction, SpanOfATreeThatStopsAtPartials) {
 
 /// The combination after the tree of the last trees() snippet.
 std::optional<dsl::PartialsCombine> combineOf(const dsl::TreeReduction &Tree, int64_t Partials) {
-  return dsl::matchPartialsCombine(Tree, Partials, Current->context());
+  return dsl::matchPartialsCombine(Tree, Partials, LastTreeSnippet->context());
 }
 
 TEST(TreeReduction, CombinationOfTheLastPartials) {
@@ -244,9 +244,10 @@ TEST(TreeReduction, CombinationOfTheLastPartials) {
   auto Combine = combineOf(*Found[0], 2);
   ASSERT_TRUE(Combine);
   EXPECT_EQ(nullptr, Combine->Helper);
-  EXPECT_EQ(nullptr, dsl::leftoversOf(*Found[0], Current->context(), Combine->Combine).OtherRead);
+  EXPECT_EQ(nullptr,
+            dsl::leftoversOf(*Found[0], LastTreeSnippet->context(), Combine->Combine).OtherRead);
   // Without the combination, s[1u] is a read the rewrite would change.
-  EXPECT_TRUE(dsl::leftoversOf(*Found[0], Current->context()).OtherRead);
+  EXPECT_TRUE(dsl::leftoversOf(*Found[0], LastTreeSnippet->context()).OtherRead);
 
   // Slot 0 read again after the combination: the tree left a partial there.
   Found = trees(std::string(Prelude) + Loop +
@@ -255,7 +256,7 @@ TEST(TreeReduction, CombinationOfTheLastPartials) {
   ASSERT_TRUE(Found[0]);
   Combine = combineOf(*Found[0], 2);
   ASSERT_TRUE(Combine);
-  EXPECT_TRUE(dsl::leftoversOf(*Found[0], Current->context(), Combine->Combine).OtherRead);
+  EXPECT_TRUE(dsl::leftoversOf(*Found[0], LastTreeSnippet->context(), Combine->Combine).OtherRead);
   // The near misses (another operation, other slots, no barrier, another use
   // first) are near-miss-partials.cpp.
 }
@@ -295,13 +296,13 @@ TEST(TreeReduction, Leftovers) {
                      "    buffer.write(0u, s.read(0u) + s[1u]);\n");
   ASSERT_EQ(1u, Found.size());
   ASSERT_TRUE(Found[0]);
-  dsl::TreeLeftovers Left = dsl::leftoversOf(*Found[0], Current->context());
+  dsl::TreeLeftovers Left = dsl::leftoversOf(*Found[0], LastTreeSnippet->context());
   ASSERT_TRUE(Left.OtherRead);
   // s[1u]: the write at s[tid] and the read at 0 are fine.
   auto Element = dsl::matchSharedElement(Left.OtherRead);
   ASSERT_TRUE(Element);
-  EXPECT_EQ(std::optional<int64_t>(1),
-            dsl::evaluateHostInt(dsl::stripDslWrappers(Element->Index), Current->context()));
+  EXPECT_EQ(std::optional<int64_t>(1), dsl::evaluateHostInt(dsl::stripDslWrappers(Element->Index),
+                                                            LastTreeSnippet->context()));
 
   // A loop around the tree repeats it: a read before the loop sees the last run.
   Found = trees("    Shared<uint> s{256u};\n"
@@ -319,7 +320,7 @@ TEST(TreeReduction, Leftovers) {
                 "    };\n");
   ASSERT_FALSE(Found.empty());
   ASSERT_TRUE(Found.back());
-  Left = dsl::leftoversOf(*Found.back(), Current->context());
+  Left = dsl::leftoversOf(*Found.back(), LastTreeSnippet->context());
   EXPECT_TRUE(Left.OtherRead);
 
   // A register declared in the body of a repeated tree is not a leftover.
@@ -338,7 +339,7 @@ TEST(TreeReduction, Leftovers) {
   ASSERT_FALSE(Found.empty());
   ASSERT_TRUE(Found.back());
   EXPECT_TRUE(Found.back()->RegisterDeclaredInBody);
-  Left = dsl::leftoversOf(*Found.back(), Current->context());
+  Left = dsl::leftoversOf(*Found.back(), LastTreeSnippet->context());
   EXPECT_EQ(nullptr, Left.OtherRead);
   EXPECT_EQ(nullptr, Left.VariableUse);
 }
@@ -361,7 +362,7 @@ TEST(TreeReduction, VariableLeftovers) {
   ASSERT_EQ(1u, Found.size());
   ASSERT_TRUE(Found[0]);
   EXPECT_FALSE(Found[0]->Interleaved);
-  dsl::TreeLeftovers Left = dsl::leftoversOf(*Found[0], Current->context());
+  dsl::TreeLeftovers Left = dsl::leftoversOf(*Found[0], LastTreeSnippet->context());
   EXPECT_EQ(nullptr, Left.OtherRead);
   ASSERT_TRUE(Left.VariableUse);
   EXPECT_EQ("value", cast<DeclRefExpr>(Left.VariableUse)->getDecl()->getName());

@@ -193,10 +193,14 @@ bool isBufferType(QualType T) {
   // is the handle itself.
   if (computeTemplateOf(dslValueType(T), {"Buffer", "BufferView"}))
     return true;
-  // `buffer->atomic(i)` goes through a detail::BufferExprProxy<Buffer<T>>.
   QualType Pointee = T.getNonReferenceType();
   if (Pointee->isPointerType())
     Pointee = Pointee->getPointeeType();
+  // `buffer_var->atomic(i)`: Expr<Buffer<T>>::operator-> returns `this`.
+  if (Pointee != T.getNonReferenceType() &&
+      computeTemplateOf(dslValueType(Pointee), {"Buffer", "BufferView"}))
+    return true;
+  // `buffer->atomic(i)` goes through a detail::BufferExprProxy<Buffer<T>>.
   const auto *Proxy = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       Pointee.getCanonicalType()->getAsCXXRecordDecl());
   return Proxy && Proxy->getName() == "BufferExprProxy" && isInLuisaComputeLibrary(Proxy) &&

@@ -36,7 +36,8 @@ void WarpAggregatedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Atomic = Result.Nodes.getNodeAs<CXXMemberCallExpr>("atomic");
   const Expr *Object = Atomic->getImplicitObjectArgument();
   bool OnShared = !sharedElementType(Object->IgnoreParenImpCasts()->getType()).isNull();
-  bool Discarded = isDiscardedResult(Fetch, Ctx);
+  bool Unbraced = isUnbracedBody(Fetch, Ctx);
+  bool Discarded = Unbraced || isDiscardedResult(Fetch, Ctx);
   QualType Element = dslValueType(Fetch->getType());
   StringRef Method = Fetch->getMethodDecl()->getName();
   bool AddOrSub = Method == "fetch_add" || Method == "fetch_sub";
@@ -56,7 +57,14 @@ void WarpAggregatedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
   D.Loc = Ctx.getSourceManager().getFileLoc(Fetch->getBeginLoc());
   D.Args = {OnShared ? "shared" : "global", Method.str(), atomicObjectName(Object)};
   D.Highlight = CharSourceRange::getTokenRange(Fetch->getSourceRange());
-  if (Discarded)
+  if (Unbraced) {
+    D.Args.push_back(collectiveName(reductionOf(Method)));
+    D.Format = "every thread does a %0 atomic %1 on the same slot of '%2'; reduce with %3 "
+               "first and let one lane per warp do the atomic";
+    D.Safety = FixSafety::none("the atomic is the body of a loop or branch without braces; "
+                               "the rewrite needs a block there");
+    emit(Result, std::move(D));
+  } else if (Discarded)
     reportGlobalCounter(Result, std::move(D));
   else
     reportSlotAllocation(Result, std::move(D));

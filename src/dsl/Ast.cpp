@@ -99,6 +99,29 @@ bool isDiscardedResult(const Expr *E, ASTContext &Ctx) {
   return false;
 }
 
+bool isUnbracedBody(const Expr *E, ASTContext &Ctx) {
+  const Stmt *Node = E;
+  const Stmt *Parent = parentStmt(Node, Ctx);
+  while (isa_and_nonnull<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                         ImplicitCastExpr, ParenExpr>(Parent)) {
+    Node = Parent;
+    Parent = parentStmt(Node, Ctx);
+  }
+  if (!Parent)
+    return false;
+  if (const auto *For = dyn_cast<ForStmt>(Parent))
+    return For->getBody() == Node;
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Parent))
+    return Range->getBody() == Node;
+  if (const auto *While = dyn_cast<WhileStmt>(Parent))
+    return While->getBody() == Node;
+  if (const auto *Do = dyn_cast<DoStmt>(Parent))
+    return Do->getBody() == Node;
+  if (const auto *If = dyn_cast<IfStmt>(Parent))
+    return If->getThen() == Node || If->getElse() == Node;
+  return false;
+}
+
 std::vector<const Stmt *> statementsBefore(const Stmt *S, ASTContext &Ctx, const Stmt *Stop) {
   std::vector<const Stmt *> Before;
   for (const Stmt *Node = S, *Parent = parentStmt(S, Ctx); Parent && Node != Stop;

@@ -47,6 +47,11 @@ EnclosingStatement enclosingStatement(const clang::Stmt *S, clang::ASTContext &C
 /// (through temporaries and parentheses) or cast to void.
 bool isDiscardedResult(const clang::Expr *E, clang::ASTContext &Ctx);
 
+/// True if \p E (through temporaries and parentheses) is the whole body of a
+/// host loop or a branch of a host `if` written without braces: its value is
+/// discarded too, but a statement put before it would land outside.
+bool isUnbracedBody(const clang::Expr *E, clang::ASTContext &Ctx);
+
 /// The statements of a block body; a single statement is its own block.
 std::vector<const clang::Stmt *> blockStatements(const clang::Stmt *Body);
 

@@ -85,21 +85,9 @@ EnclosingStatement enclosingStatement(const Stmt *S, ASTContext &Ctx) {
   return {};
 }
 
-bool isDiscardedResult(const Expr *E, ASTContext &Ctx) {
-  const Stmt *Node = E;
-  for (const Stmt *Parent = parentStmt(Node, Ctx); Parent;
-       Node = Parent, Parent = parentStmt(Node, Ctx)) {
-    if (isa<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ImplicitCastExpr,
-            ParenExpr>(Parent))
-      continue;
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Parent))
-      return Cast->getType()->isVoidType();
-    return isa<CompoundStmt>(Parent);
-  }
-  return false;
-}
-
-bool isUnbracedBody(const Expr *E, ASTContext &Ctx) {
+/// \p E with the temporaries, implicit casts and parentheses around it, and
+/// the node that holds them (nullptr at the top).
+static std::pair<const Stmt *, const Stmt *> withoutWrappers(const Expr *E, ASTContext &Ctx) {
   const Stmt *Node = E;
   const Stmt *Parent = parentStmt(Node, Ctx);
   while (isa_and_nonnull<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
@@ -107,6 +95,18 @@ bool isUnbracedBody(const Expr *E, ASTContext &Ctx) {
     Node = Parent;
     Parent = parentStmt(Node, Ctx);
   }
+  return {Node, Parent};
+}
+
+bool isDiscardedResult(const Expr *E, ASTContext &Ctx) {
+  auto [Node, Parent] = withoutWrappers(E, Ctx);
+  if (const auto *Cast = dyn_cast_or_null<ExplicitCastExpr>(Parent))
+    return Cast->getType()->isVoidType();
+  return isa_and_nonnull<CompoundStmt>(Parent);
+}
+
+bool isUnbracedBody(const Expr *E, ASTContext &Ctx) {
+  auto [Node, Parent] = withoutWrappers(E, Ctx);
   if (!Parent)
     return false;
   if (const auto *For = dyn_cast<ForStmt>(Parent))

@@ -194,12 +194,12 @@ bool isBufferType(QualType T) {
   if (computeTemplateOf(dslValueType(T), {"Buffer", "BufferView"}))
     return true;
   QualType Pointee = T.getNonReferenceType();
-  if (Pointee->isPointerType())
+  if (Pointee->isPointerType()) {
     Pointee = Pointee->getPointeeType();
-  // `buffer_var->atomic(i)`: Expr<Buffer<T>>::operator-> returns `this`.
-  if (Pointee != T.getNonReferenceType() &&
-      computeTemplateOf(dslValueType(Pointee), {"Buffer", "BufferView"}))
-    return true;
+    // `buffer_var->atomic(i)`: Expr<Buffer<T>>::operator-> returns `this`.
+    if (computeTemplateOf(dslValueType(Pointee), {"Buffer", "BufferView"}))
+      return true;
+  }
   // `buffer->atomic(i)` goes through a detail::BufferExprProxy<Buffer<T>>.
   const auto *Proxy = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       Pointee.getCanonicalType()->getAsCXXRecordDecl());

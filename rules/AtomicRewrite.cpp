@@ -3,10 +3,12 @@
 #include "rules/AtomicRewrite.h"
 
 #include "rules/FixEdits.h"
+#include "src/dsl/Ast.h"
 #include "src/dsl/HostEval.h"
 #include "src/dsl/Naming.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Tooling/Transformer/Stencil.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
@@ -219,10 +221,12 @@ std::string inPlaceOf(const Expr *Fetch, std::string Value, ASTContext &Ctx,
   return Value;
 }
 
-Variance slotVariance(const CXXMemberCallExpr *Atomic, const CXXOperatorCallExpr *Element,
+Variance slotVariance(const CXXMemberCallExpr *Fetch, const CXXMemberCallExpr *Atomic,
                       UniformityAnalysis &U) {
-  Variance Index = U.varianceOf(Atomic->getArg(0));
-  return Element ? join(Index, U.varianceOf(Element->getArg(1))) : Index;
+  Variance Slot = U.varianceOf(Atomic->getArg(0));
+  for (const Expr *Index : atomicPathOf(Fetch->getImplicitObjectArgument()).Subscripts)
+    Slot = join(Slot, U.varianceOf(Index));
+  return Slot;
 }
 
 bool runsOnOneThread(const Stmt *S, Analyses &A) {
@@ -299,6 +303,42 @@ std::string warpReducedAtomicCode(StringRef Collective, StringRef Partial, const
          Collective.str() + "(" + OperandText.str() + ");" + Break.str() + "$if (" +
          dslQualifier("warp_is_first_active_lane", At, Ctx, false) +
          "warp_is_first_active_lane()) { " + NewAtomic.str() + "; };";
+}
+
+void warpReducedAtomicFix(Diagnosis &D, const CXXMemberCallExpr *Fetch, const Expr *Operand,
+                          CombineOp Op, bool HasSugar, Analyses &A, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  QualType Element = dslValueType(Fetch->getType());
+  std::string Collective = collectiveName(Op);
+  std::string OperandText = atomicOperandText(Operand, Element, Ctx);
+  std::string Partial = freshName("warp_" + collectiveSuffix(Op).str(), Fetch, Ctx);
+  std::string NewAtomic = withArgumentReplaced(Fetch, Partial, Ctx);
+  auto Code = [&](StringRef Break) {
+    return warpReducedAtomicCode(Collective, Partial, Operand, OperandText, NewAtomic, Break, Fetch,
+                                 Ctx);
+  };
+  D.Safety = warpReductionSafety(Op, Element, Collective, Fetch, A);
+  if (!HasSugar)
+    D.Safety = FixSafety::none("the rewrite needs the DSL sugar ($if) of luisa/dsl/sugar.h");
+  if (OperandText.empty() || NewAtomic.empty())
+    D.Safety = FixSafety::none("the atomic is spelled in a macro");
+  if (D.Safety.Kind == Applicability::None)
+    return;
+  const Stmt *UnbracedIn = unbracedBodyOwner(Fetch, Ctx);
+  if (!UnbracedIn) {
+    D.Edit = transformer::edit(
+        transformer::changeTo(userStatements("fetch", "fetch"),
+                              transformer::cat(Code(lineEnding(Fetch->getBeginLoc(), SM) +
+                                                    lineIndentation(Fetch->getBeginLoc(), SM)))));
+    return;
+  }
+  // The rewrite's two statements need a block where the atomic was the
+  // loop's or branch's only statement; the atomic stays underlined.
+  D.Highlight = CharSourceRange::getTokenRange(Fetch->getSourceRange());
+  if (auto Edits = bracedBodyEdits(UnbracedIn, Fetch, Code, Ctx))
+    D.Edit = std::move(*Edits);
+  else
+    D.Safety = FixSafety::none(llvm::toString(Edits.takeError()));
 }
 
 } // namespace kernel_tidy::rules

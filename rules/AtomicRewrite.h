@@ -65,10 +65,11 @@ bool hasDeviceSideEffects(const clang::Stmt *E);
 std::string inPlaceOf(const clang::Expr *Fetch, std::string Value, clang::ASTContext &Ctx,
                       dsl::WriteAnalysis &Writes);
 
-/// How uniform the slot of an atomic is: the index of \p Atomic joined with
-/// the subscript of \p Element (`atomic(i)[j]`), when there is one.
-dsl::Variance slotVariance(const clang::CXXMemberCallExpr *Atomic,
-                           const clang::CXXOperatorCallExpr *Element, dsl::UniformityAnalysis &U);
+/// How uniform the slot that \p Fetch updates is: the index of \p Atomic
+/// joined with every subscript of the element path between them
+/// (`atomic(i)[j].x`).
+dsl::Variance slotVariance(const clang::CXXMemberCallExpr *Fetch,
+                           const clang::CXXMemberCallExpr *Atomic, dsl::UniformityAnalysis &U);
 
 /// True if \p S runs under a `$if`/`$elif` that admits at most one thread
 /// of a row of the block: `thread_x() == X` with X warp-uniform (also
@@ -108,6 +109,16 @@ std::string warpReducedAtomicCode(llvm::StringRef Collective, llvm::StringRef Pa
                                   const clang::Expr *Operand, llvm::StringRef OperandText,
                                   llvm::StringRef NewAtomic, llvm::StringRef Break,
                                   const clang::Stmt *At, clang::ASTContext &Ctx);
+
+/// Gives \p D the fix of a discarded atomic \p Fetch (bound as "fetch") on
+/// a slot every lane shares: the warp's \p Operand values reduced with
+/// \p Op's collective, then one atomic by the first active lane (two
+/// statements in place of the atomic's; in braces when the atomic is the
+/// unbraced body of a host loop or `if`), and the fix's safety, or the
+/// reason there is none. \p HasSugar: `$if` is defined.
+void warpReducedAtomicFix(Diagnosis &D, const clang::CXXMemberCallExpr *Fetch,
+                          const clang::Expr *Operand, dsl::CombineOp Op, bool HasSugar,
+                          dsl::Analyses &A, clang::ASTContext &Ctx);
 
 } // namespace kernel_tidy::rules
 

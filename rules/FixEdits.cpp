@@ -7,6 +7,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Tooling/Transformer/SourceCode.h"
 
 using namespace clang;
 namespace transformer = clang::transformer;
@@ -157,6 +158,55 @@ std::string CodeTemplate::operator()(StringRef Template, Holes Values) const {
       Code += Value->second;
   }
   return Code;
+}
+
+/// Where the header of \p Control ends before \p Body: the `)` of a loop's or
+/// an `if`'s condition, `else`, `do`.
+static SourceLocation headerEnd(const Stmt *Control, const Stmt *Body, const SourceManager &SM) {
+  if (const auto *For = dyn_cast<ForStmt>(Control))
+    return For->getRParenLoc();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Control))
+    return Range->getRParenLoc();
+  if (const auto *While = dyn_cast<WhileStmt>(Control))
+    return While->getRParenLoc();
+  if (const auto *Do = dyn_cast<DoStmt>(Control))
+    return Do->getDoLoc();
+  if (const auto *If = dyn_cast<IfStmt>(Control))
+    return If->getElseLoc().isValid() &&
+                   SM.isBeforeInTranslationUnit(If->getElseLoc(), Body->getBeginLoc())
+               ? If->getElseLoc()
+               : If->getRParenLoc();
+  return {};
+}
+
+Expected<transformer::EditGenerator>
+bracedBodyEdits(const Stmt *Control, const Stmt *Body,
+                llvm::function_ref<std::string(StringRef Break)> Code, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LangOpts = Ctx.getLangOpts();
+  SourceLocation Header = headerEnd(Control, Body, SM);
+  CharSourceRange Statement =
+      tooling::maybeExtendRange(CharSourceRange::getTokenRange(Body->getSourceRange()), tok::semi,
+                                const_cast<ASTContext &>(Ctx));
+  Statement = Lexer::makeFileCharRange(Statement, SM, LangOpts);
+  if (Header.isInvalid() || Header.isMacroID() || Statement.isInvalid() ||
+      SM.getFileID(Header) != SM.getFileID(Statement.getBegin()))
+    return llvm::createStringError("the loop or branch is spelled in a macro");
+  SourceLocation Open = Lexer::getLocForEndOfToken(Header, 0, SM, LangOpts);
+  std::string HeaderIndent = lineIndentation(Header, SM);
+  std::string EndOfLine = lineEnding(Header, SM);
+  bool OwnLine = SM.getSpellingLineNumber(Header) != SM.getSpellingLineNumber(Statement.getBegin());
+  std::string BodyIndent =
+      OwnLine ? lineIndentation(Statement.getBegin(), SM) : HeaderIndent + "    ";
+  std::string Lines = Code(EndOfLine + BodyIndent) + EndOfLine + HeaderIndent + "}";
+  EditList Edits;
+  if (OwnLine) {
+    Edits.insert(Open, " {");
+    Edits.change(Statement, std::move(Lines));
+  } else {
+    Edits.change(Statement, "{" + EndOfLine + BodyIndent + Lines);
+  }
+  return Edits.generator();
 }
 
 void EditList::change(CharSourceRange Range, std::string Text) {

@@ -48,6 +48,18 @@ std::string lineEnding(clang::SourceLocation Loc, const clang::SourceManager &SM
 /// The qualifier written before a call's callee ("luisa::compute::" or "").
 std::string calleeQualifier(const clang::Expr *Call, const clang::ASTContext &Ctx);
 
+/// The edits that replace \p Body, the unbraced body of the host loop or
+/// `if` \p Control (dsl::unbracedBodyOwner), with the lines that \p Code
+/// writes, in braces: `{` after the control's header, the lines at the
+/// body's indentation (one level below the header's when the body shares its
+/// line), `}` on a line of its own at the header's. \p Code gets the line
+/// break and indentation to put between its lines. An error when the header
+/// or the body is spelled in a macro.
+llvm::Expected<clang::transformer::EditGenerator>
+bracedBodyEdits(const clang::Stmt *Control, const clang::Stmt *Body,
+                llvm::function_ref<std::string(llvm::StringRef Break)> Code,
+                const clang::ASTContext &Ctx);
+
 /// Code that a rewrite writes at one place of the file, from a template:
 /// `{{name}}` is the hole \p name; `{{dsl:name}}` is the DSL name \p name,
 /// qualified as code at the site must write it (dsl::dslQualifier); each

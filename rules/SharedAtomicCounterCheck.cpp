@@ -25,7 +25,7 @@ void SharedAtomicCounterCheck::registerMatchers(MatchFinder *Finder) {
                                     "fetch", "atomic"),
                         hasArgument(0, expr().bind("operand")),
                         // A used old value is a slot allocation: luisa-warp-aggregated-atomic.
-                        isDiscardedResult()),
+                        anyOf(isDiscardedResult(), isUnbracedBody())),
       this);
 }
 
@@ -41,9 +41,7 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
   // slot, so every active lane must name the same slot.
   if (sharedElementType(Object->IgnoreParenImpCasts()->getType()).isNull() ||
       !Element->isScalarType() || Atomic->getNumArgs() != 1 || Fetch->getNumArgs() != 1 ||
-      slotVariance(Atomic, Result.Nodes.getNodeAs<CXXOperatorCallExpr>(AtomicElement), U) >
-          Variance::Warp ||
-      U.runsOnOneLanePerWarp(Fetch))
+      slotVariance(Fetch, Atomic, U) > Variance::Warp || U.runsOnOneLanePerWarp(Fetch))
     return;
   StringRef Method = Fetch->getMethodDecl()->getName();
   CombineOp Op = reductionOf(Method);
@@ -54,22 +52,9 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
   D.Kind = rewriteOf(Op, Element, Ctx);
   D.Format = "every thread does a shared atomic %0 on the same slot of '%1'; reduce "
              "with %2 first and let one lane per warp do the atomic";
-  const Expr *Operand = Result.Nodes.getNodeAs<Expr>("operand");
-  std::string OperandText = atomicOperandText(Operand, Element, Ctx);
   // The rewrite spells the guard with `$if`, which needs the DSL sugar.
-  bool Fixable = !OperandText.empty() && PP && PP->isMacroDefined("$if");
-  std::string Partial = Fixable ? freshName("warp_" + collectiveSuffix(Op).str(), Fetch, Ctx) : "";
-  std::string NewAtomic = withArgumentReplaced(Fetch, Partial, Ctx);
-  const SourceManager &SM = Ctx.getSourceManager();
-  D.Edit = transformer::edit(transformer::changeTo(
-      userStatements("fetch", "fetch"),
-      transformer::cat(warpReducedAtomicCode(Collective, Partial, Operand, OperandText, NewAtomic,
-                                             lineEnding(Fetch->getBeginLoc(), SM) +
-                                                 lineIndentation(Fetch->getBeginLoc(), SM),
-                                             Fetch, Ctx))));
-  D.Safety = warpReductionSafety(Op, Element, Collective, Fetch, analyses(Ctx));
-  if (!Fixable || NewAtomic.empty())
-    D.Safety = FixSafety::none();
+  warpReducedAtomicFix(D, Fetch, Result.Nodes.getNodeAs<Expr>("operand"), Op,
+                       PP && PP->isMacroDefined("$if"), analyses(Ctx), Ctx);
   emit(Result, std::move(D));
 }
 

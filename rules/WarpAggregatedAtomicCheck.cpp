@@ -36,8 +36,7 @@ void WarpAggregatedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Atomic = Result.Nodes.getNodeAs<CXXMemberCallExpr>("atomic");
   const Expr *Object = Atomic->getImplicitObjectArgument();
   bool OnShared = !sharedElementType(Object->IgnoreParenImpCasts()->getType()).isNull();
-  bool Unbraced = isUnbracedBody(Fetch, Ctx);
-  bool Discarded = Unbraced || isDiscardedResult(Fetch, Ctx);
+  bool Discarded = isDiscardedResult(Fetch, Ctx) || unbracedBodyOwner(Fetch, Ctx);
   QualType Element = dslValueType(Fetch->getType());
   StringRef Method = Fetch->getMethodDecl()->getName();
   bool AddOrSub = Method == "fetch_add" || Method == "fetch_sub";
@@ -46,10 +45,9 @@ void WarpAggregatedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
   // value of min/max/and/or/xor has no prefix builtin to share it out; an
   // atomic that luisa-block-privatized-atomic rewrites is that rule's.
   if (Atomic->getNumArgs() != 1 || Fetch->getNumArgs() != 1 || !Element->isScalarType() ||
-      slotVariance(Atomic, Result.Nodes.getNodeAs<CXXOperatorCallExpr>(AtomicElement), U) >
-          Variance::Warp ||
-      U.runsOnOneLanePerWarp(Fetch) || runsOnOneThread(Fetch, analyses(Ctx)) ||
-      (Discarded && OnShared) || (!Discarded && !AddOrSub) ||
+      slotVariance(Fetch, Atomic, U) > Variance::Warp || U.runsOnOneLanePerWarp(Fetch) ||
+      runsOnOneThread(Fetch, analyses(Ctx)) || (Discarded && OnShared) ||
+      (!Discarded && !AddOrSub) ||
       (PrivatizationEnabled && isBlockPrivatizable(Fetch, Ctx, analyses(Ctx), PP)))
     return;
   Diagnosis D;
@@ -57,14 +55,7 @@ void WarpAggregatedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
   D.Loc = Ctx.getSourceManager().getFileLoc(Fetch->getBeginLoc());
   D.Args = {OnShared ? "shared" : "global", Method.str(), atomicObjectName(Object)};
   D.Highlight = CharSourceRange::getTokenRange(Fetch->getSourceRange());
-  if (Unbraced) {
-    D.Args.push_back(collectiveName(reductionOf(Method)));
-    D.Format = "every thread does a %0 atomic %1 on the same slot of '%2'; reduce with %3 "
-               "first and let one lane per warp do the atomic";
-    D.Safety = FixSafety::none("the atomic is the body of a loop or branch without braces; "
-                               "the rewrite needs a block there");
-    emit(Result, std::move(D));
-  } else if (Discarded)
+  if (Discarded)
     reportGlobalCounter(Result, std::move(D));
   else
     reportSlotAllocation(Result, std::move(D));
@@ -142,31 +133,14 @@ void WarpAggregatedAtomicCheck::reportSlotAllocation(const MatchFinder::MatchRes
 void WarpAggregatedAtomicCheck::reportGlobalCounter(const MatchFinder::MatchResult &Result,
                                                     Diagnosis D) {
   ASTContext &Ctx = *Result.Context;
-  const SourceManager &SM = Ctx.getSourceManager();
   const auto *Fetch = Result.Nodes.getNodeAs<CXXMemberCallExpr>("fetch");
-  const auto *Operand = Result.Nodes.getNodeAs<Expr>("operand");
-  QualType Element = dslValueType(Fetch->getType());
   CombineOp Op = reductionOf(D.Args[1]);
-  std::string Collective = collectiveName(Op);
-  D.Args.push_back(Collective);
+  D.Args.push_back(collectiveName(Op));
   D.Format = "every thread does a %0 atomic %1 on the same slot of '%2'; reduce with %3 "
              "first and let one lane per warp do the atomic";
   D.Highlight.reset(); // The replaced statement.
-  std::string OperandText = atomicOperandText(Operand, Element, Ctx);
-  bool Fixable = !OperandText.empty() && PP && PP->isMacroDefined("$if");
-  std::string Partial = Fixable ? freshName("warp_" + collectiveSuffix(Op).str(), Fetch, Ctx) : "";
-  std::string NewAtomic = withArgumentReplaced(Fetch, Partial, Ctx);
-  D.Edit = transformer::edit(transformer::changeTo(
-      userStatements("fetch", "fetch"),
-      transformer::cat(warpReducedAtomicCode(Collective, Partial, Operand, OperandText, NewAtomic,
-                                             lineEnding(Fetch->getBeginLoc(), SM) +
-                                                 lineIndentation(Fetch->getBeginLoc(), SM),
-                                             Fetch, Ctx))));
-  D.Safety = warpReductionSafety(Op, Element, Collective, Fetch, analyses(Ctx));
-  if (!Fixable || NewAtomic.empty())
-    D.Safety = FixSafety::none(Fixable ? "the atomic is spelled in a macro"
-                                       : "the rewrite needs the DSL sugar ($if) of "
-                                         "luisa/dsl/sugar.h");
+  warpReducedAtomicFix(D, Fetch, Result.Nodes.getNodeAs<Expr>("operand"), Op,
+                       PP && PP->isMacroDefined("$if"), analyses(Ctx), Ctx);
   emit(Result, std::move(D));
 }
 

@@ -59,6 +59,7 @@ inline constexpr CaseSpec CaseTable[] = {
     {"luisa-warp-aggregated-atomic", "warp_append_global", Pattern::GlobalAppend, Op::Sum},
     {"luisa-warp-aggregated-atomic", "warp_append_weighted", Pattern::WeightedAppend, Op::Sum},
     {"luisa-warp-aggregated-atomic", "warp_global_counter", Pattern::GlobalAtomic, Op::Sum},
+    {"luisa-warp-aggregated-atomic", "warp_global_max_unbraced", Pattern::GlobalAtomic, Op::Max},
     {"luisa-shuffle-reduction", "shuffle_down_sum", Pattern::WarpReduce, Op::Sum},
     {"luisa-shuffle-reduction", "lane_shift_scan", Pattern::WarpScanInclusive, Op::Sum},
     {"luisa-stream-batching", "stream_batching", Pattern::HostSubmissions, Op::Sum},

@@ -105,21 +105,57 @@ bool isDiscardedResult(const Expr *E, ASTContext &Ctx) {
   return isa_and_nonnull<CompoundStmt>(Parent);
 }
 
-bool isUnbracedBody(const Expr *E, ASTContext &Ctx) {
+const Stmt *unbracedBodyOwner(const Expr *E, ASTContext &Ctx) {
   auto [Node, Parent] = withoutWrappers(E, Ctx);
-  if (!Parent)
-    return false;
-  if (const auto *For = dyn_cast<ForStmt>(Parent))
-    return For->getBody() == Node;
-  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Parent))
-    return Range->getBody() == Node;
-  if (const auto *While = dyn_cast<WhileStmt>(Parent))
-    return While->getBody() == Node;
-  if (const auto *Do = dyn_cast<DoStmt>(Parent))
-    return Do->getBody() == Node;
-  if (const auto *If = dyn_cast<IfStmt>(Parent))
-    return If->getThen() == Node || If->getElse() == Node;
-  return false;
+  const Stmt *Body = nullptr, *Else = nullptr;
+  if (const auto *For = dyn_cast_or_null<ForStmt>(Parent))
+    Body = For->getBody();
+  else if (const auto *Range = dyn_cast_or_null<CXXForRangeStmt>(Parent))
+    Body = Range->getBody();
+  else if (const auto *While = dyn_cast_or_null<WhileStmt>(Parent))
+    Body = While->getBody();
+  else if (const auto *Do = dyn_cast_or_null<DoStmt>(Parent))
+    Body = Do->getBody();
+  else if (const auto *If = dyn_cast_or_null<IfStmt>(Parent)) {
+    Body = If->getThen();
+    Else = If->getElse();
+  }
+  return Node == Body || Node == Else ? Parent : nullptr;
+}
+
+AtomicPath atomicPathOf(const Expr *Reference) {
+  AtomicPath Path;
+  const Expr *E = Reference;
+  // Each step goes down one access or one variable; the bound stops a
+  // variable whose initialiser names itself.
+  for (unsigned Steps = 0; E && Steps < 64; ++Steps) {
+    E = E->IgnoreParenImpCasts()->IgnoreImplicit();
+    if (const auto *Member = dyn_cast<MemberExpr>(E);
+        Member && isa<FieldDecl>(Member->getMemberDecl())) {
+      E = Member->getBase();
+    } else if (const auto *Subscript = dyn_cast<CXXOperatorCallExpr>(E);
+               Subscript && Subscript->getOperator() == OO_Subscript &&
+               Subscript->getNumArgs() == 2) {
+      Path.Subscripts.push_back(Subscript->getArg(1));
+      E = Subscript->getArg(0);
+    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+               Construct && Construct->getNumArgs() == 1 &&
+               Construct->getConstructor()->isCopyOrMoveConstructor()) {
+      E = Construct->getArg(0);
+    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+          Var->getType()->isReferenceType() || !Var->getInit() ||
+          !Var->getType()->getAsCXXRecordDecl() ||
+          Var->getType()->getAsCXXRecordDecl()->getName() != "AtomicRef")
+        break;
+      E = Var->getInit();
+    } else {
+      break;
+    }
+  }
+  Path.Root = E;
+  return Path;
 }
 
 std::vector<const Stmt *> statementsBefore(const Stmt *S, ASTContext &Ctx, const Stmt *Stop) {

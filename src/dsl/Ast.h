@@ -47,10 +47,22 @@ EnclosingStatement enclosingStatement(const clang::Stmt *S, clang::ASTContext &C
 /// (through temporaries and parentheses) or cast to void.
 bool isDiscardedResult(const clang::Expr *E, clang::ASTContext &Ctx);
 
-/// True if \p E (through temporaries and parentheses) is the whole body of a
-/// host loop or a branch of a host `if` written without braces: its value is
+/// The host loop or `if` whose whole body or branch \p E is (through
+/// temporaries and parentheses), written without braces: its value is
 /// discarded too, but a statement put before it would land outside.
-bool isUnbracedBody(const clang::Expr *E, clang::ASTContext &Ctx);
+/// nullptr otherwise.
+const clang::Stmt *unbracedBodyOwner(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// The element path of an atomic reference: \p Reference stripped of the
+/// components (`.x`, a struct's member) and subscripts (`[j]`) that select
+/// inside a slot, and of the local variables that hold a reference (an
+/// AtomicRef cannot be reassigned), down to what the path starts from
+/// (normally the `atomic(i)` call).
+struct AtomicPath {
+  const clang::Expr *Root = nullptr;
+  std::vector<const clang::Expr *> Subscripts; ///< Every `[j]`'s index, outermost first.
+};
+AtomicPath atomicPathOf(const clang::Expr *Reference);
 
 /// The statements of a block body; a single statement is its own block.
 std::vector<const clang::Stmt *> blockStatements(const clang::Stmt *Body);

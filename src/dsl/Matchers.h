@@ -58,6 +58,11 @@ AST_MATCHER(clang::Expr, isDiscardedResult) {
   return dsl::isDiscardedResult(&Node, Finder->getASTContext());
 }
 
+/// The whole body of a host loop or `if` branch without braces.
+AST_MATCHER(clang::Expr, isUnbracedBody) {
+  return unbracedBodyOwner(&Node, Finder->getASTContext()) != nullptr;
+}
+
 /// An expression whose type is a Shared<T> array (through pointers).
 AST_MATCHER(clang::Expr, hasSharedType) { return !sharedElementType(Node.getType()).isNull(); }
 
@@ -73,22 +78,24 @@ inline auto atomicReference(std::string AtomicId) {
       .bind(AtomicId);
 }
 
+/// An atomic reference whose element path (dsl::atomicPathOf: components,
+/// subscripts, local variables holding a reference) starts from what
+/// \p Inner matches.
+AST_MATCHER_P(clang::Expr, atomicPathFrom, clang::ast_matchers::internal::Matcher<clang::Expr>,
+              Inner) {
+  const clang::Expr *Root = atomicPathOf(&Node).Root;
+  return Root && Inner.matches(*Root, Finder, Builder);
+}
+
 /// `OBJECT.atomic(i).fetch_OP(v)` for the given operations, bound as
 /// \p FetchId, with the atomic reference bound as \p AtomicId; also on a
-/// component or an element of it, `OBJECT.atomic(i).x.fetch_OP(v)` and
-/// `OBJECT.atomic(i)[j].fetch_OP(v)`, whose subscript call is bound as
-/// AtomicElement.
-inline constexpr llvm::StringLiteral AtomicElement = "atomic_element";
+/// component or an element of it, `OBJECT.atomic(i)[j].x.fetch_OP(v)`, and
+/// through a local variable that holds the reference.
 inline auto atomicFetch(llvm::ArrayRef<llvm::StringRef> Operations, std::string FetchId,
                         std::string AtomicId) {
   using namespace clang::ast_matchers;
-  auto Reference = ignoringImplicit(atomicReference(std::move(AtomicId)));
   return cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(Operations))),
-                           on(ignoringImplicit(expr(anyOf(
-                               Reference, memberExpr(hasObjectExpression(Reference)),
-                               cxxOperatorCallExpr(hasOverloadedOperatorName("[]"),
-                                                   argumentCountIs(2), hasArgument(0, Reference))
-                                   .bind(AtomicElement.str()))))))
+                           on(atomicPathFrom(atomicReference(std::move(AtomicId)))))
       .bind(FetchId);
 }
 

@@ -6,6 +6,7 @@
 #include "src/dsl/Writes.h"
 #include "test/unit/DslSnippet.h"
 #include <gtest/gtest.h>
+#include <map>
 
 namespace kernel_tidy::test {
 namespace {
@@ -43,6 +44,76 @@ TEST(DslAst, LambdaRolesCalleeNamesAndDiscardedResults) {
   std::vector<const Stmt *> Before = dsl::statementsBefore(S.probeStatement(1), Ctx);
   ASSERT_GE(Before.size(), 4u);
   EXPECT_TRUE(isa<DeclStmt>(Before[0])); // `Callable twice = ...`
+}
+
+TEST(DslAst, UnbracedBodiesAndTheirOwners) {
+  Snippet S(R"(
+    for (auto i = 0u; i < 2u; i++)
+      buffer.atomic(0u).fetch_add(1u);
+    if (true)
+      (void)buffer.atomic(1u).fetch_add(1u);
+    else
+      ((buffer.atomic(2u).fetch_add(1u)));
+    while (false) { buffer.atomic(3u).fetch_add(1u); }
+    do buffer.atomic(4u).fetch_add(1u); while (false);
+    for (auto i = 0u; i < 2u; i++)
+      auto slot = buffer.atomic(5u).fetch_add(1u);
+    buffer.atomic(6u).fetch_add(1u);
+  )");
+  ASSERT_TRUE(S.parsed());
+  ASTContext &Ctx = S.context();
+  // The owner of each atomic, by the slot it names.
+  std::map<unsigned, std::string> Owners;
+  for (const auto &Node :
+       match(findAll(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("fetch_add"))),
+                                       on(cxxMemberCallExpr(hasArgument(
+                                           0, ignoringImplicit(integerLiteral().bind("slot"))))))
+                         .bind("f")),
+             Ctx)) {
+    const Stmt *Owner = dsl::unbracedBodyOwner(Node.getNodeAs<Expr>("f"), Ctx);
+    Owners[Node.getNodeAs<IntegerLiteral>("slot")->getValue().getZExtValue()] =
+        Owner ? Owner->getStmtClassName() : "";
+  }
+  // A void cast is a use; braces, a declaration and a block are not bodies.
+  EXPECT_EQ((std::map<unsigned, std::string>{
+                {0, "ForStmt"}, {1, ""}, {2, "IfStmt"}, {3, ""}, {4, "DoStmt"}, {5, ""}, {6, ""}}),
+            Owners);
+}
+
+TEST(DslAst, AtomicPathsThroughElementsMembersAndKeptReferences) {
+  Snippet S(R"(
+    probe((*matrices)->atomic(n)[1].x);
+    auto kept = (*matrices)->atomic(0u);
+    auto kept_element = kept[n + 1u];
+    probe(kept_element.y);
+    probe(buffer.atomic(n));
+    Var<float2x2> m;
+    probe(m[1].x);
+  )",
+            "luisa::compute::Buffer<luisa::float2x2> *matrices;\n");
+  ASSERT_TRUE(S.parsed());
+  auto AtomicIndex = [](const Expr *Root) -> std::string {
+    const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(Root);
+    if (!Call || Call->getMethodDecl()->getName() != "atomic")
+      return "not an atomic";
+    const auto *Literal = dyn_cast<IntegerLiteral>(Call->getArg(0)->IgnoreImplicit());
+    return Literal ? std::to_string(Literal->getValue().getZExtValue()) : "n";
+  };
+  dsl::AtomicPath Element = dsl::atomicPathOf(S.probe(0));
+  EXPECT_EQ("n", AtomicIndex(Element.Root));
+  ASSERT_EQ(1u, Element.Subscripts.size());
+  EXPECT_TRUE(isa<IntegerLiteral>(Element.Subscripts[0]->IgnoreImplicit()));
+  // Through two variables to the atomic of the first.
+  dsl::AtomicPath Kept = dsl::atomicPathOf(S.probe(1));
+  EXPECT_EQ("0", AtomicIndex(Kept.Root));
+  ASSERT_EQ(1u, Kept.Subscripts.size());
+  EXPECT_TRUE(isa<BinaryOperator>(Kept.Subscripts[0]->IgnoreImplicit()) ||
+              isa<CXXOperatorCallExpr>(Kept.Subscripts[0]->IgnoreImplicit()));
+  dsl::AtomicPath Bare = dsl::atomicPathOf(S.probe(2));
+  EXPECT_EQ("n", AtomicIndex(Bare.Root));
+  EXPECT_TRUE(Bare.Subscripts.empty());
+  // A DSL variable is not an atomic reference: the path stops at it.
+  EXPECT_TRUE(isa<DeclRefExpr>(dsl::atomicPathOf(S.probe(3)).Root));
 }
 
 TEST(DslStatements, DeviceLoopsAndAccumulateSteps) {

@@ -3,7 +3,8 @@
 # not part of the DSL, so the atomic cases stop at 32-bit types.
 set(KERNEL_TIDY_HARNESS_CASES butterfly_sum butterfly_max scan_sum scan_sum_inclusive atomic_add atomic_max)
 # Slot allocations keep the counter in the item buffer, so they run for u32.
-list(APPEND KERNEL_TIDY_HARNESS_CASES warp_append_shared warp_append_global warp_append_weighted warp_global_counter)
+list(APPEND KERNEL_TIDY_HARNESS_CASES warp_append_shared warp_append_global warp_append_weighted warp_global_counter
+     warp_global_max_unbraced)
 list(APPEND KERNEL_TIDY_HARNESS_CASES shuffle_down_sum lane_shift_scan)
 list(APPEND KERNEL_TIDY_HARNESS_CASES block_privatized_counter block_privatized_append)
 set(KERNEL_TIDY_HARNESS_TYPES_butterfly_sum u32 i32 f32 f16)
@@ -16,6 +17,7 @@ set(KERNEL_TIDY_HARNESS_TYPES_warp_append_shared u32)
 set(KERNEL_TIDY_HARNESS_TYPES_warp_append_global u32)
 set(KERNEL_TIDY_HARNESS_TYPES_warp_append_weighted u32)
 set(KERNEL_TIDY_HARNESS_TYPES_warp_global_counter u32)
+set(KERNEL_TIDY_HARNESS_TYPES_warp_global_max_unbraced u32)
 set(KERNEL_TIDY_HARNESS_TYPES_block_privatized_counter u32 i32)
 set(KERNEL_TIDY_HARNESS_TYPES_block_privatized_append u32)
 set(KERNEL_TIDY_HARNESS_TYPES_shuffle_down_sum u32 i32 f32 f16)

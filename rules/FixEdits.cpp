@@ -181,13 +181,12 @@ static SourceLocation headerEnd(const Stmt *Control, const Stmt *Body, const Sou
 
 Expected<transformer::EditGenerator>
 bracedBodyEdits(const Stmt *Control, const Stmt *Body,
-                llvm::function_ref<std::string(StringRef Break)> Code, const ASTContext &Ctx) {
+                llvm::function_ref<std::string(StringRef Break)> Code, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LangOpts = Ctx.getLangOpts();
   SourceLocation Header = headerEnd(Control, Body, SM);
-  CharSourceRange Statement =
-      tooling::maybeExtendRange(CharSourceRange::getTokenRange(Body->getSourceRange()), tok::semi,
-                                const_cast<ASTContext &>(Ctx));
+  CharSourceRange Statement = tooling::maybeExtendRange(
+      CharSourceRange::getTokenRange(Body->getSourceRange()), tok::semi, Ctx);
   Statement = Lexer::makeFileCharRange(Statement, SM, LangOpts);
   if (Header.isInvalid() || Header.isMacroID() || Statement.isInvalid() ||
       SM.getFileID(Header) != SM.getFileID(Statement.getBegin()))

@@ -58,7 +58,7 @@ std::string calleeQualifier(const clang::Expr *Call, const clang::ASTContext &Ct
 llvm::Expected<clang::transformer::EditGenerator>
 bracedBodyEdits(const clang::Stmt *Control, const clang::Stmt *Body,
                 llvm::function_ref<std::string(llvm::StringRef Break)> Code,
-                const clang::ASTContext &Ctx);
+                clang::ASTContext &Ctx);
 
 /// Code that a rewrite writes at one place of the file, from a template:
 /// `{{name}}` is the hole \p name; `{{dsl:name}}` is the DSL name \p name,

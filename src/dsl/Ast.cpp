@@ -144,10 +144,10 @@ AtomicPath atomicPathOf(const Expr *Reference) {
       E = Construct->getArg(0);
     } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
-          Var->getType()->isReferenceType() || !Var->getInit() ||
-          !Var->getType()->getAsCXXRecordDecl() ||
-          Var->getType()->getAsCXXRecordDecl()->getName() != "AtomicRef")
+      const CXXRecordDecl *Type = Var ? Var->getType()->getAsCXXRecordDecl() : nullptr;
+      // A reference variable has no record type: only variables that own one.
+      if (!Type || Type->getName() != "AtomicRef" || !Var->hasLocalStorage() ||
+          isa<ParmVarDecl>(Var) || !Var->getInit())
         break;
       E = Var->getInit();
     } else {

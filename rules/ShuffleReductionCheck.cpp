@@ -193,10 +193,17 @@ void ShuffleReductionCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
-std::optional<std::string> ShuffleReductionCheck::laneSource(const Expr *Lane, ASTContext &Ctx) {
+std::optional<std::string> ShuffleReductionCheck::laneSource(const Expr *Lane, ASTContext &Ctx,
+                                                             const FieldDecl *&OnlyHere) {
   Analyses &A = analyses(Ctx);
   if (A.Uniformity.isLaneId(Lane))
     return std::string();
+  if (const auto *Member = dyn_cast_or_null<MemberExpr>(stripDslWrappers(Lane)))
+    if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+        Field && A.Uniformity.isLaneIdField(Field, /*InThisTranslationUnit=*/true)) {
+      OnlyHere = Field;
+      return std::string();
+    }
   const auto *Ref = dyn_cast<DeclRefExpr>(stripDslWrappers(Lane));
   const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
   if (!Param || A.Writes.isWritten(Param))
@@ -235,7 +242,12 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
     if (!Bound)
       return;
   }
-  auto Helper = laneSource(Step.Index.Lane, Ctx);
+  // A shuffle helper that clamps at a run-time bound: a reduction only where the guard
+  // never combines the partners it replaces.
+  if (Step.Read.RuntimeLast && (!Bound || !guardExcludesClamped(*Bound, *Step.Read.RuntimeLast)))
+    return;
+  const FieldDecl *LaneOnlyHere = nullptr;
+  auto Helper = laneSource(Step.Index.Lane, Ctx, LaneOnlyHere);
   if (!Helper)
     return;
   // The offsets must reach every lane of the warp (narrower: a sub-group).
@@ -269,6 +281,11 @@ void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
   D.Edit = transformer::edit(
       transformer::changeTo(userStatements("loop", "loop"), transformer::cat(Rewrite.Code)));
   D.Safety = std::move(Rewrite.Safety);
+  if (LaneOnlyHere && D.Safety.Kind != Applicability::None)
+    D.Safety = FixSafety::none(
+        "'" + LaneOnlyHere->getNameAsString() + "' holds the lane id in every instantiation of '" +
+        LaneOnlyHere->getParent()->getNameAsString() +
+        "' here, but the template writes it in code that other instantiations may run");
   if (Target.empty())
     D.Safety = FixSafety::none("the value reduced is spelled in a macro");
   emit(Result, std::move(D));

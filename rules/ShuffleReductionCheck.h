@@ -25,8 +25,11 @@ public:
 private:
   /// "" when \p Lane is the warp lane id; the helper's name when it is a
   /// parameter that every call in the translation unit passes the lane id;
-  /// std::nullopt otherwise.
-  std::optional<std::string> laneSource(const clang::Expr *Lane, clang::ASTContext &Ctx);
+  /// std::nullopt otherwise. A member that holds the lane id only in this
+  /// translation unit's instantiations of its class template is one, and
+  /// \p OnlyHere names it.
+  std::optional<std::string> laneSource(const clang::Expr *Lane, clang::ASTContext &Ctx,
+                                        const clang::FieldDecl *&OnlyHere);
 
   std::unique_ptr<dsl::CallSiteIndex> CallSites; ///< Of the current translation unit.
 };

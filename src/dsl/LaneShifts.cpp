@@ -144,8 +144,9 @@ bool isSameLaneOffset(const Expr *E, const LaneOffsetIndex &Index) {
     const VarDecl *L = variableOf(Index.Lane);
     bool LaneMatches =
         L ? isVariable(Lane, L)
-          : dslCallName(stripDslWrappers(Lane)) == dslCallName(stripDslWrappers(Index.Lane)) &&
-                !dslCallName(stripDslWrappers(Lane)).empty();
+          : isSameVariable(Lane, Index.Lane) ||
+                (dslCallName(stripDslWrappers(Lane)) == dslCallName(stripDslWrappers(Index.Lane)) &&
+                 !dslCallName(stripDslWrappers(Lane)).empty());
     return LaneMatches && isVariable(Offset, Index.Offset);
   };
   const Expr *A = Op->getArg(0), *B = Op->getArg(1);
@@ -408,9 +409,18 @@ std::optional<LaneRead> matchLaneRead(const CallExpr *Call, ASTContext &Ctx) {
            : Op == OO_GreaterEqual ? OO_LessEqual
                                    : OO_None;
     }
-    auto Bound = isPartnerLane(L, *Shape) ? valueAtCall(R, Helper, Args, Ctx) : std::nullopt;
-    if (!Bound)
+    if (!isPartnerLane(L, *Shape))
       return std::nullopt;
+    auto Bound = valueAtCall(R, Helper, Args, Ctx);
+    if (!Bound) {
+      // A bound the caller passes at run time: the loop's guard decides.
+      int I = parameterIndex(stripDslWrappers(R), Helper);
+      if (I < 0 || Read.RuntimeLast || Read.Index.Shift != LaneShift::Down ||
+          (Op != OO_Greater && Op != OO_GreaterEqual))
+        return std::nullopt;
+      Read.RuntimeLast = LaneRead::RuntimeClamp{Args[I], Op == OO_GreaterEqual};
+      continue;
+    }
     if (Read.Index.Shift == LaneShift::Up && Op == OO_Less && *Bound == 0)
       continue; // Only lanes below the offset, which a scan's guard leaves out.
     if (Read.Index.Shift != LaneShift::Down || (Op != OO_Greater && Op != OO_GreaterEqual))
@@ -515,6 +525,12 @@ std::optional<DownBound> matchDownBound(const Expr *Guard, const LaneOffsetIndex
   Bound.WholeWarp = Bound.Strict && isDslCall(R, "warp_lane_count");
   Bound.Limit = R;
   return Bound;
+}
+
+bool guardExcludesClamped(const DownBound &Bound, const LaneRead::RuntimeClamp &Clamp) {
+  // Combined: partners below B (Strict) or up to B. Clamped: past B, or from B on.
+  return !Bound.WholeWarp && Bound.Limit && isSameVariable(Bound.Limit, Clamp.Bound) &&
+         (Bound.Strict || !Clamp.AtBound);
 }
 
 bool isScanGuard(const Expr *Guard, const LaneOffsetIndex &Index) {

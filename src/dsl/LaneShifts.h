@@ -86,7 +86,8 @@ std::optional<AccumulateStep> matchAccumulateThroughHelpers(const clang::Stmt *S
 /// after replacing it by P where the partner is out of range: below FIRST for
 /// a shift up (`$if (LANE - OFFSET < FIRST)`, FIRST 0 at the call) or past
 /// LAST for a shift down (`$if (LANE + OFFSET > LAST)`, LAST a host constant
-/// at the call). Other helpers, and Callables, are not seen through.
+/// at the call, or a run-time value: RuntimeLast). Other helpers, and
+/// Callables, are not seen through.
 struct LaneRead {
   const clang::CallExpr *Call = nullptr;       ///< warp_read_lane, or the helper call.
   const clang::Expr *Value = nullptr;          ///< V, in the caller.
@@ -96,6 +97,13 @@ struct LaneRead {
   std::string HelperName;                      ///< As the call spells it (a lambda's variable).
   /// A shift-down helper returns the lane's own value for partners past this lane.
   std::optional<int64_t> LastPartner;
+  /// A shift-down helper's clamp on a bound the caller passes at run time
+  /// (`$if (LANE + OFFSET > LAST)`, LAST an argument that is no host constant).
+  struct RuntimeClamp {
+    const clang::Expr *Bound = nullptr; ///< LAST, in the caller.
+    bool AtBound = false;               ///< `>= LAST`: the partner at LAST too.
+  };
+  std::optional<RuntimeClamp> RuntimeLast;
 };
 std::optional<LaneRead> matchLaneRead(const clang::CallExpr *Call, clang::ASTContext &Ctx);
 
@@ -134,6 +142,11 @@ struct DownBound {
 /// `INDEX < B`, `INDEX <= B`, `B > INDEX`, `B >= INDEX` with INDEX the step's
 /// `lane + offset`; std::nullopt for other guards.
 std::optional<DownBound> matchDownBound(const clang::Expr *Guard, const LaneOffsetIndex &Index);
+
+/// True if the step's guard \p Bound combines no partner that the shuffle
+/// helper's run-time clamp \p Clamp replaces (the same bound variable, and
+/// the partner at it only when the clamp leaves it alone).
+bool guardExcludesClamped(const DownBound &Bound, const LaneRead::RuntimeClamp &Clamp);
 
 /// True for a scan guard `lane >= offset` or `offset <= lane`.
 bool isScanGuard(const clang::Expr *Guard, const LaneOffsetIndex &Index);

@@ -7,6 +7,7 @@
 #include "src/dsl/Names.h"
 #include "src/dsl/Statements.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -383,11 +384,92 @@ bool UniformityAnalysis::isLaneId(const Expr *E) {
     return false;
   if (dslCallName(E) == "warp_lane_id")
     return true;
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    return Field && isLaneIdField(Field);
+  }
   const auto *Ref = dyn_cast<DeclRefExpr>(E);
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (!Var || isa<ParmVarDecl>(Var) || !Var->hasInit() || !Var->isLocalVarDecl())
     return false;
   return dslCallName(stripDslWrappers(Var->getInit())) == "warp_lane_id" && !Writes.isWritten(Var);
+}
+
+namespace {
+
+/// True if each constructor of \p Field's class that can build an object in
+/// this translation unit initialises \p Field from `warp_lane_id()`.
+bool constructorsInitialiseLaneId(const FieldDecl *Field) {
+  const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
+  if (!Class || !Class->hasDefinition() || !isDslValueType(Field->getType()) ||
+      Field->hasInClassInitializer())
+    return false;
+  bool Template = isa<ClassTemplateSpecializationDecl>(Class);
+  // A constructor template may build objects in ways not checked here.
+  for (const Decl *Member : Class->decls())
+    if (const auto *Function = dyn_cast<FunctionTemplateDecl>(Member);
+        Function && isa<CXXConstructorDecl>(Function->getTemplatedDecl()))
+      return false;
+  unsigned Initialising = 0;
+  for (const CXXConstructorDecl *Constructor : Class->ctors()) {
+    if (Constructor->isCopyOrMoveConstructor() && !Constructor->isUserProvided())
+      continue; // Copies the lane id of an object of the same class.
+    const FunctionDecl *Definition = nullptr;
+    if (!Constructor->hasBody(Definition)) {
+      // A specialization's constructor that nothing called was never
+      // instantiated: no object is built with it.
+      if (Template && !Constructor->isImplicit())
+        continue;
+      return false;
+    }
+    const auto *Defined = cast<CXXConstructorDecl>(Definition);
+    const CXXCtorInitializer *Init = nullptr;
+    for (const CXXCtorInitializer *I : Defined->inits())
+      if (I->getMember() == Field && I->isWritten())
+        Init = I;
+    const Expr *Value = Init ? Init->getInit() : nullptr;
+    // A template's own initialiser may stay unchecked: `lane(warp_lane_id())`.
+    if (const auto *List = dyn_cast_or_null<ParenListExpr>(Value); List && List->getNumExprs() == 1)
+      Value = List->getExpr(0);
+    if (!Value || dslCallName(stripDslWrappers(Value)) != "warp_lane_id")
+      return false;
+    ++Initialising;
+  }
+  return Initialising > 0;
+}
+
+/// The field of \p Class named as \p Field is, if any.
+const FieldDecl *sameField(const CXXRecordDecl *Class, const FieldDecl *Field) {
+  for (const FieldDecl *F : Class->fields())
+    if (F->getDeclName() == Field->getDeclName())
+      return F;
+  return nullptr;
+}
+
+} // namespace
+
+bool UniformityAnalysis::isLaneIdField(const FieldDecl *Field, bool InThisTranslationUnit) {
+  auto It = LaneFields.find(Field);
+  if (It == LaneFields.end()) {
+    auto Holds = [&](const FieldDecl *F) {
+      return F && constructorsInitialiseLaneId(F) && !Writes.isFieldWritten(F);
+    };
+    bool Here = Holds(Field), Everywhere = Here;
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Field->getParent());
+        Spec && Here) {
+      const ClassTemplateDecl *Template = Spec->getSpecializedTemplate();
+      for (const ClassTemplateSpecializationDecl *Other : Template->specializations())
+        if (Other != Spec && Other->hasDefinition() && !Holds(sameField(Other, Field)))
+          Here = false;
+      // Other translation units instantiate the template's own code (a write
+      // in a discarded `if constexpr` branch here may run there).
+      llvm::SmallVector<ClassTemplatePartialSpecializationDecl *, 1> Partial;
+      const_cast<ClassTemplateDecl *>(Template)->getPartialSpecializations(Partial);
+      Everywhere = Here && Partial.empty() && Holds(sameField(Template->getTemplatedDecl(), Field));
+    }
+    It = LaneFields.try_emplace(Field, Here, Everywhere).first;
+  }
+  return InThisTranslationUnit ? It->second.first : It->second.second;
 }
 
 bool UniformityAnalysis::admitsOneLanePerWarp(const Expr *Cond) {

@@ -61,9 +61,18 @@ public:
   /// control less uniform than \p Bound, innermost first; nullptr if none.
   const clang::Stmt *divergentCause(const clang::Stmt *S, Variance Bound);
 
-  /// True if \p E is the warp lane id: `warp_lane_id()` or a local
-  /// variable initialised from it and never written again.
+  /// True if \p E is the warp lane id: `warp_lane_id()`, a local
+  /// variable initialised from it and never written again, or a member that
+  /// holds it (isLaneIdField).
   bool isLaneId(const clang::Expr *E);
+
+  /// True if every object of \p Field's class holds the lane id in it: each
+  /// constructor initialises it from `warp_lane_id()` (copies copy it), no
+  /// code of the translation unit writes it, and for a class template the
+  /// same holds in every specialization (they share the methods' source)
+  /// and in the template itself, for the instantiations other translation
+  /// units make (unless \p InThisTranslationUnit).
+  bool isLaneIdField(const clang::FieldDecl *Field, bool InThisTranslationUnit = false);
 
   /// True if at most one lane per warp can make \p Cond true:
   /// `warp_is_first_active_lane()`, `lane == X` with X warp-uniform, or a
@@ -94,6 +103,8 @@ private:
   bool CallsIndexed = false;
   llvm::DenseMap<const clang::Decl *, std::vector<const clang::CallExpr *>> Calls;
   const std::vector<const clang::CallExpr *> NoCalls;
+  /// Per field: holds the lane id in this translation unit, and also in the template.
+  llvm::DenseMap<const clang::FieldDecl *, std::pair<bool, bool>> LaneFields;
 };
 
 } // namespace kernel_tidy::dsl

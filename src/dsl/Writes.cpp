@@ -62,14 +62,16 @@ bool isAssignment(OverloadedOperatorKind Kind) {
 /// True if \p Target names the variable itself, not a part of it.
 bool isWholeVariable(const Expr *Target) { return isa<DeclRefExpr>(Target->IgnoreParenImpCasts()); }
 
-/// Collects the writes of one function body.
+/// Collects the writes of one function body, or of every body of the
+/// translation unit, handing each written expression to a sink.
 class WriteIndexer : public RecursiveASTVisitor<WriteIndexer> {
 public:
-  using Map = std::unordered_map<const VarDecl *, std::vector<VariableWrite>>;
-  WriteIndexer(Map &Writes, llvm::DenseSet<const Stmt *> &Indexed)
-      : Writes(Writes), Indexed(Indexed) {}
+  using Sink = llvm::function_ref<void(const Expr *Target, const VariableWrite &Write)>;
+  WriteIndexer(Sink Record, llvm::DenseSet<const Stmt *> &Indexed, bool Instantiations = false)
+      : Record(Record), Indexed(Indexed), Instantiations(Instantiations) {}
 
   bool shouldVisitLambdaBody() const { return true; }
+  bool shouldVisitTemplateInstantiations() const { return Instantiations; }
 
   /// A nested body is indexed once: with its enclosing body, or before it,
   /// alone (a variable declared inside it was asked for first). Indexing it
@@ -165,21 +167,69 @@ private:
       if (isWritableReference(Callee->getParamDecl(I - First)->getType(), RefParametersWrite))
         record(Call->getArg(I), {Call, nullptr, true});
   }
-  void record(const Expr *Target, VariableWrite Write) {
-    if (const VarDecl *Var = writtenVariable(Target))
-      Writes[Var->getCanonicalDecl()].push_back(Write);
-  }
-  Map &Writes;
+  void record(const Expr *Target, VariableWrite Write) { Record(Target, Write); }
+  Sink Record;
   llvm::DenseSet<const Stmt *> &Indexed;
+  bool Instantiations;
 };
+
+/// The fields that \p Target writes: each member on its path (`o.a.b` writes
+/// `b` and `a`).
+template <typename Fn> void forEachWrittenField(const Expr *Target, Fn &&Each) {
+  for (const Expr *E = Target; E;) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+      if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl()))
+        Each(Field);
+      E = Member->getBase();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+               Op && Op->getOperator() == OO_Subscript) {
+      E = Op->getArg(0);
+    } else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = Subscript->getBase();
+    } else {
+      return;
+    }
+  }
+}
 
 } // namespace
 
 void WriteAnalysis::indexBody(const Stmt *Body) {
   if (!IndexedBodies.insert(Body).second)
     return;
-  WriteIndexer Indexer(Writes, IndexedBodies);
+  auto Record = [this](const Expr *Target, const VariableWrite &Write) {
+    if (const VarDecl *Var = writtenVariable(Target))
+      Writes[Var->getCanonicalDecl()].push_back(Write);
+  };
+  WriteIndexer Indexer(Record, IndexedBodies);
   Indexer.TraverseStmt(const_cast<Stmt *>(Body));
+}
+
+bool WriteAnalysis::isFieldWritten(const FieldDecl *Field) {
+  if (!FieldsIndexed) {
+    FieldsIndexed = true;
+    auto Record = [this](const Expr *Target, const VariableWrite &Write) {
+      forEachWrittenField(Target, [&](const FieldDecl *F) { WrittenFields.insert(F); });
+      // An object handed by reference to a function whose body the
+      // translation unit lacks may have any of its fields written there.
+      const auto *Call = dyn_cast<CallExpr>(Write.Write);
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      if (Call && (!Callee || !Callee->hasBody()))
+        if (const auto *Class = Target->getType()->getAsCXXRecordDecl())
+          EscapedRecords.insert(Class->getCanonicalDecl());
+    };
+    // Every body, headers and template instantiations included: a field is
+    // written wherever an object of its class is reachable. The traversal
+    // scope (the main file's declarations) is bypassed on purpose.
+    llvm::DenseSet<const Stmt *> Seen;
+    WriteIndexer Indexer(Record, Seen, /*Instantiations=*/true);
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      Indexer.TraverseDecl(D);
+  }
+  const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
+  return WrittenFields.contains(Field) ||
+         (Class && EscapedRecords.contains(Class->getCanonicalDecl()));
 }
 
 const std::vector<VariableWrite> &WriteAnalysis::writesOf(const VarDecl *Var) {

@@ -36,6 +36,12 @@ public:
   /// True if \p Var is written anywhere after its declaration.
   bool isWritten(const clang::VarDecl *Var) { return !writesOf(Var).empty(); }
 
+  /// True if a body of the translation unit writes \p Field (constructor
+  /// initialisers are not writes), or hands an object of its class by
+  /// non-const reference to a function defined elsewhere. The first call
+  /// indexes every body of the translation unit, headers included.
+  bool isFieldWritten(const clang::FieldDecl *Field);
+
 private:
   void indexBody(const clang::Stmt *Body);
 
@@ -46,6 +52,9 @@ private:
   // to later: each body, nested ones included, is indexed once).
   std::unordered_map<const clang::VarDecl *, std::vector<VariableWrite>> Writes;
   const std::vector<VariableWrite> None;
+  bool FieldsIndexed = false;
+  llvm::DenseSet<const clang::FieldDecl *> WrittenFields;
+  llvm::DenseSet<const clang::CXXRecordDecl *> EscapedRecords;
 };
 
 /// The variable that an lvalue expression denotes or is a part of (`v`,

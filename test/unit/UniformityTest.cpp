@@ -175,6 +175,68 @@ TEST(Uniformity, LaneIds) {
   EXPECT_FALSE(Uni.isLaneId(U.S.probe(5)));
 }
 
+TEST(Uniformity, LaneIdMembers) {
+  Analysed U(R"(
+    Held held;
+    Rewritten rewritten;
+    rewritten.narrow();
+    TwoConstructors two{3u};
+    Defaulted defaulted;
+    Sub<32u> whole;
+    Sub<8u> eighth;
+    OnlyWhole<32u> only_whole;
+    probe(held.lane);
+    probe(rewritten.lane);
+    probe(two.lane);
+    probe(defaulted.lane);
+    probe(whole.lane);
+    probe(only_whole.lane);
+    probe(eighth.lane);
+  )",
+             R"(
+    struct Held { UInt lane; Held() noexcept : lane(warp_lane_id()) {} };
+    struct Rewritten {
+      UInt lane;
+      Rewritten() noexcept : lane(warp_lane_id()) {}
+      void narrow() noexcept { lane = lane % 8u; }
+    };
+    struct TwoConstructors {
+      UInt lane;
+      TwoConstructors() noexcept : lane(warp_lane_id()) {}
+      explicit TwoConstructors(UInt l) noexcept : lane(l) {}
+    };
+    struct Defaulted { UInt lane; };
+    template<uint W> struct Sub {
+      UInt lane;
+      Sub() noexcept : lane(warp_lane_id()) {
+        if constexpr (W != 32u) { lane = lane % W; }
+      }
+    };
+    template<uint W> struct OnlyWhole {
+      UInt lane;
+      OnlyWhole() noexcept : lane(warp_lane_id()) {
+        if constexpr (W != 32u) { lane = lane % W; }
+      }
+    };
+  )");
+  dsl::UniformityAnalysis &Uni = U.A->Uniformity;
+  auto FieldOf = [&](unsigned Probe) {
+    return llvm::cast<clang::FieldDecl>(
+        llvm::cast<clang::MemberExpr>(U.S.probe(Probe)->IgnoreImplicit())->getMemberDecl());
+  };
+  EXPECT_TRUE(Uni.isLaneId(U.S.probe(0)));
+  EXPECT_FALSE(Uni.isLaneId(U.S.probe(1))); // Written by a method.
+  EXPECT_FALSE(Uni.isLaneId(U.S.probe(2))); // A constructor stores another value.
+  EXPECT_FALSE(Uni.isLaneId(U.S.probe(3))); // Never initialised from the lane id.
+  // Sub<8u> writes it: no specialization holds it, even in this translation unit.
+  EXPECT_FALSE(Uni.isLaneIdField(FieldOf(4), /*InThisTranslationUnit=*/true));
+  EXPECT_FALSE(Uni.isLaneIdField(FieldOf(6), /*InThisTranslationUnit=*/true));
+  // Only OnlyWhole<32u> is made here: the lane id here, not in the template.
+  EXPECT_TRUE(Uni.isLaneIdField(FieldOf(5), /*InThisTranslationUnit=*/true));
+  EXPECT_FALSE(Uni.isLaneId(U.S.probe(5)));
+  EXPECT_TRUE(Uni.isLaneIdField(FieldOf(0)));
+}
+
 TEST(Uniformity, OneLanePerWarp) {
   Analysed U(R"(
     auto lane_idx = warp_lane_id();

@@ -90,20 +90,6 @@ EnclosingStatement statementOf(const Expr *E, ASTContext &Ctx) {
   }
 }
 
-/// The single `return E;` of \p F's body, or nullptr.
-const Expr *onlyReturnValue(const FunctionDecl *F) {
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(F ? F->getBody() : nullptr);
-  if (!Body || Body->size() != 1)
-    return nullptr;
-  const auto *Return = dyn_cast<ReturnStmt>(Body->body_front());
-  return Return ? Return->getRetValue() : nullptr;
-}
-
-bool isParameter(const Expr *E, const ParmVarDecl *Param) {
-  const VarDecl *Var = variableOf(E);
-  return Var && Var == Param;
-}
-
 } // namespace
 
 std::optional<LaneOffsetIndex> matchLaneOffsetIndex(const Expr *Index) {
@@ -232,23 +218,71 @@ std::optional<unsigned> coveredLanes(llvm::ArrayRef<int64_t> Offsets) {
   return static_cast<unsigned>(Seen + 1);
 }
 
-std::optional<Combination> matchCombinationThroughHelpers(const Expr *E, ASTContext &Ctx) {
+namespace {
+
+/// The value \p F returns when its body is `return R;` after copies of its
+/// parameters into locals of the same type (`Var<T> a2 = a;`), as a functor
+/// that swaps its operands may write it; \p Copies maps each such local to its
+/// parameter.
+const Expr *
+returnAfterParameterCopies(const FunctionDecl *F,
+                           llvm::SmallDenseMap<const VarDecl *, const ParmVarDecl *> &Copies) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(F->getBody());
+  if (!Body || Body->size() == 0)
+    return nullptr;
+  for (const Stmt *S : llvm::make_range(Body->body_begin(), Body->body_end() - 1)) {
+    const auto *Decl = dyn_cast<DeclStmt>(S);
+    const auto *Local =
+        Decl && Decl->isSingleDecl() ? dyn_cast<VarDecl>(Decl->getSingleDecl()) : nullptr;
+    const auto *Param = Local && Local->getInit()
+                            ? dyn_cast_or_null<ParmVarDecl>(variableOf(Local->getInit()))
+                            : nullptr;
+    // A copy of the same type: a conversion would change what is combined.
+    if (!Param || Param->getDeclContext() != F ||
+        !F->getASTContext().hasSameUnqualifiedType(Local->getType(),
+                                                   Param->getType().getNonReferenceType()))
+      return nullptr;
+    Copies[Local] = Param;
+  }
+  const auto *Return = dyn_cast<ReturnStmt>(Body->body_back());
+  return Return ? Return->getRetValue() : nullptr;
+}
+
+/// matchCombinationThroughHelpers, seeing through at most \p Depth helpers.
+std::optional<Combination> combinationThroughHelpers(const Expr *E, unsigned Depth) {
   if (auto Direct = matchCombination(E))
     return Direct;
-  const auto *Call = dyn_cast_or_null<CallExpr>(stripDslWrappers(E));
+  const auto *Call = Depth ? dyn_cast_or_null<CallExpr>(stripDslWrappers(E)) : nullptr;
   llvm::SmallVector<const Expr *, 2> Args;
   const FunctionDecl *Callee = Call ? calledFunction(Call, Args) : nullptr;
   if (!Callee || Args.size() != 2 || Callee->getNumParams() != 2)
     return std::nullopt;
-  auto Inner = matchCombination(onlyReturnValue(Callee));
+  llvm::SmallDenseMap<const VarDecl *, const ParmVarDecl *> Copies;
+  const Expr *Returned = returnAfterParameterCopies(Callee, Copies);
+  auto Inner = Returned ? combinationThroughHelpers(Returned, Depth - 1) : std::nullopt;
   if (!Inner)
     return std::nullopt;
-  const ParmVarDecl *P0 = Callee->getParamDecl(0), *P1 = Callee->getParamDecl(1);
-  if (isParameter(Inner->LHS, P0) && isParameter(Inner->RHS, P1))
-    return Combination{Inner->Op, Args[0], Args[1], Callee};
-  if (isParameter(Inner->LHS, P1) && isParameter(Inner->RHS, P0))
-    return Combination{Inner->Op, Args[1], Args[0], Callee};
-  return std::nullopt;
+  // Each operand is one of the helper's parameters, directly or through its copy.
+  auto ArgumentFor = [&](const Expr *Operand) -> const Expr * {
+    const VarDecl *Var = variableOf(Operand);
+    if (auto It = Copies.find(Var); Var && It != Copies.end())
+      Var = It->second;
+    for (unsigned I = 0; I < 2; ++I)
+      if (Var && Callee->getParamDecl(I) == Var)
+        return Args[I];
+    return nullptr;
+  };
+  const Expr *LHS = ArgumentFor(Inner->LHS), *RHS = ArgumentFor(Inner->RHS);
+  if (!LHS || !RHS || LHS == RHS)
+    return std::nullopt;
+  return Combination{Inner->Op, LHS, RHS, Callee};
+}
+
+} // namespace
+
+std::optional<Combination> matchCombinationThroughHelpers(const Expr *E, ASTContext &Ctx) {
+  // A helper, or a functor that calls one (a scan operator that swaps its operands).
+  return combinationThroughHelpers(E, /*Depth=*/2);
 }
 
 std::optional<AccumulateStep> matchAccumulateThroughHelpers(const Stmt *S, ASTContext &Ctx) {
@@ -373,7 +407,7 @@ std::optional<LaneRead> matchLaneRead(const CallExpr *Call, ASTContext &Ctx) {
     auto Index = Call->getNumArgs() == 2 ? matchLaneOffsetIndex(Call->getArg(1)) : std::nullopt;
     if (!Index)
       return std::nullopt;
-    return LaneRead{Call, Call->getArg(0), *Index, nullptr, Call, "", std::nullopt};
+    return LaneRead{Call, Call->getArg(0), *Index, nullptr, Call, "", std::nullopt, std::nullopt};
   }
   llvm::SmallVector<const Expr *, 4> Args;
   const FunctionDecl *Helper = calledFunction(Call, Args);

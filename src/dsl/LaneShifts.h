@@ -70,7 +70,9 @@ std::optional<unsigned> coveredLanes(llvm::ArrayRef<int64_t> Offsets);
 
 /// matchCombination, also through a call of a helper whose body is only
 /// `return OP(a, b);` over its two parameters: a function, a method, a lambda
-/// or a Callable (`reduce_op(x, y)` is then `OP(x, y)`).
+/// or a Callable (`reduce_op(x, y)` is then `OP(x, y)`). The helper may first
+/// copy its parameters into locals, and OP may itself be such a helper's call
+/// (two helpers deep: a functor that swaps its operands for another).
 std::optional<Combination> matchCombinationThroughHelpers(const clang::Expr *E,
                                                           clang::ASTContext &Ctx);
 

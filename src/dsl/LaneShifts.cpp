@@ -448,7 +448,7 @@ std::optional<LaneRead> matchLaneRead(const CallExpr *Call, ASTContext &Ctx) {
     auto Bound = valueAtCall(R, Helper, Args, Ctx);
     if (!Bound) {
       // A bound the caller passes at run time: the loop's guard decides.
-      int I = parameterIndex(stripDslWrappers(R), Helper);
+      int I = parameterIndex(R, Helper);
       if (I < 0 || Read.RuntimeLast || Read.Index.Shift != LaneShift::Down ||
           (Op != OO_Greater && Op != OO_GreaterEqual))
         return std::nullopt;

@@ -458,9 +458,9 @@ bool UniformityAnalysis::isLaneIdField(const FieldDecl *Field, bool InThisTransl
     if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Field->getParent());
         Spec && Here) {
       const ClassTemplateDecl *Template = Spec->getSpecializedTemplate();
-      for (const ClassTemplateSpecializationDecl *Other : Template->specializations())
-        if (Other != Spec && Other->hasDefinition() && !Holds(sameField(Other, Field)))
-          Here = false;
+      Here = llvm::all_of(Template->specializations(), [&](const auto *Other) {
+        return Other == Spec || !Other->hasDefinition() || Holds(sameField(Other, Field));
+      });
       // Other translation units instantiate the template's own code (a write
       // in a discarded `if constexpr` branch here may run there).
       llvm::SmallVector<ClassTemplatePartialSpecializationDecl *, 1> Partial;

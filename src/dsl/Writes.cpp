@@ -12,14 +12,21 @@ using namespace clang;
 
 namespace kernel_tidy::dsl {
 
-const VarDecl *writtenVariable(const Expr *E) {
+namespace {
+
+/// The variable at the end of the written path \p E (writtenVariable), with
+/// \p EachField called for every member on the way (`o.a.b` writes `b` and `a`).
+const VarDecl *walkWrittenPath(const Expr *E,
+                               llvm::function_ref<void(const FieldDecl *)> EachField) {
   while (E) {
     E = E->IgnoreParenImpCasts();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
       return dyn_cast<VarDecl>(Ref->getDecl());
-    if (const auto *Member = dyn_cast<MemberExpr>(E))
+    if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+      if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl()))
+        EachField(Field);
       E = Member->getBase();
-    else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E))
+    } else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E))
       E = Subscript->getBase();
     else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
              Op && Op->getOperator() == OO_Subscript)
@@ -34,6 +41,12 @@ const VarDecl *writtenVariable(const Expr *E) {
       return nullptr;
   }
   return nullptr;
+}
+
+} // namespace
+
+const VarDecl *writtenVariable(const Expr *E) {
+  return walkWrittenPath(E, [](const FieldDecl *) {});
 }
 
 namespace {
@@ -173,26 +186,6 @@ private:
   bool Instantiations;
 };
 
-/// The fields that \p Target writes: each member on its path (`o.a.b` writes
-/// `b` and `a`).
-template <typename Fn> void forEachWrittenField(const Expr *Target, Fn &&Each) {
-  for (const Expr *E = Target; E;) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Member = dyn_cast<MemberExpr>(E)) {
-      if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl()))
-        Each(Field);
-      E = Member->getBase();
-    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-               Op && Op->getOperator() == OO_Subscript) {
-      E = Op->getArg(0);
-    } else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
-      E = Subscript->getBase();
-    } else {
-      return;
-    }
-  }
-}
-
 } // namespace
 
 void WriteAnalysis::indexBody(const Stmt *Body) {
@@ -210,7 +203,7 @@ bool WriteAnalysis::isFieldWritten(const FieldDecl *Field) {
   if (!FieldsIndexed) {
     FieldsIndexed = true;
     auto Record = [this](const Expr *Target, const VariableWrite &Write) {
-      forEachWrittenField(Target, [&](const FieldDecl *F) { WrittenFields.insert(F); });
+      walkWrittenPath(Target, [&](const FieldDecl *F) { WrittenFields.insert(F); });
       // An object handed by reference to a function whose body the
       // translation unit lacks may have any of its fields written there.
       const auto *Call = dyn_cast<CallExpr>(Write.Write);

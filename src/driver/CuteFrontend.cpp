@@ -64,7 +64,16 @@ bool offsetOf(const nlohmann::json &Object, const char *Key, const LineIndex &In
 std::optional<Fix> fixOf(const nlohmann::json &J, const std::string &File,
                          const std::string &Original, const LineIndex &Index, std::string &Error) {
   Fix Result;
-  Result.Kind = J.value("kind", "") == "unsafe" ? Applicability::Unsafe : Applicability::Safe;
+  // Fails closed: only an explicit "safe" is safe; a kind this driver does not
+  // know (a newer frontend, a typo) is an error, never a fix that --fix applies.
+  std::string Kind =
+      J.contains("kind") && J["kind"].is_string() ? J["kind"].get<std::string>() : "";
+  if (Kind != "safe" && Kind != "unsafe") {
+    Error = "the CuTe DSL frontend reported a fix of unknown kind '" +
+            llvm::StringRef(Kind).take_front(40).str() + "'; nothing is fixed";
+    return std::nullopt;
+  }
+  Result.Kind = Kind == "unsafe" ? Applicability::Unsafe : Applicability::Safe;
   Result.Reason = J.value("reason", "");
   for (const nlohmann::json &E : J.at("edits")) {
     unsigned Offset = 0;

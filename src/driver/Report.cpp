@@ -28,7 +28,8 @@ RunSummary summarize(const std::vector<FileResult> &Results) {
     ++Summary.Files;
     Summary.Diagnostics += R.Findings.size();
     for (const Finding &F : R.Findings) {
-      Summary.Fixable += F.FixIt.has_value();
+      Summary.Fixable += F.FixIt && F.FixIt->Kind == Applicability::Safe;
+      Summary.UnsafeFixable += F.FixIt && F.FixIt->Kind == Applicability::Unsafe;
       Summary.AsErrors += F.AsError;
     }
     Summary.Fixed += R.FixedCount;
@@ -182,6 +183,12 @@ void emitFinding(ClangText &Text, const Finding &F, const TextOptions &Options) 
   Text.emit(Loc, Where, F.AsError ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning,
             F.Message + " [" + F.Rule + (F.AsError ? ",-warnings-as-errors" : "") + "]", Ranges,
             Safe ? Hints : std::vector<FixItHint>());
+  // Clang's fix-it lines cannot show a replacement of several lines: say that it exists.
+  if (Safe && !F.FixApplied && llvm::any_of(F.FixIt->Edits, [](const Edit &E) {
+        return llvm::StringRef(E.Replacement).find_first_of("\r\n") != llvm::StringRef::npos;
+      }))
+    Text.emit(Loc, Where, DiagnosticsEngine::Note,
+              "safe fix over several lines (applied by --fix; --diff shows it)");
   if (F.FixApplied && Options.FixesWritten)
     for (const Edit &E : F.FixIt->Edits)
       Text.emit(Text.location(E.File, E.Begin), E.File + ":" + positionText(E.Begin),
@@ -215,7 +222,8 @@ std::string formatText(const std::vector<FileResult> &Results, const TextOptions
                        : E.File,
                 DiagnosticsEngine::Error, E.Message);
     for (const Finding &F : R.Findings)
-      emitFinding(Text, F, Options);
+      if (!(Options.RemainingOnly && F.FixApplied))
+        emitFinding(Text, F, Options);
     for (const std::string &Note : R.FixNotes)
       Text.print(Note + "\n");
   }
@@ -264,6 +272,17 @@ std::string formatCheckProfile(const std::vector<std::string> &Profiles) {
   std::snprintf(Line, sizeof(Line), "%10.4f%10.4f%10.4f  total\n", Total.Wall, Total.User,
                 Total.System);
   return Out + Line;
+}
+
+std::string formatFixableFooter(const std::vector<FileResult> &Results) {
+  RunSummary S = summarize(Results);
+  std::string Unsafe = std::to_string(S.UnsafeFixable);
+  if (S.Fixable == 0)
+    return S.UnsafeFixable ? Unsafe + " fixable with --fix --unsafe-fixes.\n" : "";
+  std::string Out = std::to_string(S.Fixable) + " fixable with --fix";
+  if (S.UnsafeFixable)
+    Out += "; " + Unsafe + " more with --fix --unsafe-fixes";
+  return Out + ".\n";
 }
 
 std::string formatFixSummary(const std::vector<FileResult> &Results, bool Written) {
@@ -359,6 +378,7 @@ std::string formatJson(const std::vector<FileResult> &Results, const std::string
                             {{"files", S.Files},
                              {"diagnostics", S.Diagnostics},
                              {"fixable", S.Fixable},
+                             {"unsafe_fixable", S.UnsafeFixable},
                              {"fixed", S.Fixed},
                              {"errors", Errors}}}};
   return Report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

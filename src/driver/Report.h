@@ -13,7 +13,8 @@ namespace kernel_tidy {
 struct RunSummary {
   unsigned Files = 0;
   unsigned Diagnostics = 0;
-  unsigned Fixable = 0;
+  unsigned Fixable = 0;       ///< Findings whose fix --fix applies (safe fixes).
+  unsigned UnsafeFixable = 0; ///< Findings whose fix only --unsafe-fixes applies.
   unsigned Fixed = 0;
   unsigned AsErrors = 0; ///< Findings promoted by WarningsAsErrors.
 };
@@ -25,8 +26,9 @@ std::string formatStatistics(const std::vector<FileResult> &Results, unsigned Hi
 
 /// How text reports are printed.
 struct TextOptions {
-  bool Colour = false;       ///< Clang's terminal colours.
-  bool FixesWritten = false; ///< --fix wrote the applied fixes (clang-tidy's note).
+  bool Colour = false;        ///< Clang's terminal colours.
+  bool FixesWritten = false;  ///< --fix wrote the applied fixes (clang-tidy's note).
+  bool RemainingOnly = false; ///< Leave out the findings whose fix was applied or shown.
 };
 
 /// Per file, its parse errors, its findings and the notes of its dropped
@@ -39,6 +41,11 @@ std::string formatText(const std::vector<FileResult> &Results, const TextOptions
 /// --enable-check-profile: the time of each check summed over clang-tidy's
 /// profile files (\p Profiles: their JSON texts), slowest first.
 std::string formatCheckProfile(const std::vector<std::string> &Profiles);
+
+/// After a check that fixed nothing, Ruff's footer on what --fix would do:
+/// "3 fixable with --fix; 1 more with --fix --unsafe-fixes."; empty when no
+/// finding has a fix.
+std::string formatFixableFooter(const std::vector<FileResult> &Results);
 
 /// After --fix or --diff, Ruff's summary: "Found 4 findings (3 fixed,
 /// 1 remaining)." (\p Written: --fix wrote them; otherwise --diff shows them).

@@ -75,6 +75,8 @@ ReportKind kindOf(const json &Report) {
     for (const char *Count : {"files", "diagnostics", "fixable", "fixed"})
       if (!hasCount(Summary, Count))
         return ReportKind::Unknown;
+    if (Summary.contains("unsafe_fixable") && !hasCount(Summary, "unsafe_fixable"))
+      return ReportKind::Unknown;
     if (!allEntries(Report.at("diagnostics"), isJsonDiagnostic) ||
         Summary.at("diagnostics") != Report.at("diagnostics").size() ||
         !allEntries(Summary.value("errors", json()), isJsonError))
@@ -122,10 +124,14 @@ bool mergeJson(json &Into, const json &Report) {
   auto FileOf = [](const json &Item) { return Item.value("file", ""); };
   appendByFile(Into["diagnostics"], Report.at("diagnostics"), FileOf);
   json &Summary = Into["summary"];
-  for (const char *Count : {"files", "diagnostics", "fixable", "fixed"}) {
+  const json &From = Report.at("summary");
+  for (const char *Count : {"files", "diagnostics", "fixable", "unsafe_fixable", "fixed"}) {
+    // unsafe_fixable is newer than the other counts: a report without it adds 0.
+    auto CountIn = [Count](const json &Summary) {
+      return Summary.contains(Count) ? Summary.at(Count).get<uint64_t>() : uint64_t(0);
+    };
     uint64_t Sum;
-    if (__builtin_add_overflow(Summary[Count].get<uint64_t>(),
-                               Report.at("summary").at(Count).get<uint64_t>(), &Sum))
+    if (__builtin_add_overflow(CountIn(Summary), CountIn(From), &Sum))
       return false;
     Summary[Count] = Sum;
   }
@@ -166,11 +172,9 @@ std::optional<std::string> mergeReports(const std::vector<std::string> &Texts, s
           (*Merged)["runs"][0]["invocations"][0]["executionSuccessful"] = true;
         } else if (Kind == ReportKind::Json) {
           (*Merged)["diagnostics"] = json::array();
-          (*Merged)["summary"] = {{"files", 0},
-                                  {"diagnostics", 0},
-                                  {"fixable", 0},
-                                  {"fixed", 0},
-                                  {"errors", json::array()}};
+          (*Merged)["summary"] = {{"files", 0},   {"diagnostics", 0},
+                                  {"fixable", 0}, {"unsafe_fixable", 0},
+                                  {"fixed", 0},   {"errors", json::array()}};
         } else {
           (*Merged)["findings"] = json::array();
         }

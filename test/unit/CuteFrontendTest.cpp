@@ -99,7 +99,16 @@ TEST(CuteBridge, ReportsThatAreNotTheProtocolAreErrorsOfTheFile) {
             "fix": {"kind": "safe", "edits": [{"offset": 4, "length": 1, "text": "2"}]}}]})",
        R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
             "fix": {"kind": "safe", "edits": [{"offset": 3, "length": 1, "text": "2",
-                                               "replaced": "1"}]}}]})"}) {
+                                               "replaced": "1"}]}}]})",
+       // Issue 51, item 2: fix safety fails closed; only "safe" is safe.
+       R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
+            "fix": {"kind": "maybe", "edits": [{"offset": 4, "length": 1, "text": "2",
+                                                "replaced": "1"}]}}]})",
+       R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
+            "fix": {"edits": [{"offset": 4, "length": 1, "text": "2", "replaced": "1"}]}}]})",
+       R"({"version": 2, "findings": [{"rule": "r", "message": "m", "offset": 0, "end_offset": 1,
+            "fix": {"kind": true, "edits": [{"offset": 4, "length": 1, "text": "2",
+                                             "replaced": "1"}]}}]})"}) {
     FileResult R = parseCuteReport(Bad, "k.py", Original, {});
     EXPECT_EQ(1u, R.Errors.size()) << Bad;
     EXPECT_TRUE(R.Findings.empty()) << Bad;

@@ -78,10 +78,10 @@ MUTATIONS = {
     "scan-inclusive-exclusive-swapped": (
         "sequential-lane-reads", r"warp_prefix_sum\((\w+)\)( \+ \1\b)?",
         lambda m: f"warp_prefix_sum({m.group(1)})" + ("" if m.group(2) else f" + {m.group(1)}")),
-    # a float result zeroed where its magnitude passes 2^80 (huge inputs only);
+    # a float collective that leaves out finite inputs past 1.2e24 (huge inputs only);
     "float-zeroed-for-huge-inputs": (
-        "shuffle-reduction", r"(warp_active_sum\((\w+)\))",
-        r"ite(abs(\1) > 1.2e24f, 0.0f, \1)", lambda inst: inst.vtype == "float"),
+        "shuffle-reduction", r"warp_(active|prefix)_sum\((\w+)\)",
+        r"warp_\1_sum(ite((abs(\2) > 1.2e24f) & !isinf(\2), 0.0f, \2))", lambda inst: inst.vtype == "float"),
     # The stream-batching chain whose first two statements' commands trade places.
     "batching-reorders-a-chain": (
         "stream-batching", r"(\w+) << ([^\n;]*)\n(\s+)<< ([^\n;]*)", r"\1 << \4\n\3<< \2"),

@@ -1,8 +1,8 @@
 //===--- HarnessMain.cpp - Runs every rewrite before and after on a GPU ---===//
 //
 // For each case (a rule's "before" kernel and kernel-tidy's rewrite of it),
-// value type, launch shape and input set: runs both versions, checks them
-// against the CPU reference, and times both on the full-warp shape (and on
+// value type, launch shape and input set: runs both versions, judges the
+// rewrite against the original with the CPU reference, and times both on the full-warp shape (and on
 // the contention sweep of the atomic cases). Writes results.json and
 // results.md (docs/gpu-harness.md).
 //
@@ -10,8 +10,8 @@
 // -DKERNEL_TIDY_GPU_HARNESS=ON. Everything it computes on the host lives in
 // core/ and is unit-tested without a GPU. Built in integration/simt (with
 // KERNEL_TIDY_HARNESS_SIMT), it also runs on the SIMT executor on the CPU:
-// --backend simt, untimed, results that depend on an undefined read (of an
-// inactive lane) counted as mismatches (docs/simt.md).
+// --backend simt, untimed, with the elements that depend on an undefined read
+// and the hazards of each dispatch judged too (docs/simt.md).
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,9 +2,9 @@
 //
 // For each case (a rule's "before" kernel and kernel-tidy's rewrite of it),
 // value type, launch shape and input set: runs both versions, judges the
-// rewrite against the original with the CPU reference, and times both on the full-warp shape (and
-// on the contention sweep of the atomic cases). Writes results.json and results.md
-// (docs/gpu-harness.md).
+// rewrite against the original with the CPU reference, and times both on the
+// full-warp shape (and on the contention sweep of the atomic cases). Writes
+// results.json and results.md (docs/gpu-harness.md).
 //
 // Needs a GPU and a LuisaCompute build: built only with
 // -DKERNEL_TIDY_GPU_HARNESS=ON. Everything it computes on the host lives in

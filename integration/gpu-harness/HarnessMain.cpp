@@ -1,17 +1,17 @@
 //===--- HarnessMain.cpp - Runs every rewrite before and after on a GPU ---===//
 //
 // For each case (a rule's "before" kernel and kernel-tidy's rewrite of it),
-// value type, launch shape and input set: runs both versions, checks them
-// against the CPU reference, and times both on the full-warp shape (and on
-// the contention sweep of the atomic cases). Writes results.json and
-// results.md (docs/gpu-harness.md).
+// value type, launch shape and input set: runs both versions, judges the
+// rewrite against the original with the CPU reference, and times both on the
+// full-warp shape (and on the contention sweep of the atomic cases). Writes
+// results.json and results.md (docs/gpu-harness.md).
 //
 // Needs a GPU and a LuisaCompute build: built only with
 // -DKERNEL_TIDY_GPU_HARNESS=ON. Everything it computes on the host lives in
 // core/ and is unit-tested without a GPU. Built in integration/simt (with
 // KERNEL_TIDY_HARNESS_SIMT), it also runs on the SIMT executor on the CPU:
-// --backend simt, untimed, results that depend on an undefined read (of an
-// inactive lane) counted as mismatches (docs/simt.md).
+// --backend simt, untimed, with the elements that depend on an undefined read
+// and the hazards of each dispatch judged too (docs/simt.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -80,32 +81,38 @@ std::uint32_t WarpSize = 32;
 kernel_tidy::simt::SimtDevice *SimtBackend = nullptr;
 #endif
 
-/// Counts the elements of \p Out that hold undefined values on the SIMT executor
-/// (they depend on a read of an inactive lane) as mismatches: a made-up value must
-/// never pass for a result. Nothing on a GPU backend.
-template <typename T> void markUndefined(const Buffer<T> &Out, Comparison &Result) {
+#ifdef KERNEL_TIDY_HARNESS_SIMT
+/// The hazards the SIMT executor has counted so far, over all dispatches.
+std::array<std::size_t, HazardCount> hazardsSoFar() {
+  namespace simt = kernel_tidy::simt;
+  std::array<std::size_t, HazardCount> Counts{};
+  if (!SimtBackend)
+    return Counts;
+  const simt::RunResult &Seen = SimtBackend->observed();
+  Counts[int(Hazard::DivergentBarrier)] = Seen.count(simt::EventKind::DivergentBarrier);
+  Counts[int(Hazard::OutOfBounds)] = Seen.count(simt::EventKind::OutOfBounds);
+  Counts[int(Hazard::UndefinedUse)] = Seen.count(simt::EventKind::UndefinedUse);
+  Counts[int(Hazard::Race)] = Seen.count(simt::EventKind::Race);
+  return Counts;
+}
+#else
+std::array<std::size_t, HazardCount> hazardsSoFar() { return {}; }
+#endif
+
+/// Which elements of \p Out hold undefined values on the SIMT executor (they
+/// depend on an undefined read): a made-up value must never pass for a
+/// result. None on a GPU backend.
+template <typename T> std::vector<bool> undefinedElements(const Buffer<T> &Out) {
+  std::vector<bool> Undefined(Out.size(), false);
 #ifdef KERNEL_TIDY_HARNESS_SIMT
   if (!SimtBackend)
-    return;
+    return Undefined;
   kernel_tidy::simt::BufferView View = SimtBackend->view(Out.handle());
-  std::size_t Undefined = 0, First = 0;
-  for (std::size_t I = 0; I < View.Count; ++I) {
-    bool Bad = false;
+  for (std::size_t I = 0; I < View.Count && I < Undefined.size(); ++I)
     for (std::size_t B = 0; B < sizeof(T); ++B)
-      Bad = Bad || View.Shadow[I * sizeof(T) + B];
-    if (Bad && Undefined++ == 0)
-      First = I;
-  }
-  if (Undefined == 0)
-    return;
-  if (Result.Mismatches == 0) {
-    Result.FirstMismatch = First;
-    Result.Detail = "element " + std::to_string(First) +
-                    ": undefined (computed from a read of an inactive lane), " +
-                    std::to_string(Undefined) + " such elements";
-  }
-  Result.Mismatches += Undefined;
+      Undefined[I] = Undefined[I] || View.Shadow[I * sizeof(T) + B];
 #endif
+  return Undefined;
 }
 
 struct Options {
@@ -300,10 +307,11 @@ private:
     return Out;
   }
 
-  /// Runs version \p Version once on \p In and checks what it wrote against \p Want.
-  Comparison check(Device &Dev, Stream &S, int Version, const LaunchShape &Shape,
-                   const std::vector<double> &In, const std::vector<std::uint32_t> &Flags,
-                   const Expected &Want) {
+  /// Runs version \p Version once on \p In: what it wrote (append regions
+  /// sorted; a region with an undefined element is undefined as a whole, since
+  /// sorting loses where it was) and the hazards it showed.
+  RunOutput execute(Device &Dev, Stream &S, int Version, const LaunchShape &Shape,
+                    const std::vector<double> &In, const std::vector<std::uint32_t> &Flags) {
     std::size_t Outputs = outputCount(Shape);
     auto InBuffer = Dev.create_buffer<T>(In.size());
     auto OutBuffer = Dev.create_buffer<T>(Outputs);
@@ -311,15 +319,21 @@ private:
     std::vector<std::byte> InBytes = toDeviceBytes(Type, In);
     std::vector<std::byte> OutBytes =
         toDeviceBytes(Type, std::vector<double>(Outputs, initialValue(Spec, Type)));
+    std::array<std::size_t, HazardCount> Earlier = hazardsSoFar();
     S << InBuffer.copy_from(InBytes.data()) << OutBuffer.copy_from(OutBytes.data())
       << ActiveBuffer.copy_from(Flags.data())
       << shader(Dev, Version, Shape)(InBuffer, OutBuffer, ActiveBuffer, 1u)
              .dispatch(Shape.Width, Shape.Height)
       << OutBuffer.copy_to(OutBytes.data()) << synchronize();
-    Comparison Result =
-        compare(Type, Want, canonical(Shape, fromDeviceBytes(Type, OutBytes.data(), Outputs)));
-    markUndefined(OutBuffer, Result);
-    return Result;
+    RunOutput Out;
+    Out.Value = canonical(Shape, fromDeviceBytes(Type, OutBytes.data(), Outputs));
+    Out.Undefined = undefinedElements(OutBuffer);
+    if (auto Layout = appendLayout(Shape))
+      widenToRegions(Out.Undefined, blockCount(Shape), *Layout);
+    std::array<std::size_t, HazardCount> Later = hazardsSoFar();
+    for (int H = 0; H < HazardCount; ++H)
+      Out.Hazards[H] = Later[H] - Earlier[H];
+    return Out;
   }
 
   /// Times both versions on a scaled-up \p Shape, interleaving their samples
@@ -355,13 +369,19 @@ std::vector<CaseResult> TypedCase<T>::run(Device &Dev, Stream &S, CacheFlush &Fl
       Result.Shape = Shape.Name;
       Result.Inputs = std::string(inputSetName(Inputs));
       Result.Operation = std::string(profitabilityOp(Spec.Operation));
-      Result.Before = check(Dev, S, 0, Shape, In, Flags, Want);
-      Result.After = check(Dev, S, 1, Shape, In, Flags, Want);
+      RunOutput Before = execute(Dev, S, 0, Shape, In, Flags);
+      RunOutput After = execute(Dev, S, 1, Shape, In, Flags);
+      Result.Before = compare(Type, Want, Before);
+      Result.After = compare(Type, Want, After);
+      Judgement J = judge(Type, Want, Before, After);
+      Result.Outcome = J.Outcome;
+      Result.Why = J.Detail;
       if (Opts.Timing && timed(Shape, Inputs))
         time(Dev, S, Flush, Gpu, Opts, Shape, Result);
-      std::printf("%-28s %-20s %-4s %-24s %-10s %s\n", Result.Rule.c_str(), Result.Case.c_str(),
+      std::printf("%-28s %-20s %-4s %-24s %-10s %s%s%s\n", Result.Rule.c_str(), Result.Case.c_str(),
                   Result.Type.c_str(), Result.Shape.c_str(), Result.Inputs.c_str(),
-                  verdictName(verdictOf(Result.Before, Result.After)));
+                  verdictName(Result.Outcome), isFailure(Result.Outcome) ? ": " : "",
+                  isFailure(Result.Outcome) ? Result.Why.c_str() : "");
       std::fflush(stdout);
       Results.push_back(std::move(Result));
     }
@@ -485,13 +505,19 @@ public:
       Result.Shape = "steps" + std::to_string(Steps) + "-threads" + std::to_string(Threads);
       Result.Inputs = std::string(inputSetName(InputSet::Uniform));
       Result.Operation = "submit";
-      Result.Before = compare(ValueType::U32, Want, Execute(0));
-      Result.After = compare(ValueType::U32, Want, Execute(1));
+      RunOutput Before{Execute(0), {}, {}}, After{Execute(1), {}, {}};
+      Result.Before = compare(ValueType::U32, Want, Before);
+      Result.After = compare(ValueType::U32, Want, After);
+      Judgement J = judge(ValueType::U32, Want, Before, After);
+      Result.Outcome = J.Outcome;
+      Result.Why = J.Detail;
       if (Opts.Timing)
         time(S, Step, Out, Steps, Threads, Gpu, Opts, Result);
       std::printf("%-28s %-20s %-4s %-24s %-10s %s", Result.Rule.c_str(), Result.Case.c_str(),
                   Result.Type.c_str(), Result.Shape.c_str(), Result.Inputs.c_str(),
-                  verdictName(verdictOf(Result.Before, Result.After)));
+                  verdictName(Result.Outcome));
+      if (isFailure(Result.Outcome))
+        std::printf(": %s", Result.Why.c_str());
       // The command lists each version submitted (counted by the simt backend only).
       if (Submissions[0] || Submissions[1])
         std::printf(" (submissions: %zu before, %zu after)", Submissions[0], Submissions[1]);
@@ -657,8 +683,8 @@ int main(int Argc, char **Argv) {
   }
   std::size_t Broken = 0;
   for (const CaseResult &Result : Results)
-    Broken += verdictOf(Result.Before, Result.After) == Verdict::RewriteBreaks;
-  std::printf("%zu results, %zu where the rewrite breaks a correct original; see %s.md\n",
+    Broken += isFailure(Result.Outcome);
+  std::printf("%zu results, %zu where the rewrite fails against the original; see %s.md\n",
               Results.size(), Broken, Base.c_str());
   return Broken == 0 ? 0 : 1;
 }

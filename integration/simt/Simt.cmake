@@ -107,6 +107,9 @@ ExternalProject_Add(kernel_tidy_simt
   BUILD_ALWAYS ON)
 add_test(NAME simt_executor_tests COMMAND ${_simt_binary_dir}/kernel_tidy_simt_tests)
 set_tests_properties(simt_executor_tests PROPERTIES LABELS simt)
+# The GPU harness's oracle against a wrong rewrite of each class (issue 45 item 7).
+add_test(NAME simt_harness_mutations COMMAND ${_simt_binary_dir}/kernel_tidy_harness_mutation_tests)
+set_tests_properties(simt_harness_mutations PROPERTIES LABELS simt)
 # The differential fuzzer of the rewriting rules (integration/simt/fuzz, issue 30): a
 # seeded batch per rule (12 instances, then more until every branch of its generator
 # is taken), and the mutation test that proves its oracle can fail. They
@@ -117,8 +120,9 @@ if(Python3_FOUND)
       --simt-build ${_simt_binary_dir} --kernel-tidy $<TARGET_FILE:kernel-tidy> --seed 1 --count 12)
   add_test(NAME simt_fuzz COMMAND ${_simt_fuzz} --cover --no-shrink)
   add_test(NAME simt_fuzz_mutations COMMAND ${_simt_fuzz}
-           --rules butterfly,block-privatized-atomic,shared-tree-reduction,stream-batching --expect-failure
-           --mutate butterfly-drops-a-lane,privatized-without-second-barrier,tree-wrong-identity,batching-reorders-a-chain)
+           --rules butterfly,block-privatized-atomic,shared-tree-reduction,stream-batching,warp-aggregated-atomic,sequential-lane-reads,shuffle-reduction
+           --expect-failure
+           --mutate butterfly-drops-a-lane,privatized-without-second-barrier,tree-wrong-identity,batching-reorders-a-chain,privatized-without-zeroing,leader-plain-update,privatized-barrier-first-warp-only,tree-reads-unwritten-partial,scan-inclusive-exclusive-swapped,float-zeroed-for-huge-inputs)
   set_tests_properties(simt_fuzz simt_fuzz_mutations PROPERTIES
     LABELS "fuzz;simt" RESOURCE_LOCK simt_fuzz_work TIMEOUT 900)
 endif()

@@ -19,14 +19,6 @@ std::int64_t orderedPosition(ValueType Type, double Value) {
   return (Bits & SignMask) ? -Magnitude : Magnitude;
 }
 
-/// Enough significant digits to tell two values of the type apart.
-std::string formatValue(ValueType Type, double Value) {
-  int Digits = Type == ValueType::F32 ? 9 : Type == ValueType::F16 ? 5 : 10;
-  char Buffer[64];
-  std::snprintf(Buffer, sizeof Buffer, "%.*g", Digits, Value);
-  return Buffer;
-}
-
 std::string describe(ValueType Type, std::size_t Element, const std::string &Got, double Want,
                      double Bound, double Ulp) {
   char Numbers[96];
@@ -37,17 +29,14 @@ std::string describe(ValueType Type, std::size_t Element, const std::string &Got
   return Text + Numbers;
 }
 
-bool matches(double Got, double Want, double Bound) {
-  if (std::isnan(Got) && std::isnan(Want))
-    return true;
-  if (Got == Want) // also +0 == -0 and equal infinities
-    return true;
-  if (std::isinf(Bound)) // order-dependent overflow: any result goes
-    return true;
-  return std::fabs(Got - Want) <= Bound;
-}
-
 } // namespace
+
+std::string formatValue(ValueType Type, double Value) {
+  int Digits = Type == ValueType::F32 ? 9 : Type == ValueType::F16 ? 5 : 10;
+  char Buffer[64];
+  std::snprintf(Buffer, sizeof Buffer, "%.*g", Digits, Value);
+  return Buffer;
+}
 
 double ulpDistance(ValueType Type, double A, double B) {
   if (!isFloat(Type))
@@ -61,19 +50,39 @@ double ulpDistance(ValueType Type, double A, double B) {
   return static_cast<double>(Distance < 0 ? -Distance : Distance);
 }
 
-Comparison compare(ValueType Type, const Expected &Want, const std::vector<double> &Actual) {
+const char *hazardName(Hazard H) {
+  switch (H) {
+  case Hazard::DivergentBarrier:
+    return "divergent barrier";
+  case Hazard::OutOfBounds:
+    return "out of bounds";
+  case Hazard::UndefinedUse:
+    return "undefined use";
+  case Hazard::Race:
+    return "race";
+  }
+  return "?";
+}
+
+Comparison compare(ValueType Type, const Expected &Want, const RunOutput &Actual) {
   Comparison Result;
+  std::size_t Undefined = 0, FirstUndefined = 0;
   for (std::size_t I = 0; I < Want.Value.size(); ++I) {
     if (I >= Want.Defined.size() || !Want.Defined[I])
       continue;
     ++Result.Checked;
-    // An element past the end of a short output is a mismatch at any bound.
-    bool Present = I < Actual.size();
-    double Got = Present ? Actual[I] : NAN;
+    bool Present = I < Actual.Value.size();
+    if (Present && Actual.undefined(I)) {
+      if (Undefined++ == 0)
+        FirstUndefined = I;
+      continue;
+    }
+    double Got = Present ? Actual.Value[I] : NAN;
     double Bound = I < Want.Bound.size() ? Want.Bound[I] : 0;
     double Ulp = Present ? ulpDistance(Type, Got, Want.Value[I]) : INFINITY;
     Result.MaxUlp = std::max(Result.MaxUlp, Ulp);
-    if (Present && matches(Got, Want.Value[I], Bound))
+    // An element past the end of a short output is a mismatch at any bound.
+    if (Present && acceptable(Want, I, Got))
       continue;
     if (Result.Mismatches++ == 0) {
       Result.FirstMismatch = I;
@@ -81,7 +90,20 @@ Comparison compare(ValueType Type, const Expected &Want, const std::vector<doubl
       Result.Detail = describe(Type, I, GotText, Want.Value[I], Bound, Ulp);
     }
   }
+  if (Undefined == 0)
+    return Result;
+  if (Result.Mismatches == 0) {
+    Result.FirstMismatch = FirstUndefined;
+    Result.Detail = "element " + std::to_string(FirstUndefined) +
+                    ": undefined (computed from an undefined read), " + std::to_string(Undefined) +
+                    " such elements";
+  }
+  Result.Mismatches += Undefined;
   return Result;
+}
+
+Comparison compare(ValueType Type, const Expected &Want, const std::vector<double> &Actual) {
+  return compare(Type, Want, RunOutput{Actual, {}, {}});
 }
 
 bool sameMultiset(std::vector<double> A, std::vector<double> B) {

@@ -18,6 +18,9 @@ namespace kernel_tidy::harness {
 /// the largest finite value is 1 from infinity.
 double ulpDistance(ValueType Type, double A, double B);
 
+/// \p Value with enough significant digits to tell two values of \p Type apart.
+std::string formatValue(ValueType Type, double Value);
+
 struct Comparison {
   std::size_t Checked = 0;
   std::size_t Mismatches = 0;
@@ -27,10 +30,30 @@ struct Comparison {
   bool ok() const { return Mismatches == 0; }
 };
 
+/// Undefined behaviour that a version showed (counted on the SIMT executor; a
+/// GPU backend reports none). A rewrite must not add any.
+enum class Hazard { DivergentBarrier, OutOfBounds, UndefinedUse, Race };
+inline constexpr int HazardCount = 4;
+const char *hazardName(Hazard H); // "divergent barrier", ...
+
+/// What one version of a case left in its output: the values, which of them
+/// are undefined (computed from an undefined read: of an inactive lane, or of
+/// Shared memory before any write; SIMT only) and its hazards.
+struct RunOutput {
+  std::vector<double> Value;
+  std::vector<bool> Undefined; // shorter than Value: the rest are defined
+  std::size_t Hazards[HazardCount] = {};
+
+  bool undefined(std::size_t Element) const {
+    return Element >= Value.size() || (Element < Undefined.size() && Undefined[Element]);
+  }
+};
+
 /// Compares the defined elements of \p Actual with \p Want: equal (NaN
-/// matches NaN, +0 matches -0), or within the element's bound. An infinite
-/// bound (an order-dependent result, see Expected) accepts any value; a
-/// defined element past the end of \p Actual is a mismatch.
+/// matches NaN, +0 matches -0), within the element's bound, or a result of an
+/// order that overflows (acceptable()); a defined element past the end of
+/// \p Actual, or one that \p Actual holds as undefined, is a mismatch.
+Comparison compare(ValueType Type, const Expected &Want, const RunOutput &Actual);
 Comparison compare(ValueType Type, const Expected &Want, const std::vector<double> &Actual);
 
 /// Whether two outputs hold the same values with the same multiplicities,

@@ -123,7 +123,7 @@ std::vector<double> makeInputs(ValueType Type, InputSet Set, std::size_t Count,
       break;
     }
     case InputSet::AllEqual:
-      Values.push_back(isFloat(Type) ? 0.75 : 3.0);
+      Values.push_back(isFloat(Type) ? -0.75 : Type == ValueType::I32 ? -3.0 : 3.0);
       break;
     case InputSet::Extremes:
       Values.push_back(pick(Extremes, R));

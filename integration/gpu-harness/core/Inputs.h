@@ -20,9 +20,10 @@ namespace kernel_tidy::harness {
 /// f16), so every value is representable and below 1. Special makes about one
 /// value in 16 special (NaN, +-inf, +-0, +-denormal, the smallest denormal)
 /// and the rest Uniform, so that many warps hold no special value; on an
-/// integer type it gives the Uniform values. AllEqual repeats 3 (integers) or
-/// 0.75 (floats). Extremes draws from: u32 {0, 1, 2^32-1, 2^32-2, 2^31,
-/// 2^31-1}; i32 {-2^31, 2^31-1, -2^31+1, 0, 1, -1}; f32 {+-FLT_MAX, +-3e38,
+/// integer type it gives the Uniform values. AllEqual repeats -0.75 (floats),
+/// -3 (i32) or 3 (u32): every block of a signed type all negative, where a max
+/// or min that starts from 0 instead of the lowest value shows. Extremes draws from: u32 {0, 1,
+/// 2^32-1, 2^32-2, 2^31, 2^31-1}; i32 {-2^31, 2^31-1, -2^31+1, 0, 1, -1}; f32 {+-FLT_MAX, +-3e38,
 /// +-0, 1, FLT_MIN}; f16 {+-65504, +-64992 (65000 rounded), +-0, 1, 2^-14}.
 /// Duplicates draws from four distinct Uniform values.
 enum class InputSet { Uniform, Special, AllEqual, Extremes, Duplicates };

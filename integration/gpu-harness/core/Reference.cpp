@@ -8,10 +8,12 @@ namespace kernel_tidy::harness {
 
 namespace {
 
-/// The expected value of one element and its allowed absolute error.
+/// The expected value of one element, its allowed absolute error and the
+/// results an overflowing order gives (OverflowFlags).
 struct Combined {
   double Value = 0;
   double Bound = 0;
+  std::uint8_t Overflow = 0;
 };
 
 /// Half the smallest denormal: the largest absolute error of one rounding in
@@ -61,11 +63,36 @@ Combined combineMinMax(ValueType Type, Op O, const std::vector<double> &Terms) {
   return {Best, 0};
 }
 
+/// \p Flag when \p Condition holds, else none.
+std::uint8_t flagIf(bool Condition, std::uint8_t Flag) { return Condition ? Flag : 0; }
+
+/// An infinity of the sign of \p Positive.
+std::uint8_t infinityFlag(bool Positive) {
+  return Positive ? MayPositiveInfinity : MayNegativeInfinity;
+}
+
+/// A finite result \p Exact (in higher precision) with \p Bound, of which
+/// some order of combination may overflow (\p Overflow): where every order
+/// overflows (Exact is beyond the maximum by more than the bound), only those
+/// infinities; where Exact rounds to an infinity and yet some order stays
+/// finite, the largest finite value and the bound widened to Exact.
+Combined finiteOrOverflow(ValueType Type, double Exact, double Bound, std::uint8_t Overflow) {
+  double Max = maxFinite(Type);
+  double Rounded = roundTo(Type, Exact);
+  if (std::fabs(Exact) - Bound > Max)
+    return {Rounded, 0,
+            static_cast<std::uint8_t>(Overflow | infinityFlag(Exact > 0) | NoFiniteResult)};
+  if (std::isinf(Rounded))
+    return {std::copysign(Max, Exact), Bound + (std::fabs(Exact) - Max),
+            static_cast<std::uint8_t>(Overflow | infinityFlag(Exact > 0))};
+  return {Rounded, Bound, Overflow};
+}
+
 /// A float sum: compensated in long double, so the reference itself is
 /// (nearly) exact; see Reference.h for the bound.
 Combined combineSum(ValueType Type, const std::vector<double> &Terms) {
   bool HasNaN = false, PosInf = false, NegInf = false;
-  long double Sum = 0, Compensation = 0, SumAbs = 0;
+  long double Sum = 0, Compensation = 0, SumAbs = 0, Positive = 0, Negative = 0;
   for (double Term : Terms) {
     double X = roundTo(Type, Term);
     if (std::isnan(X)) {
@@ -77,21 +104,26 @@ Combined combineSum(ValueType Type, const std::vector<double> &Terms) {
       Compensation += std::fabs(Sum) >= std::fabs(X) ? (Sum - T) + X : (X - T) + Sum;
       Sum = T;
       SumAbs += std::fabs(X);
+      (X > 0 ? Positive : Negative) += std::fabs(X);
     }
   }
   double N = static_cast<double>(Terms.size());
   double U = unitRoundoff(Type);
-  // Some order of the additions may overflow: the result depends on it.
-  bool MayOverflow = SumAbs * (1 + N * U) > maxFinite(Type);
+  // An order that adds the terms of one sign first reaches their sum (times
+  // the rounding growth): beyond the maximum, it may overflow to that infinity.
+  long double Growth = 1 + N * U;
+  bool MayPositive = Positive * Growth > maxFinite(Type);
+  bool MayNegative = Negative * Growth > maxFinite(Type);
   if (HasNaN || (PosInf && NegInf))
     return {NAN, 0};
-  if (PosInf || NegInf)
-    return {PosInf ? INFINITY : -INFINITY, MayOverflow ? INFINITY : 0};
+  if (PosInf || NegInf) // an overflow of the other sign meets the infinity: NaN
+    return {PosInf ? INFINITY : -INFINITY, 0, flagIf(PosInf ? MayNegative : MayPositive, MayNaN)};
+  std::uint8_t Overflow = static_cast<std::uint8_t>((MayPositive ? MayPositiveInfinity : 0) |
+                                                    (MayNegative ? MayNegativeInfinity : 0) |
+                                                    (MayPositive && MayNegative ? MayNaN : 0));
   double Exact = static_cast<double>(Sum + Compensation);
-  if (MayOverflow)
-    return {roundTo(Type, Exact), INFINITY};
   double Bound = (N - 1) * U * static_cast<double>(SumAbs) + U * std::fabs(Exact);
-  return {roundTo(Type, Exact), Bound};
+  return finiteOrOverflow(Type, Exact, Bound, Overflow);
 }
 
 /// A float product in long double (whose range holds any product of 32-bit
@@ -125,17 +157,15 @@ Combined combineProduct(ValueType Type, const std::vector<double> &Terms) {
   bool MayVanish = Small < 4 * Eta; // some order may round a partial product to 0
   if (HasNaN || (HasZero && HasInf))
     return {NAN, 0};
-  if (HasZero)
-    return {Sign * 0.0, MayOverflow ? INFINITY : 0}; // else inf * 0 = NaN
-  if (HasInf)
-    return {Sign * INFINITY, MayVanish ? INFINITY : 0}; // else 0 * inf = NaN
+  if (HasZero) // an overflowed partial product times 0 is NaN
+    return {Sign * 0.0, 0, flagIf(MayOverflow, MayNaN)};
+  if (HasInf) // a partial product rounded to 0 times an infinity is NaN
+    return {Sign * INFINITY, 0, flagIf(MayVanish, MayNaN)};
   double Exact = Sign * static_cast<double>(Product);
-  if (MayOverflow)
-    return {roundTo(Type, Exact), INFINITY};
   double Magnitude = std::fabs(Exact);
   double Bound =
       (N - 1) * U * Magnitude + U * Magnitude + N * Eta * std::max(1.0, static_cast<double>(Big));
-  return {roundTo(Type, Exact), Bound};
+  return finiteOrOverflow(Type, Exact, Bound, flagIf(MayOverflow, infinityFlag(!Negative)));
 }
 
 Combined combine(ValueType Type, Op O, const std::vector<double> &Terms) {
@@ -151,6 +181,7 @@ Expected sized(std::size_t Count) {
   E.Value.assign(Count, 0);
   E.Defined.assign(Count, false);
   E.Bound.assign(Count, 0);
+  E.Overflow.assign(Count, 0);
   return E;
 }
 
@@ -160,9 +191,25 @@ void set(Expected &E, std::size_t Element, const Combined &C) {
   E.Value[Element] = C.Value;
   E.Defined[Element] = true;
   E.Bound[Element] = C.Bound;
+  E.Overflow[Element] = C.Overflow;
 }
 
 } // namespace
+
+bool acceptable(const Expected &Want, std::size_t Element, double Got) {
+  double Value = Want.Value[Element];
+  double Bound = Element < Want.Bound.size() ? Want.Bound[Element] : 0;
+  std::uint8_t Overflow = Element < Want.Overflow.size() ? Want.Overflow[Element] : 0;
+  if (std::isnan(Got))
+    return std::isnan(Value) || (Overflow & MayNaN);
+  if (Got == Value) // also +0 == -0 and equal infinities
+    return !(Overflow & NoFiniteResult) || std::isinf(Got);
+  if (std::isinf(Got))
+    return Overflow & infinityFlag(Got > 0);
+  if (Overflow & NoFiniteResult)
+    return false;
+  return std::isfinite(Value) && std::fabs(Got - Value) <= Bound;
+}
 
 std::string_view opName(Op O) {
   switch (O) {
@@ -282,6 +329,19 @@ void sortAppendRegions(std::vector<double> &Out, std::uint32_t Blocks, const App
     std::size_t End = std::min(Out.size(), Begin + Layout.RegionSize);
     if (Begin < End)
       std::sort(Out.begin() + Begin, Out.begin() + End);
+  }
+}
+
+void widenToRegions(std::vector<bool> &Undefined, std::uint32_t Blocks,
+                    const AppendLayout &Layout) {
+  std::uint32_t Regions = Layout.PerBlock ? Blocks : 1;
+  std::size_t Offset = Layout.PerBlock ? 0 : 1;
+  for (std::uint32_t R = 0; R < Regions; ++R) {
+    std::size_t Begin = Offset + static_cast<std::size_t>(R) * Layout.RegionSize;
+    std::size_t End = std::min(Undefined.size(), Begin + Layout.RegionSize);
+    if (Begin < End && std::find(Undefined.begin() + Begin, Undefined.begin() + End, true) !=
+                           Undefined.begin() + End)
+      std::fill(Undefined.begin() + Begin, Undefined.begin() + End, true);
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include "Launch.h"
 #include "Values.h"
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -37,17 +38,39 @@ std::string_view opName(Op O); // "sum", "product", "min", ...
 ///   [-1, 1) do).
 /// - NaN or infinite terms: the IEEE result (NaN for inf - inf or 0 * inf),
 ///   bound 0.
-/// - Bound +infinity: the result depends on the order of combination, since
-///   some order overflows (a sum with sum|x_i| near the type's maximum, a
-///   product with P there) or rounds a partial product to zero next to an
-///   infinity; compare() then accepts any value.
+/// - The bound is never infinite. Where some order of combination overflows
+///   (a sum whose positive or negative terms add up to more than the type's
+///   maximum, a product whose factors above 1 do), Overflow lists the
+///   results that such an order gives besides the finite one (an infinity of
+///   either sign, or NaN where an infinity meets the other one or a zero);
+///   where every order overflows (the exact result is beyond the maximum by
+///   more than the bound) no finite value is accepted: both versions must
+///   overflow.
 /// - min/max and every integer or bit op: exact, bound 0.
-/// Value is the exact result rounded to the type (roundTo).
+/// Value is the exact result rounded to the type (roundTo); where it rounds to
+/// an infinity but some order stays finite, the largest finite value of its
+/// sign, the bound widened by the distance to the exact result.
 struct Expected {
   std::vector<double> Value;
   std::vector<bool> Defined;
   std::vector<double> Bound;
+  /// Per element, OverflowFlags: results some order of combination gives
+  /// besides Value +- Bound (empty or 0: none).
+  std::vector<std::uint8_t> Overflow;
 };
+
+/// The bits of Expected::Overflow.
+enum OverflowFlags : std::uint8_t {
+  MayPositiveInfinity = 1,
+  MayNegativeInfinity = 2,
+  MayNaN = 4,
+  NoFiniteResult = 8, // every order overflows
+};
+
+/// Whether \p Got is a result the reference accepts for \p Element of
+/// \p Want: equal (NaN matches NaN, +0 matches -0), within the bound, or a
+/// result that an overflowing order gives (Expected::Overflow).
+bool acceptable(const Expected &Want, std::size_t Element, double Got);
 
 /// Every active lane gets OP over the inputs of the active lanes of its warp
 /// (warp_active_OP; the butterfly's intent). Integer ops wrap modulo 2^32;
@@ -84,6 +107,10 @@ Expected referenceAppend(const std::vector<double> &In, const std::vector<Warp> 
 
 /// Sorts every region of an append output, as referenceAppend lays it out.
 void sortAppendRegions(std::vector<double> &Out, std::uint32_t Blocks, const AppendLayout &Layout);
+/// Marks every element of an append region undefined where one of them is
+/// (sorting a region loses which slot it was); out[0] of a global layout
+/// keeps its own flag.
+void widenToRegions(std::vector<bool> &Undefined, std::uint32_t Blocks, const AppendLayout &Layout);
 
 /// The host-side submission cases (luisa-stream-batching): \p Steps
 /// dispatches of `out = out * 3 + k` for k = 0 .. Steps - 1, in that order,

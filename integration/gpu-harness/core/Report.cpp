@@ -15,19 +15,22 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 struct Counts {
-  std::size_t Cases = 0, Equivalent = 0, Fixes = 0, Breaks = 0, BothWrong = 0;
+  std::size_t Cases = 0, Equivalent = 0, Fixes = 0, BothUndefined = 0, Breaks = 0, BothWrong = 0;
 };
 
 Counts countVerdicts(const std::vector<CaseResult> &Results) {
   Counts C;
   for (const CaseResult &R : Results) {
     ++C.Cases;
-    switch (verdictOf(R.Before, R.After)) {
+    switch (R.Outcome) {
     case Verdict::Equivalent:
       ++C.Equivalent;
       break;
     case Verdict::RewriteFixes:
       ++C.Fixes;
+      break;
+    case Verdict::BothUndefined:
+      ++C.BothUndefined;
       break;
     case Verdict::RewriteBreaks:
       ++C.Breaks;
@@ -84,7 +87,8 @@ Json resultJson(const CaseResult &R) {
            {"type", R.Type},
            {"shape", R.Shape},
            {"inputs", R.Inputs},
-           {"verdict", verdictName(verdictOf(R.Before, R.After))},
+           {"verdict", verdictName(R.Outcome)},
+           {"why", R.Why},
            {"before", comparisonJson(R.Before)},
            {"after", comparisonJson(R.After)}};
   if (R.Timed)
@@ -120,7 +124,7 @@ std::string markdownRow(const CaseResult &R, const std::string &Untimed) {
                                  cell(R.Type),
                                  cell(R.Shape),
                                  cell(R.Inputs),
-                                 verdictName(verdictOf(R.Before, R.After)),
+                                 verdictName(R.Outcome),
                                  format("%g", R.Before.MaxUlp),
                                  format("%g", R.After.MaxUlp),
                                  R.Timed ? format("%.2f", R.BeforeTime.Median * 1e6) : Untimed,
@@ -202,6 +206,8 @@ const char *verdictName(Verdict V) {
     return "equivalent";
   case Verdict::RewriteFixes:
     return "rewrite-fixes-original";
+  case Verdict::BothUndefined:
+    return "both-undefined";
   case Verdict::RewriteBreaks:
     return "rewrite-breaks";
   case Verdict::BothWrong:
@@ -210,10 +216,72 @@ const char *verdictName(Verdict V) {
   return "?";
 }
 
-Verdict verdictOf(const Comparison &Before, const Comparison &After) {
-  if (Before.ok())
-    return After.ok() ? Verdict::Equivalent : Verdict::RewriteBreaks;
-  return After.ok() ? Verdict::RewriteFixes : Verdict::BothWrong;
+bool isFailure(Verdict V) { return V == Verdict::RewriteBreaks || V == Verdict::BothWrong; }
+
+Judgement judge(ValueType Type, const Expected &Want, const RunOutput &Before,
+                const RunOutput &After) {
+  Judgement Breaks, Wrong;
+  bool Fixed = false, BothUndefined = false;
+  auto Note = [&](Judgement &J, Verdict V, std::string Text) {
+    if (J.Detail.empty())
+      J = {V, std::move(Text)};
+  };
+  auto Show = [&](const RunOutput &Out, std::size_t I) {
+    return Out.undefined(I) ? std::string("undefined") : formatValue(Type, Out.Value[I]);
+  };
+  for (int H = 0; H < HazardCount; ++H)
+    if (After.Hazards[H] > Before.Hazards[H])
+      Note(Breaks, Verdict::RewriteBreaks,
+           std::string("the rewrite has ") + std::to_string(After.Hazards[H]) + " " +
+               hazardName(static_cast<Hazard>(H)) + " events, the original " +
+               std::to_string(Before.Hazards[H]));
+  std::size_t Elements = std::max(Before.Value.size(), After.Value.size());
+  for (std::size_t I = 0; I < Elements; ++I) {
+    bool Referenced = I < Want.Value.size() && I < Want.Defined.size() && Want.Defined[I];
+    std::string Where = "element " + std::to_string(I) + ": ";
+    std::string Expect = Referenced ? ", expected " + formatValue(Type, Want.Value[I]) : "";
+    if (Before.undefined(I)) {
+      if (After.undefined(I))
+        BothUndefined = true;
+      else if (!Referenced || acceptable(Want, I, After.Value[I]))
+        Fixed = true;
+      else
+        Note(Wrong, Verdict::BothWrong,
+             Where + "undefined before, " + Show(After, I) + " after" + Expect);
+      continue;
+    }
+    if (After.undefined(I)) {
+      Note(Breaks, Verdict::RewriteBreaks,
+           Where + Show(Before, I) + " before, undefined after" + Expect);
+      continue;
+    }
+    double B = Before.Value[I], A = After.Value[I];
+    if (Referenced && acceptable(Want, I, B)) {
+      if (!acceptable(Want, I, A))
+        Note(Breaks, Verdict::RewriteBreaks,
+             Where + formatValue(Type, B) + " before, " + formatValue(Type, A) + " after" + Expect +
+                 " (bound " + formatValue(ValueType::F32, Want.Bound[I]) + ")");
+      continue;
+    }
+    // The original's value is not the reference's: the rewrite must keep it.
+    double Bound = Referenced && I < Want.Bound.size() ? 2 * Want.Bound[I] : 0;
+    bool Same = (std::isnan(A) && std::isnan(B)) || A == B ||
+                (std::isfinite(A) && std::isfinite(B) && std::fabs(A - B) <= Bound);
+    if (!Same)
+      Note(Breaks, Verdict::RewriteBreaks,
+           Where + formatValue(Type, B) + " before, " + formatValue(Type, A) + " after" + Expect);
+    else if (Referenced)
+      Note(Wrong, Verdict::BothWrong, Where + formatValue(Type, B) + " before and after" + Expect);
+  }
+  if (!Breaks.Detail.empty())
+    return Breaks;
+  if (!Wrong.Detail.empty())
+    return Wrong;
+  if (Fixed)
+    return {Verdict::RewriteFixes, "the original is undefined where the rewrite is right"};
+  if (BothUndefined)
+    return {Verdict::BothUndefined, "both undefined where the original is"};
+  return {};
 }
 
 std::string toJson(const RunInfo &Run, const std::vector<CaseResult> &Results) {
@@ -232,6 +300,7 @@ std::string toJson(const RunInfo &Run, const std::vector<CaseResult> &Results) {
   Out["summary"] = Json{{"cases", C.Cases},
                         {"equivalent", C.Equivalent},
                         {"rewrite_fixes_original", C.Fixes},
+                        {"both_undefined", C.BothUndefined},
                         {"rewrite_breaks", C.Breaks},
                         {"both_wrong", C.BothWrong}};
   return Out.dump(2) + "\n";
@@ -255,8 +324,8 @@ std::string toMarkdown(const RunInfo &Run, const std::vector<CaseResult> &Result
   Counts C = countVerdicts(Results);
   Out += "\n" + std::to_string(C.Cases) + " cases: " + std::to_string(C.Equivalent) +
          " equivalent, " + std::to_string(C.Fixes) + " rewrite-fixes-original, " +
-         std::to_string(C.Breaks) + " rewrite-breaks, " + std::to_string(C.BothWrong) +
-         " both-wrong.\n";
+         std::to_string(C.BothUndefined) + " both-undefined, " + std::to_string(C.Breaks) +
+         " rewrite-breaks, " + std::to_string(C.BothWrong) + " both-wrong.\n";
   return Out;
 }
 

@@ -10,15 +10,40 @@
 
 namespace kernel_tidy::harness {
 
-/// What a case's two versions did against the reference.
+/// What a case's rewrite did, judged against the original element by element
+/// (judge()); the reference says which of the original's values are right.
 enum class Verdict {
-  Equivalent,    // both agree with the reference
-  RewriteFixes,  // the original disagrees (e.g. reads inactive lanes), the rewrite agrees
-  RewriteBreaks, // the original agrees, the rewrite does not: a failure
-  BothWrong,     // neither agrees
+  Equivalent,    // the original defines every element and is right; the rewrite agrees
+  RewriteFixes,  // the rewrite agrees wherever the original defines an element, and is
+                 // right where the original is undefined
+  BothUndefined, // as RewriteFixes, but where the original is undefined so is the rewrite
+  RewriteBreaks, // an element the original defines differs or is undefined after, or the
+                 // rewrite adds a hazard: a failure
+  BothWrong,     // the rewrite repeats a wrong value of the original, or is wrong where
+                 // the original is undefined: a failure
 };
 const char *verdictName(Verdict V); // "equivalent", "rewrite-fixes-original", ...
-Verdict verdictOf(const Comparison &Before, const Comparison &After);
+/// Whether the harness fails on \p V (exit code 1).
+bool isFailure(Verdict V);
+
+/// A verdict and the first element or hazard that decided it ("" when equivalent).
+struct Judgement {
+  Verdict Outcome = Verdict::Equivalent;
+  std::string Detail;
+};
+
+/// Judges \p After (the rewrite) against \p Before (the original), element by
+/// element of the output, with \p Want saying what is right:
+/// - where the original's element is right (acceptable()), the rewrite's must
+///   be right too, and defined;
+/// - where it is defined but not right (or Want defines nothing there: an
+///   element nobody writes), the rewrite must hold the same value, within
+///   twice the element's bound (each may be off the exact value by the bound),
+///   and is then both-wrong unless Want defines nothing there;
+/// - where it is undefined, the rewrite must be right or undefined;
+/// - and the rewrite must not have more of any Hazard than the original.
+Judgement judge(ValueType Type, const Expected &Want, const RunOutput &Before,
+                const RunOutput &After);
 
 struct CaseResult {
   std::string Rule;   // "luisa-butterfly-reduction"
@@ -29,7 +54,9 @@ struct CaseResult {
   /// The op as src/dsl/Profitability.def spells it (profitabilityOp); when
   /// empty, the case name's second '_'-separated token.
   std::string Operation;
-  Comparison Before, After;
+  Comparison Before, After; // each version against the reference
+  Verdict Outcome = Verdict::Equivalent;
+  std::string Why; // what decided a verdict other than equivalent
   bool Timed = false;
   Summary BeforeTime, AfterTime;
   SpeedUp Speed;

@@ -37,7 +37,7 @@ namespace NAMESPACE {
 
 # Deliberately broken rewrites (item 2 of issue 30), applied to kernel-tidy's output for
 # the instances of one rule, so that a test proves the oracle fails when a rewrite is
-# wrong: (rule, pattern, replacement).
+# wrong: (rule, pattern, replacement[, which instances]).
 MUTATIONS = {
     # The butterfly's collective drops lane 1's value (it takes lane 0's twice).
     "butterfly-drops-a-lane": (
@@ -53,6 +53,35 @@ MUTATIONS = {
         "shared-tree-reduction", r"(Shared<(\w+)> (warp_\w+)\{)(\d+)u\};|(\$if \(tid < [^\n]*?warp_lane_count\(\))\)",
         lambda m: (f"{m.group(1)}{int(m.group(4)) + 1}u}}; $if (tid == 0u) {{ {m.group(3)}[{m.group(4)}u] = {m.group(2)}(1); }};"
                    if m.group(1) else f"{m.group(5)} + 1u)")),
+    # Issue 45 item 7, one per class of wrong rewrite:
+    # the privatized Shared accumulator never set to its identity;
+    "privatized-without-zeroing": (
+        "block-privatized-atomic", r"\$if \(thread_x\(\) == 0u\) \{ (\w+)\.write\(0u, [^;]*\); \};\n", ""),
+    # the privatized accumulator of a max or min starting at 0 instead of the lowest value;
+    "privatized-identity-zero": (
+        "block-privatized-atomic", r"(\w+\.write\(0u, )(\(-2147483647 - 1\)|2147483647|~0u)(\);)",
+        lambda m: f"{m.group(1)}{'0u' if m.group(2) == '~0u' else '0'}{m.group(3)}"),
+    # the warp's leader updating the global slot with a plain read and write;
+    "leader-plain-update": (
+        "warp-aggregated-atomic",
+        r"\{ (\w+)\.atomic\(([^()]*(?:\([^()]*\))*[^()]*)\)\.fetch_add\((\w+)\); \}",
+        r"{ \1.write(\2, \1.read(\2) + \3); }"),
+    # the barrier before the privatized flush reached by the first warp only;
+    "privatized-barrier-first-warp-only": (
+        "block-privatized-atomic", r"sync_block\(\);(\n\s*\$if \(thread_x\(\) == 0u\) \{ \w+\.atomic)",
+        r"$if (thread_x() < warp_lane_count()) { sync_block(); };\1"),
+    # the tree's second stage reading one partial more than the warps wrote;
+    "tree-reads-unwritten-partial": (
+        "shared-tree-reduction", r"(Shared<\w+> warp_\w+\{)(\d+)u\};|(\$if \(tid < [^\n]*?warp_lane_count\(\))\)",
+        lambda m: f"{m.group(1)}{int(m.group(2)) + 1}u}};" if m.group(1) else f"{m.group(3)} + 1u)"),
+    # an exclusive prefix where the sequential lane reads were inclusive, or the reverse;
+    "scan-inclusive-exclusive-swapped": (
+        "sequential-lane-reads", r"warp_prefix_sum\((\w+)\)( \+ \1\b)?",
+        lambda m: f"warp_prefix_sum({m.group(1)})" + ("" if m.group(2) else f" + {m.group(1)}")),
+    # a float collective that leaves out finite inputs past 1.2e24 (huge inputs only);
+    "float-zeroed-for-huge-inputs": (
+        "shuffle-reduction", r"warp_(active|prefix)_sum\((\w+)\)",
+        r"warp_\1_sum(ite((abs(\2) > 1.2e24f) & !isinf(\2), 0.0f, \2))", lambda inst: inst.vtype == "float"),
     # The stream-batching chain whose first two statements' commands trade places.
     "batching-reorders-a-chain": (
         "stream-batching", r"(\w+) << ([^\n;]*)\n(\s+)<< ([^\n;]*)", r"\1 << \4\n\3<< \2"),
@@ -66,15 +95,42 @@ def function_span(text, name):
     return begin, found.start() if found else len(text)
 
 
-def mutate(text, name, instances):
-    """`text` with mutation `name` applied to the functions of its rule's instances."""
-    rule, pattern, replacement = MUTATIONS[name]
+def mutate(text, names, instances):
+    """`text` with the mutations `names` applied to the functions of their rules' instances,
+    and which mutation each mutated instance got. Where several mutations share a rule, each
+    instance gets one of them: first, in turn, one instance for each mutation that changes
+    some (the mutation with the fewest candidates first), then the rest round robin, so
+    that a failure tells which mutation it comes from."""
+    def applied(name, inst, body):
+        _, pattern, replacement, *only = MUTATIONS[name]
+        return re.sub(pattern, replacement, body) if not only or only[0](inst) else body
+    bodies = {}
     for inst in instances:
-        if inst.rule != rule:
-            continue
         begin, end = function_span(text, inst.name)
-        text = text[:begin] + re.sub(pattern, replacement, text[begin:end]) + text[end:]
-    return text
+        bodies[inst.name] = text[begin:end]
+    candidates = {name: [i for i in instances if i.rule == MUTATIONS[name][0]
+                         and applied(name, i, bodies[i.name]) != bodies[i.name]] for name in names}
+    for name in names:
+        if not candidates[name]:
+            sys.exit(f"mutation {name} changed nothing")
+    chosen = {}
+    for name in sorted(names, key=lambda n: len(candidates[n])):
+        free = [i for i in candidates[name] if i.name not in chosen]
+        if free:
+            chosen[free[0].name] = name
+    turn = 0
+    for inst in instances:
+        if inst.name in chosen:
+            continue
+        mine = [n for n in names if inst in candidates[n]]
+        if mine:
+            chosen[inst.name] = mine[turn % len(mine)]
+            turn += 1
+    for inst in instances:
+        if inst.name in chosen:
+            begin, end = function_span(text, inst.name)
+            text = text[:begin] + applied(chosen[inst.name], inst, text[begin:end]) + text[end:]
+    return text, chosen
 
 
 def write_if_changed(path, text):
@@ -160,11 +216,10 @@ class Runner:
         if p.returncode > 1:
             sys.exit(f"kernel-tidy failed (exit {p.returncode}) on {fixing}:\n{p.stderr}")
         after = open(fixing).read().replace("namespace fuzz_before", "namespace fuzz_after")
-        for name in filter(None, self.args.mutate.split(",")):
-            mutated = mutate(after, name, instances)
-            if mutated == after:
-                sys.exit(f"mutation {name} changed nothing")
-            after = mutated
+        self.mutated = {}
+        names = list(filter(None, self.args.mutate.split(",")))
+        if names:
+            after, self.mutated = mutate(after, names, instances)
         self.findings = findings = self.parse_findings(p.stdout, before, instances)
         for i in instances:
             # What the fix's applicability allows: an unsafe shuffle-down reduction that
@@ -303,7 +358,8 @@ def main():
             rule = MUTATIONS[mutation][0]
             # A real difference: not a mutated kernel that the executor cannot run.
             caught = [i.name for i in instances
-                      if i.rule == rule and i.name in fails and not fails[i.name].startswith("error:")]
+                      if runner.mutated.get(i.name) == mutation and i.name in fails
+                      and not fails[i.name].startswith("error:")]
             if caught:
                 print(f"mutation {mutation} caught: {caught[0]}: {fails[caught[0]]}")
             else:

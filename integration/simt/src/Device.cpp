@@ -182,7 +182,7 @@ void SimtDevice::runCommands(CommandList &List) {
       Launch.DispatchSize[2] = Size.z;
       Launch.Seed = Options.Seed + Dispatches++;
       RunResult R = run(Kernel, Bound, Launch);
-      for (int K = 0; K < 4; ++K)
+      for (int K = 0; K < EventKindCount; ++K)
         Observed.Counts[K] += R.Counts[K];
       for (auto &E : R.Events)
         if (Observed.Events.size() < RunResult::MaxKeptEvents)

@@ -33,6 +33,8 @@ const char *eventKindName(EventKind Kind) {
     return "out of bounds";
   case EventKind::UndefinedUse:
     return "undefined use";
+  case EventKind::Race:
+    return "race";
   }
   return "?";
 }
@@ -62,6 +64,15 @@ struct LaneValues {
   const std::byte *lane(unsigned L) const { return Bytes.data() + L * Stride; }
 };
 
+/// Shadow bytes: what a byte of storage holds.
+enum : uint8_t {
+  Defined = 0,
+  /// A value computed from an undefined read.
+  Tainted = 1,
+  /// Nothing yet: `Shared` memory before the block writes it (a GPU leaves it as it was).
+  Unwritten = 2,
+};
+
 /// Storage: its bytes and their shadow (nonzero where the value stored there is
 /// undefined; null for constants, which always are defined).
 struct Place {
@@ -77,10 +88,17 @@ struct Place {
           return true;
     return false;
   }
+  bool unwritten(size_t Size) const {
+    if (Shadow)
+      for (size_t B = 0; B < Size; ++B)
+        if (Shadow[B] == Unwritten)
+          return true;
+    return false;
+  }
   void store(const std::byte *Bytes, size_t Size, bool Undefined) const {
     std::memcpy(Data, Bytes, Size);
     if (Shadow)
-      std::memset(Shadow, Undefined ? 1 : 0, Size);
+      std::memset(Shadow, Undefined ? Tainted : Defined, Size);
   }
 };
 
@@ -108,6 +126,20 @@ public:
 private:
   uint64_t State;
 };
+
+/// The accesses to one memory element since the last sync_block() (Shared) or in this
+/// dispatch (buffers), for the race detector: compute-sanitizer's racecheck.
+struct AccessHistory {
+  static constexpr uint32_t Nobody = ~0u;
+  /// A thread that wrote it with a plain store.
+  uint32_t Writer = Nobody;
+  /// A thread that accessed it (read, plain or atomic write); Several once another did.
+  uint32_t Accessor = Nobody;
+  bool Several = false;
+};
+
+/// How a thread touches memory, for the race detector.
+enum class Access { Read, Write, Atomic };
 
 /// Where each local variable and by-value parameter of a function lives in a lane's frame.
 struct FrameLayout {
@@ -167,7 +199,9 @@ class Machine {
 public:
   Machine(Function Kernel, std::span<const Argument> Arguments, const LaunchOptions &Options,
           RunResult &Result)
-      : Kernel(Kernel), Options(Options), Result(Result), Rng(Options.Seed) {
+      : Kernel(Kernel), Options(Options), Result(Result), Rng(Options.Seed),
+        Garbage(Options.Seed ^ 0x9a5b6e0d3c2f1e47ull),
+        Switches(Options.Seed ^ 0x3c6ef372fe94f82bull) {
     auto Size = Kernel.block_size();
     BlockSize[0] = Size.x, BlockSize[1] = Size.y, BlockSize[2] = Size.z;
     Width = Kernel.allowed_warp_size() ? *Kernel.allowed_warp_size() : Options.WarpSize;
@@ -202,6 +236,9 @@ private:
   const LaunchOptions &Options;
   RunResult &Result;
   Random Rng;
+  /// The bytes of unwritten `Shared` memory (separate from Rng, so that the schedule of a
+  /// seed does not depend on how much shared memory a kernel declares).
+  Random Garbage;
   unsigned Width = 32;
   uint32_t BlockSize[3];
   uint32_t BlockId[3] = {0, 0, 0};
@@ -216,6 +253,10 @@ private:
   std::vector<std::unique_ptr<char[]>> Stacks;
   Warp *Current = nullptr;
   std::unordered_map<const Statement *, bool> ReachesBarrier;
+  /// Decides where warps switch at memory operations (its own stream, so that the
+  /// other schedule decisions of a seed stay as they were).
+  Random Switches;
+  std::unordered_map<const std::byte *, AccessHistory> SharedAccesses, BufferAccesses;
   ucontext_t Scheduler{};
 
   // --- set-up -----------------------------------------------------------------------
@@ -295,8 +336,11 @@ private:
   }
 
   void runBlock() {
-    SharedMemory.assign(SharedSize, std::byte{0});
-    SharedShadow.assign(SharedSize, 0);
+    // Shared memory holds what an earlier block left there: seeded garbage, undefined.
+    SharedMemory.resize(SharedSize);
+    for (std::byte &B : SharedMemory)
+      B = std::byte(Garbage.next() & 0xffu);
+    SharedShadow.assign(SharedSize, Unwritten);
     unsigned Count = (threadsPerBlock() + Width - 1) / Width;
     Warps.assign(Count, Warp{});
     while (Stacks.size() < Count)
@@ -328,13 +372,24 @@ private:
     }
     // Between two barriers every warp runs alone, in a seeded order, until it reaches
     // the next barrier or ends: a missing barrier then shows as different results.
+    // With Options.Interleave a warp may also stop at a memory operation and let the
+    // others run (seeded), so that unsynchronised updates from several warps interleave.
+    SharedAccesses.clear();
     for (;;) {
       std::vector<Warp *> Ready;
-      for (Warp &W : Warps)
+      bool Waiting = false;
+      for (Warp &W : Warps) {
         if (W.Now == Warp::State::Ready)
           Ready.push_back(&W);
-      if (Ready.empty())
-        break;
+        Waiting = Waiting || W.Now == Warp::State::AtBarrier;
+      }
+      if (Ready.empty()) {
+        if (!Waiting)
+          break;
+        releaseBarrier();
+        SharedAccesses.clear();
+        continue;
+      }
       Rng.shuffle(Ready);
       for (Warp *W : Ready) {
         Current = W;
@@ -342,8 +397,70 @@ private:
         if (W->Error)
           std::rethrow_exception(W->Error);
       }
-      releaseBarrier();
     }
+  }
+
+  /// At a memory operation: with Options.Interleave, sometimes (seeded) lets the block's
+  /// other warps run first, as a GPU's warp scheduler may.
+  void maybeSwitchWarp() {
+    if (!Options.Interleave || Switches.next() % 4 != 0)
+      return;
+    bool Others = false;
+    for (Warp &W : Warps)
+      Others = Others || (&W != Current && W.Now == Warp::State::Ready);
+    if (!Others)
+      return;
+    Warp *W = Current;
+    swapcontext(&W->Context, &Scheduler);
+    Current = W;
+  }
+
+  /// Whether the first active lane's storage in \p R is `Shared` memory (the others
+  /// designate the same variable).
+  bool touchesShared(const LaneRefs &R, const Mask &Active) const {
+    return Active.any() && R.Address[Active._Find_first()] &&
+           isShared(R.Address[Active._Find_first()].Data);
+  }
+
+  bool isShared(const std::byte *Data) const {
+    return !SharedMemory.empty() && Data >= SharedMemory.data() &&
+           Data < SharedMemory.data() + SharedMemory.size();
+  }
+
+  /// Records lane \p Lane's access to the element at \p P (\p Size bytes; \p Stored: the
+  /// bytes a write stores) and reports a race with an earlier access of another thread:
+  /// a plain write against any access, any access against a plain write. A write that
+  /// leaves the bytes as they were cannot be observed and is not one.
+  void noteAccess(Place P, size_t Size, unsigned Lane, Access Kind,
+                  const std::byte *Stored = nullptr) {
+    bool Shared = isShared(P.Data);
+    uint32_t Thread = Current->FirstThread + Lane;
+    if (!Shared) {
+      uint64_t BlocksX = (Options.DispatchSize[0] + BlockSize[0] - 1) / BlockSize[0];
+      uint64_t BlocksY = (Options.DispatchSize[1] + BlockSize[1] - 1) / BlockSize[1];
+      uint64_t Block = BlockId[0] + BlocksX * (BlockId[1] + BlocksY * BlockId[2]);
+      Thread = uint32_t(Block * threadsPerBlock() + Thread);
+    }
+    AccessHistory &H = (Shared ? SharedAccesses : BufferAccesses)[P.Data];
+    bool Changes = Kind != Access::Write || !Stored || std::memcmp(P.Data, Stored, Size) != 0;
+    bool Race = false;
+    if (H.Writer != AccessHistory::Nobody && H.Writer != Thread)
+      Race = Kind != Access::Write || Changes;
+    if (Kind == Access::Write && Changes && H.Accessor != AccessHistory::Nobody &&
+        (H.Several || H.Accessor != Thread))
+      Race = true;
+    if (Race)
+      event(EventKind::Race, Lane,
+            std::string(Shared ? "shared memory" : "a buffer element") + " accessed by thread " +
+                std::to_string(Thread) + " and by another thread (" +
+                (Shared ? "no sync_block() between" : "in the same dispatch") +
+                "), at least one a plain write");
+    if (Kind == Access::Write)
+      H.Writer = Thread;
+    if (H.Accessor == AccessHistory::Nobody)
+      H.Accessor = Thread;
+    else if (H.Accessor != Thread)
+      H.Several = true;
   }
 
   void releaseBarrier() {
@@ -363,6 +480,14 @@ private:
           event(EventKind::DivergentBarrier, L, "live thread does not reach sync_block()");
       W.Now = Warp::State::Ready;
     }
+    // A warp that ended without returning skipped the barrier the others wait at.
+    if (First)
+      for (Warp &W : Warps)
+        if (W.Now == Warp::State::Done && W.Live.any()) {
+          Current = &W;
+          blockEvent(EventKind::DivergentBarrier,
+                     "warp " + std::to_string(W.Index) + " ends without reaching sync_block()");
+        }
   }
 
   static void fiberEntry(unsigned High, unsigned Low) {
@@ -646,9 +771,14 @@ private:
   void storeLanes(const LaneRefs &R, const LaneValues &V, const Mask &Active) {
     if (V.T != R.T)
       return storeLanes(R, converted(V, R.T, Active), Active);
+    if (touchesShared(R, Active))
+      maybeSwitchWarp();
     forLanes(Active, [&](unsigned L) {
-      if (R.Address[L])
-        R.Address[L].store(V.lane(L), V.Stride, V.Undefined.test(L));
+      if (!R.Address[L])
+        return;
+      if (isShared(R.Address[L].Data))
+        noteAccess(R.Address[L], V.Stride, L, Access::Write, V.lane(L));
+      R.Address[L].store(V.lane(L), V.Stride, V.Undefined.test(L));
     });
   }
 
@@ -784,11 +914,17 @@ private:
 
   LaneValues load(const LaneRefs &R, const Mask &Active) {
     LaneValues V(R.T, Width);
+    if (touchesShared(R, Active))
+      maybeSwitchWarp();
     forLanes(Active, [&](unsigned L) {
       if (!R.Address[L])
         return;
+      if (isShared(R.Address[L].Data))
+        noteAccess(R.Address[L], V.Stride, L, Access::Read);
       std::memcpy(V.lane(L), R.Address[L].Data, V.Stride);
       V.Undefined.set(L, R.Address[L].undefined(V.Stride));
+      if (R.Address[L].unwritten(V.Stride))
+        event(EventKind::UndefinedRead, L, "a read of shared memory before any write");
     });
     return V;
   }
@@ -953,8 +1089,10 @@ private:
       const BufferView &B = bufferOf(Args[0], I);
       LaneValues Index = eval(Args[1], Active, I);
       LaneValues V(C->type(), Width);
+      maybeSwitchWarp();
       forLanes(Active, [&](unsigned L) {
         if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L)) {
+          noteAccess(P, V.Stride, L, Access::Read);
           std::memcpy(V.lane(L), P.Data, V.Stride);
           V.Undefined.set(L, P.undefined(V.Stride));
         }
@@ -967,9 +1105,12 @@ private:
       LaneValues Index = eval(Args[1], Active, I);
       LaneValues Value = eval(Args[2], Active, I);
       LaneValues Stored = converted(std::move(Value), B.Element, Active);
+      maybeSwitchWarp();
       forLanes(Active, [&](unsigned L) {
-        if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L))
+        if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L)) {
+          noteAccess(P, Stored.Stride, L, Access::Write, Stored.lane(L));
           P.store(Stored.lane(L), Stored.Stride, Stored.Undefined.test(L));
+        }
       });
       return {};
     }
@@ -1113,18 +1254,26 @@ private:
     LaneValues Old(T, Width);
     size_t Size = T->size();
     std::vector<std::byte> New(Size);
+    maybeSwitchWarp();
     for (unsigned L : seededLanes(Active)) {
       if (!Address[L])
         continue;
+      noteAccess(Address[L], Size, L, Access::Atomic);
       std::byte *P = Address[L].Data;
       std::memcpy(Old.lane(L), P, Size);
       // What the memory holds afterwards depends on what it held and on the operands.
       bool WasUndefined = Address[L].undefined(Size);
       Old.Undefined.set(L, WasUndefined);
+      if (Address[L].unwritten(Size))
+        event(EventKind::UndefinedRead, L, "an atomic on shared memory before any write");
+      // An exchange stores its operand whatever the memory held.
+      bool KeepsOld = C->op() != CallOp::ATOMIC_EXCHANGE && WasUndefined;
       if (Address[L].Shadow)
         std::memset(Address[L].Shadow,
-                    WasUndefined || Operand.Undefined.test(L) ||
-                        (ValueCount == 2 && Desired.Undefined.test(L)),
+                    KeepsOld || Operand.Undefined.test(L) ||
+                            (ValueCount == 2 && Desired.Undefined.test(L))
+                        ? Tainted
+                        : Defined,
                     Size);
       switch (C->op()) {
       case CallOp::ATOMIC_EXCHANGE:

@@ -415,6 +415,93 @@ TEST(Simt, BarrierNotReachedByEveryLiveThreadIsAnEvent) {
   EXPECT_EQ(runOn(AfterReturn, Out2, launch(64)).count(EventKind::DivergentBarrier), 0u);
 }
 
+TEST(Simt, WholeWarpsSkippingABarrierIsAnEvent) {
+  // Warp 0 waits at the last barrier; warp 1, live, ends without reaching it.
+  Kernel1D FirstWarpOnly = [](BufferUInt Out) {
+    set_block_size(64u);
+    Out.write(dispatch_x(), 1u);
+    $if (thread_x() < 32u) { sync_block(); };
+  };
+  HostBuffer Out = filled(128);
+  RunResult R = runOn(FirstWarpOnly, Out, launch(128));
+  EXPECT_EQ(R.count(EventKind::DivergentBarrier), 2u); // once per block
+  ASSERT_FALSE(R.Events.empty());
+  EXPECT_EQ(R.Events[0].Thread, ~0u);
+  EXPECT_EQ(R.Events[0].Detail, "warp 1 ends without reaching sync_block()");
+  // A warp whose threads all returned is not waited for.
+  Kernel1D ReturnedWarp = [](BufferUInt Out) {
+    set_block_size(64u);
+    $if (thread_x() >= 32u) { $return(); };
+    sync_block();
+    Out.write(dispatch_x(), 1u);
+  };
+  HostBuffer Out2 = filled(128);
+  EXPECT_EQ(runOn(ReturnedWarp, Out2, launch(128)).count(EventKind::DivergentBarrier), 0u);
+}
+
+TEST(Simt, SharedMemoryIsUndefinedUntilWritten) {
+  // A privatized counter whose Shared accumulator is never zeroed.
+  Kernel1D Unzeroed = [](BufferUInt Out) {
+    set_block_size(64u);
+    Shared<uint> Count{1u};
+    Count.atomic(0u).fetch_add(1u);
+    sync_block();
+    Out.write(dispatch_x(), Count[0u]);
+  };
+  HostBuffer Out = filled(64);
+  RunResult R = runOn(Unzeroed, Out, launch(64));
+  for (uint32_t I = 0; I < 64; ++I) EXPECT_TRUE(Out.undefined(I)) << I;
+  // The first atomic reads memory never written; the others read its undefined result.
+  EXPECT_EQ(R.count(EventKind::UndefinedRead), 1u);
+  // Zeroed first: defined, and no undefined read.
+  Kernel1D Zeroed = [](BufferUInt Out) {
+    set_block_size(64u);
+    Shared<uint> Count{1u};
+    $if (thread_x() == 0u) { Count[0u] = 0u; };
+    sync_block();
+    Count.atomic(0u).fetch_add(1u);
+    sync_block();
+    Out.write(dispatch_x(), Count[0u]);
+  };
+  HostBuffer Out2 = filled(64);
+  RunResult R2 = runOn(Zeroed, Out2, launch(64));
+  EXPECT_EQ(R2.count(EventKind::UndefinedRead), 0u);
+  for (uint32_t I = 0; I < 64; ++I) {
+    EXPECT_FALSE(Out2.undefined(I)) << I;
+    EXPECT_EQ(Out2.read<uint32_t>()[I], 64u) << I;
+  }
+  // A second stage that reads more partials than the first wrote: the extra one is
+  // undefined, and so is the sum; a branch on it is an undefined use.
+  Kernel1D ExtraPartial = [](BufferUInt Out) {
+    set_block_size(64u);
+    Shared<uint> Partial{3u};
+    $if (thread_x() < 2u) { Partial[thread_x()] = thread_x() + 1u; };
+    sync_block();
+    UInt Sum = Partial[0u] + Partial[1u] + Partial[2u];
+    $if (Sum > 3u) { Sum = Sum - 1u; };
+    Out.write(dispatch_x(), Sum);
+  };
+  HostBuffer Out3 = filled(64);
+  RunResult R3 = runOn(ExtraPartial, Out3, launch(64));
+  EXPECT_TRUE(Out3.undefined(0));
+  EXPECT_EQ(R3.count(EventKind::UndefinedRead), 64u);
+  EXPECT_EQ(R3.count(EventKind::UndefinedUse), 64u);
+  // The garbage is seeded: the same seed gives the same bytes.
+  HostBuffer Again = filled(64);
+  runOn(Unzeroed, Again, launch(64));
+  EXPECT_EQ(Again.read<uint32_t>(), Out.read<uint32_t>());
+  // Locals stay zero: the DSL zero-initialises them.
+  Kernel1D Local = [](BufferUInt Out) {
+    UInt X;
+    Out.write(dispatch_x(), X);
+  };
+  HostBuffer Out4 = filled(32);
+  RunResult R4 = runOn(Local, Out4, launch(32));
+  EXPECT_FALSE(Out4.undefined(0));
+  EXPECT_EQ(Out4.read<uint32_t>()[0], 0u);
+  EXPECT_EQ(R4.count(EventKind::UndefinedRead), 0u);
+}
+
 // Each thread publishes a value in shared memory and reads its neighbour's in the next
 // warp. Without sync_block() what it reads depends on which warp ran first.
 template <bool WithBarrier> auto neighbourExchange() {
@@ -448,6 +535,68 @@ TEST(Simt, MissingBarrierChangesResultsWithTheSchedule) {
   HostBuffer Again = filled(256);
   runOn(Racy, Again, launch(256, 32, 1));
   EXPECT_EQ(Again.read<uint32_t>(), RacyResults[0]);
+}
+
+TEST(Simt, PlainReadModifyWriteFromSeveralThreadsIsARace) {
+  // Each warp's first lane adds to a global counter with a plain read and write.
+  Kernel1D Plain = [](BufferUInt Out) {
+    set_block_size(64u);
+    $if (warp_lane_id() == 0u) { Out.write(0u, Out.read(0u) + 1u); };
+  };
+  Kernel1D Atomic = [](BufferUInt Out) {
+    set_block_size(64u);
+    $if (warp_lane_id() == 0u) { Out.atomic(0u).fetch_add(1u); };
+  };
+  HostBuffer A = filled(1, 0), B = filled(1, 0);
+  EXPECT_GT(runOn(Plain, A, launch(256)).count(EventKind::Race), 0u);
+  EXPECT_EQ(runOn(Atomic, B, launch(256)).count(EventKind::Race), 0u);
+  EXPECT_EQ(B.read<uint32_t>()[0], 8u);
+  // Each thread's own element, and Shared slots with a barrier between: no race.
+  Kernel1D Own = [](BufferUInt Out) {
+    set_block_size(64u);
+    Shared<uint> Tile{64u};
+    Tile[thread_x()] = thread_x();
+    sync_block();
+    Out.write(dispatch_x(), Out.read(dispatch_x()) + Tile[63u - thread_x()]);
+  };
+  HostBuffer C = filled(128, 0);
+  EXPECT_EQ(runOn(Own, C, launch(128)).count(EventKind::Race), 0u);
+  // Without the barrier, the neighbour's slot is a race.
+  auto Racy = neighbourExchange<false>();
+  HostBuffer D = filled(256);
+  EXPECT_GT(runOn(Racy, D, launch(256)).count(EventKind::Race), 0u);
+  auto Synced = neighbourExchange<true>();
+  HostBuffer E = filled(256);
+  EXPECT_EQ(runOn(Synced, E, launch(256)).count(EventKind::Race), 0u);
+}
+
+TEST(Simt, WarpsInterleaveAtMemoryOperationsSoPlainUpdatesGetLost) {
+  // The warps' leaders add to a Shared counter without an atomic: under some seeds a
+  // warp reads the counter, the others run, and its write loses their updates.
+  Kernel1D Lossy = [](BufferUInt Out) {
+    set_block_size(256u);
+    Shared<uint> Count{1u};
+    $if (thread_x() == 0u) { Count[0u] = 0u; };
+    sync_block();
+    $if (warp_lane_id() == 0u) { Count[0u] = Count[0u] + 1u; };
+    sync_block();
+    $if (thread_x() == 0u) { Out.write(block_x(), Count[0u]); };
+  };
+  std::set<uint32_t> Totals;
+  for (uint64_t Seed = 1; Seed <= 8; ++Seed) {
+    HostBuffer Out = filled(1);
+    RunResult R = runOn(Lossy, Out, launch(256, 32, Seed));
+    EXPECT_GT(R.count(EventKind::Race), 0u);
+    Totals.insert(Out.read<uint32_t>()[0]);
+  }
+  EXPECT_TRUE(Totals.count(8u)) << "no seed kept every update";
+  EXPECT_GT(Totals.size(), 1u) << "no seed lost an update";
+  // Without interleaving the warps run one after another between barriers.
+  LaunchOptions Whole = launch(256, 32, 3);
+  Whole.Interleave = false;
+  HostBuffer Out = filled(1);
+  runOn(Lossy, Out, Whole);
+  EXPECT_EQ(Out.read<uint32_t>()[0], 8u);
 }
 
 TEST(Simt, BufferAtomicsReturnTheOldValuesInASeededOrder) {

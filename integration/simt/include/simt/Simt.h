@@ -109,6 +109,10 @@ struct LaunchOptions {
   /// an atomic instruction; the same seed gives the same run.
   uint64_t Seed = 0;
   Schedule Scheduling = Schedule::Lockstep;
+  /// Whether a warp may stop at a memory operation (`Shared`, buffer or atomic; seeded,
+  /// one in four) and let the other warps of its block run before it goes on, so that a
+  /// plain read-modify-write from several warps loses updates under some seeds.
+  bool Interleave = true;
 };
 
 /// What a kernel did that a GPU leaves undefined.
@@ -122,7 +126,12 @@ enum class EventKind {
   OutOfBounds,
   /// A value that depends on an undefined read decided a branch, an index or a loop.
   UndefinedUse,
+  /// Two threads accessed one `Shared` element (with no sync_block() between) or one buffer
+  /// element (in one dispatch), at least one with a plain write: compute-sanitizer's racecheck.
+  Race,
 };
+/// How many kinds EventKind has.
+inline constexpr int EventKindCount = 5;
 
 const char *eventKindName(EventKind Kind);
 
@@ -140,7 +149,7 @@ struct RunResult {
   /// The first events (at most MaxKeptEvents), in the order they happened.
   std::vector<Event> Events;
   /// How many of each kind happened, kept or not.
-  size_t Counts[4] = {0, 0, 0, 0};
+  size_t Counts[EventKindCount] = {};
   static constexpr size_t MaxKeptEvents = 256;
 
   size_t count(EventKind Kind) const { return Counts[static_cast<int>(Kind)]; }

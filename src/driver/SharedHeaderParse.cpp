@@ -114,6 +114,13 @@ private:
 };
 
 std::string readAll(const std::string &Path) {
+  // Only a regular file: an entry's file that is a FIFO or a device (damaged,
+  // or made by someone else) would block every run that reads it; "" makes
+  // the entry be rebuilt (issue 49, item 17).
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status, /*Follow=*/false) ||
+      Status.type() != llvm::sys::fs::file_type::regular_file)
+    return std::string();
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   return Buffer ? (*Buffer)->getBuffer().str() : std::string();

@@ -5,6 +5,8 @@
 #include "llvm/Support/FileSystem.h"
 #include <chrono>
 #include <cstdlib>
+#include <thread>
+#include <vector>
 #include <unistd.h>
 #include <gtest/gtest.h>
 
@@ -50,6 +52,26 @@ protected:
   }
   std::string Dir;
 };
+
+// Issue 49, item 13: runs that start together on an empty cache each take
+// the entry another one is making; none takes it for a foreign folder (its
+// marker was still being written).
+TEST_F(HeaderCacheFolder, EntriesClaimedTogetherAreAllOwn) {
+  for (int Round = 0; Round < 40; ++Round) {
+    std::string Path = Dir + "/pch-" + std::to_string(Round);
+    std::vector<std::string> Errors(4);
+    std::vector<std::thread> Runs;
+    for (std::string &Error : Errors)
+      Runs.emplace_back([&] { Error = HeaderCache(Dir, 0).claim(Path); });
+    for (std::thread &Run : Runs)
+      Run.join();
+    for (const std::string &Error : Errors)
+      ASSERT_EQ("", Error) << "round " << Round;
+    EXPECT_TRUE(HeaderCache::isOwnEntry(Path));
+  }
+  EXPECT_EQ(40u, HeaderCache(Dir, 0).entries().size());
+  EXPECT_TRUE(HeaderCache(Dir, 0).foreignEntries().empty());
+}
 
 // Least recently used entries go first, until the rest fits; an entry in
 // use is kept, and using an entry makes it the most recent. Files that are

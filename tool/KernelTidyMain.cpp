@@ -398,8 +398,9 @@ void afterAnalysis(const CheckCommand &Cmd, RunState &State, size_t Index,
   }
 }
 
-/// Whether the text report goes to stderr: stdout carries the diff, or the
-/// fixed text of standard input (as Ruff prints it).
+/// Whether the report, in any format, goes to stderr: stdout carries the
+/// diff, or the fixed text of standard input alone (as clang-format and Ruff
+/// print it).
 bool reportToStderr(const CheckCommand &Cmd) {
   return Cmd.Diff || (Cmd.Fix && !Cmd.StdinFilename.empty());
 }
@@ -442,17 +443,27 @@ void printReport(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileRes
     for (const std::string &Diff : State.Diffs)
       std::cout << Diff;
   }
+  std::ostream &Document = reportToStderr(Cmd) ? std::cerr : std::cout;
+  // After --fix, the CI formats report what remains: they have no way to
+  // mark a finding fixed (JSON has "fixed"; issue 49, item 12).
+  std::vector<kernel_tidy::FileResult> Remaining;
+  if (Cmd.Fix && !Cmd.Diff && Cmd.Format != "json" && Cmd.Format != "text") {
+    Remaining = Results;
+    for (kernel_tidy::FileResult &R : Remaining)
+      llvm::erase_if(R.Findings, [](const kernel_tidy::Finding &F) { return F.FixApplied; });
+  }
+  const std::vector<kernel_tidy::FileResult> &Shown = Remaining.empty() ? Results : Remaining;
   if (Cmd.Format == "json")
-    std::cout << kernel_tidy::formatJson(Results, KERNEL_TIDY_VERSION);
+    Document << kernel_tidy::formatJson(Results, KERNEL_TIDY_VERSION);
   else if (Cmd.Format == "sarif")
-    std::cout << kernel_tidy::formatSarif(
-        Results, {KERNEL_TIDY_VERSION, State.Root, Share + "/docs/rules", docsBase(Share)});
+    Document << kernel_tidy::formatSarif(
+        Shown, {KERNEL_TIDY_VERSION, State.Root, Share + "/docs/rules", docsBase(Share)});
   else if (Cmd.Format == "github")
-    std::cout << kernel_tidy::formatGithub(Results, State.Root);
+    Document << kernel_tidy::formatGithub(Shown, State.Root);
   else if (Cmd.Format == "gitlab")
-    std::cout << kernel_tidy::formatGitlab(Results, State.Root);
+    Document << kernel_tidy::formatGitlab(Shown, State.Root);
   else if (Cmd.Format == "junit")
-    std::cout << kernel_tidy::formatJunit(Results);
+    Document << kernel_tidy::formatJunit(Shown);
   if (Cmd.ShowFixes && Cmd.Fix && !Cmd.Diff)
     std::cerr << kernel_tidy::formatAppliedFixes(Results);
   if (Cmd.Fix || Cmd.Diff)
@@ -513,22 +524,26 @@ bool writeBaselineFile(const CheckCommand &Cmd, const RunState &State) {
   return true;
 }
 
+/// Writes --export-fixes; false when it cannot be written, or a fix cannot
+/// be exported byte for byte (the others are written, that one named).
 bool writeExportedFixes(const CheckCommand &Cmd,
                         const std::vector<kernel_tidy::FileResult> &Results) {
-  unsigned PythonFixes = 0;
+  kernel_tidy::ExportGaps Gaps;
   std::string Error = kernel_tidy::writeAtomically(
-      Cmd.ExportFixes, kernel_tidy::exportFixesYaml(Results, Cmd.UnsafeFixes, &PythonFixes));
+      Cmd.ExportFixes, kernel_tidy::exportFixesYaml(Results, Cmd.UnsafeFixes, &Gaps));
   if (!Error.empty()) {
     std::cerr << "kernel-tidy: error: cannot export the fixes: " << Error << "\n";
     return false;
   }
-  if (PythonFixes > 0)
-    std::cerr << "kernel-tidy: warning: " << PythonFixes << " fix(es) of .py files not exported to "
-              << Cmd.ExportFixes
+  if (Gaps.PythonFixes > 0)
+    std::cerr << "kernel-tidy: warning: " << Gaps.PythonFixes
+              << " fix(es) of .py files not exported to " << Cmd.ExportFixes
               << ": clang-apply-replacements cleans up around each replacement as C++ "
                  "(it removes trailing commas such as in '(4,)'), which changes Python code; "
                  "apply them with --fix\n";
-  return true;
+  for (const std::string &Refused : Gaps.Refused)
+    std::cerr << "kernel-tidy: error: " << Refused << "\n";
+  return Gaps.Refused.empty();
 }
 
 /// Whether every file's configuration can be used and enables a check (as
@@ -586,12 +601,15 @@ int verifyConfiguration(const CheckCommand &Cmd, const kernel_tidy::AnalysisOpti
 }
 
 /// --enable-check-profile: the temporary folder clang-tidy stores each
-/// analysis' profile in, removed at the end of the run.
+/// analysis' profile in, removed at the end of the run, and by the signal
+/// handlers when a run is interrupted (issue 49, item 15).
 struct ProfileFolder {
   explicit ProfileFolder(bool Wanted) {
     llvm::SmallString<128> Dir;
-    if (Wanted && !llvm::sys::fs::createUniqueDirectory("kernel-tidy-profile", Dir))
+    if (Wanted && !llvm::sys::fs::createUniqueDirectory("kernel-tidy-profile", Dir)) {
       Path = Dir.str().str();
+      Cleanup.emplace(Path);
+    }
   }
   ~ProfileFolder() {
     if (!Path.empty())
@@ -609,6 +627,7 @@ struct ProfileFolder {
     return Texts;
   }
   std::string Path;
+  std::optional<kernel_tidy::SignalCleanup> Cleanup;
 };
 
 /// The files without repeats: one file named twice (or through a symlink)
@@ -694,6 +713,17 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
                  "--fix, --diff, --write-baseline or --stdin-filename\n";
     return ExitError;
   }
+  // The exported offsets would name the text before the comments were added
+  // (issue 49, item 4), or the text of standard input applied to the file of
+  // that name (item 3).
+  if (!Cmd.ExportFixes.empty() && (Cmd.AddNolint || !Cmd.StdinFilename.empty())) {
+    std::cerr << "kernel-tidy: error: --export-fixes writes offsets into the files on disk; it "
+                 "does not combine with "
+              << (Cmd.AddNolint ? "--add-nolint, which changes them"
+                                : "--stdin-filename, whose text is not the file's")
+              << "\n";
+    return ExitError;
+  }
   if (!Cmd.WriteBaseline.empty() && (Cmd.Fix || Cmd.Diff)) {
     std::cerr << "kernel-tidy: error: --write-baseline records findings; "
                  "it does not combine with --fix or --diff\n";
@@ -719,6 +749,17 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
     Files = selectFiles(Cmd, Error);
   } else if (!Cmd.Files.empty()) {
     Error = "--stdin-filename names the file that standard input holds; give no files with it";
+  } else if (llvm::StringRef Name = Cmd.StdinFilename;
+             Name == "-" || llvm::sys::path::filename(Name).empty() || Name.ends_with("/")) {
+    // One message, not the Clang driver's (issue 49, item 16).
+    Error = "--stdin-filename '" + Cmd.StdinFilename +
+            "' names no file: give the path of the file whose text standard input holds (its "
+            "extension, configuration and compile command are taken from it)";
+  } else if (llvm::StringRef Folder = llvm::sys::path::parent_path(Name);
+             !llvm::sys::fs::is_directory(Folder.empty() ? "." : Folder)) {
+    // Once, not once per configuration lookup.
+    Error = "--stdin-filename '" + Cmd.StdinFilename + "': there is no folder '" + Folder.str() +
+            "' (the file's configuration and compile command are looked up from its folder)";
   } else if ((Stdin = readStandardInput(Error))) {
     Files = std::vector<std::string>{Cmd.StdinFilename};
     // Its preamble is read from the text, not from the file of that name.
@@ -1094,13 +1135,33 @@ struct LspCommand {
 /// stdout (whatever else a library prints there goes to stderr).
 int runLsp(const LspCommand &Cmd, const std::string &Share) {
   std::signal(SIGPIPE, SIG_IGN); // A client that went away is a failed write.
+  kernel_tidy::AnalysisOptions Options = installedOptions(Share, Cmd.Checks, Cmd.ConfigFile);
+  // As `check` refuses it (issue 49, item 16): a server that reports nothing
+  // would look like clean files.
+  if (!Cmd.Checks.empty() || !Cmd.ConfigFile.empty()) {
+    std::string Error;
+    auto Checker = kernel_tidy::Analyzer::create(Options, Error);
+    std::string Here = kernel_tidy::absolutePath("kernel.py");
+    if (Checker && Error.empty())
+      Error = Checker->configurationError(Here);
+    if (Error.empty() && Checker->enabledChecks(Here).empty())
+      Error = "no checks enabled: the Checks match no check";
+    if (!Error.empty()) {
+      std::cerr << "kernel-tidy: error: " << Error << "\n";
+      return ExitError;
+    }
+  }
+  // An editor waits on each analysis: a CuTe file the frontend has not
+  // finished in 30 s (not a run's 300 s) is reported as not analysed, and
+  // the others go on (issue 49, item 6).
+  ::setenv("KERNEL_TIDY_PYTHON_TIMEOUT", "30", /*overwrite=*/0);
   int Out = ::dup(STDOUT_FILENO);
   if (Out < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
     std::cerr << "kernel-tidy: error: cannot set up standard output\n";
     return ExitError;
   }
-  return kernel_tidy::serveLanguageServer(
-      STDIN_FILENO, Out, installedOptions(Share, Cmd.Checks, Cmd.ConfigFile), KERNEL_TIDY_VERSION);
+  return kernel_tidy::serveLanguageServer(STDIN_FILENO, Out, std::move(Options),
+                                          KERNEL_TIDY_VERSION);
 }
 
 } // namespace

@@ -27,6 +27,8 @@
 
 #include <luisa/luisa-compute.h>
 
+#include <CLI/CLI.hpp>
+
 #ifdef KERNEL_TIDY_HARNESS_SIMT
 #include <simt/Device.h>
 #endif
@@ -39,10 +41,10 @@
 #include <ctime>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -127,52 +129,57 @@ struct Options {
   StoppingRule Rule;
 };
 
-/// Commas in a list option.
-std::set<std::string> splitList(const std::string &Text) {
-  std::set<std::string> Items;
-  std::stringstream Stream(Text);
-  for (std::string Item; std::getline(Stream, Item, ',');)
-    if (!Item.empty())
-      Items.insert(Item);
-  return Items;
-}
+/// The case names and value types this program was built with.
+std::set<std::string> knownCases();
+std::set<std::string> knownTypes();
 
-bool parseOptions(int Argc, char **Argv, Options &Opts) {
-  for (int I = 1; I < Argc; ++I) {
-    std::string Arg = Argv[I];
-    auto Value = [&]() -> std::string { return I + 1 < Argc ? Argv[++I] : ""; };
-    if (Arg == "--backend")
-      Opts.Backend = Value();
-    else if (Arg == "--out")
-      Opts.OutDir = Value();
-    else if (Arg == "--cases")
-      Opts.Cases = splitList(Value());
-    else if (Arg == "--types")
-      Opts.Types = splitList(Value());
-    else if (Arg == "--seed")
-      Opts.Seed = std::strtoull(Value().c_str(), nullptr, 10);
-    else if (Arg == "--no-timing")
-      Opts.Timing = false;
-    else if (Arg == "--repeats")
-      Opts.Repeats = std::strtoul(Value().c_str(), nullptr, 10);
-    else if (Arg == "--max-seconds")
-      Opts.Rule.MaxSeconds = std::strtod(Value().c_str(), nullptr);
-    else if (Arg == "--warp-size" && Opts.Backend == "simt") {
-      WarpSize = std::strtoul(Value().c_str(), nullptr, 10);
-      if (WarpSize != 8 && WarpSize != 16 && WarpSize != 32 && WarpSize != 64 && WarpSize != 128) {
-        std::fprintf(stderr, "--warp-size: 8, 16, 32, 64 or 128\n");
-        return false;
-      }
-    } else {
-      std::fprintf(stderr,
-                   "usage: %s [--backend cuda|dx|vulkan|metal|simt] [--out DIR] [--cases a,b] "
-                   "[--types u32,f32] [--seed N] [--no-timing] [--repeats N] "
-                   "[--max-seconds S] [--warp-size 8|16|32|64|128 (after --backend simt)]\n",
-                   Argv[0]);
-      return false;
-    }
+/// Reads and checks every option before anything runs (issue 49, item 9): a
+/// mistyped case, type or number, or an output folder that is not there, is
+/// one message and exit code 2, never a run of nothing that passes. Returns
+/// the exit code when the program is to end now (0 after --help).
+std::optional<int> parseOptions(int Argc, char **Argv, Options &Opts) {
+  CLI::App App{"Runs every rewrite of kernel-tidy before and after, checked against CPU "
+               "references (docs/gpu-harness.md)",
+               "kernel-tidy-gpu-harness"};
+  App.option_defaults()->always_capture_default();
+  App.add_option("--backend", Opts.Backend, "LuisaCompute backend")
+      ->check(CLI::IsMember({"cuda", "dx", "vulkan", "metal", "simt"}));
+  App.add_option("--out", Opts.OutDir, "Folder for results.json and results.md")
+      ->check(CLI::ExistingDirectory);
+  auto Member = [](std::set<std::string> Known, const char *What) {
+    return CLI::Validator(
+        [Known, What](std::string &Name) -> std::string {
+          if (Known.count(Name))
+            return "";
+          std::string List;
+          for (const std::string &K : Known)
+            List += (List.empty() ? "" : ", ") + K;
+          return "unknown " + std::string(What) + " '" + Name + "' (known: " + List + ")";
+        },
+        What);
+  };
+  App.add_option("--cases", Opts.Cases, "Only these cases (comma-separated)")
+      ->delimiter(',')
+      ->check(Member(knownCases(), "case"));
+  App.add_option("--types", Opts.Types, "Only these value types (comma-separated)")
+      ->delimiter(',')
+      ->check(Member(knownTypes(), "type"));
+  App.add_option("--seed", Opts.Seed, "Seed of the random inputs");
+  App.add_flag_callback("--no-timing", [&] { Opts.Timing = false; }, "Check results only");
+  App.add_option("--repeats", Opts.Repeats, "Pattern repetitions in timed launches")
+      ->check(CLI::Range(1u, std::numeric_limits<std::uint32_t>::max()));
+  App.add_option("--max-seconds", Opts.Rule.MaxSeconds, "Time cap of one timed measurement")
+      ->check(CLI::PositiveNumber);
+  CLI::Option *Warp = App.add_option("--warp-size", WarpSize, "Lanes per warp on --backend simt")
+                          ->check(CLI::IsMember({8u, 16u, 32u, 64u, 128u}));
+  try {
+    App.parse(Argc, Argv);
+    if (Warp->count() && Opts.Backend != "simt")
+      throw CLI::ValidationError("--warp-size", "only with --backend simt");
+  } catch (const CLI::ParseError &E) {
+    return App.exit(E) == 0 ? 0 : 2;
   }
-  return Opts.Repeats > 0;
+  return std::nullopt;
 }
 
 double secondsSince(std::chrono::steady_clock::time_point Start) {
@@ -617,6 +624,20 @@ std::vector<CaseEntry> allCases() {
   };
 }
 
+std::set<std::string> knownCases() {
+  std::set<std::string> Names;
+  for (const CaseEntry &Entry : allCases())
+    Names.insert(std::string(Entry.Name));
+  return Names;
+}
+
+std::set<std::string> knownTypes() {
+  std::set<std::string> Names;
+  for (const CaseEntry &Entry : allCases())
+    Names.insert(std::string(typeName(Entry.Type)));
+  return Names;
+}
+
 std::string today() {
   std::time_t Now = std::time(nullptr);
   char Text[32];
@@ -636,9 +657,32 @@ bool writeFile(const std::string &Path, const std::string &Text) {
 int main(int Argc, char **Argv) {
   using namespace kernel_tidy::harness;
   Options Opts;
-  if (!parseOptions(Argc, Argv, Opts))
-    return 2;
+  if (std::optional<int> Exit = parseOptions(Argc, Argv, Opts))
+    return *Exit;
   Context Ctx{Argv[0]};
+  if (Opts.Backend != "simt") {
+    // LuisaCompute aborts with a stack dump on a backend it does not have.
+    auto Installed = Ctx.installed_backends();
+    std::string List;
+    bool Found = false;
+    for (const luisa::string &Name : Installed) {
+      std::string Backend(Name.data(), Name.size());
+      Found = Found || Backend == Opts.Backend;
+      List += (List.empty() ? "" : ", ") + Backend;
+    }
+    if (!Found) {
+      std::fprintf(stderr,
+                   "--backend %s: LuisaCompute has no such backend here (installed: %s)%s\n",
+                   Opts.Backend.c_str(), List.empty() ? "none" : List.c_str(),
+#ifdef KERNEL_TIDY_HARNESS_SIMT
+                   "; --backend simt runs on the CPU"
+#else
+                   ""
+#endif
+      );
+      return 2;
+    }
+  }
   auto makeDevice = [&]() -> Device {
     if (Opts.Backend != "simt")
       return Ctx.create_device(Opts.Backend);

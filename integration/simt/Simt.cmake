@@ -151,4 +151,9 @@ if(KERNEL_TIDY_SIMT_HARNESS)
   add_test(NAME simt_gpu_harness
            COMMAND ${_simt_binary_dir}/kernel-tidy-gpu-harness-simt --backend simt --out ${_simt_binary_dir}/harness)
   set_tests_properties(simt_gpu_harness PROPERTIES LABELS simt TIMEOUT 1200)
+  # Its arguments, each checked before anything runs (seconds).
+  add_test(NAME simt_gpu_harness_arguments
+           COMMAND sh ${CMAKE_SOURCE_DIR}/test/integration/harness-arguments.sh
+                   ${_simt_binary_dir}/kernel-tidy-gpu-harness-simt ${_simt_binary_dir}/harness-arguments)
+  set_tests_properties(simt_gpu_harness_arguments PROPERTIES LABELS simt TIMEOUT 120)
 endif()

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -57,8 +58,20 @@ std::atomic<int> KillPids[CleanupSlots];
 
 void removeTemporariesAndExit(int Signal) {
   for (std::atomic<char *> &Slot : CleanupPaths)
-    if (char *Path = Slot.load())
-      ::unlink(Path); // Async-signal-safe.
+    if (char *Path = Slot.load(); Path && ::unlink(Path) != 0 && errno == EISDIR) {
+      // A temporary folder (--enable-check-profile's): fork, execve and
+      // waitpid are async-signal-safe, a walk of the folder is not.
+      if (pid_t Child = ::fork(); Child == 0) {
+        char Rm[] = "rm", Flags[] = "-rf", End[] = "--";
+        char *Argv[] = {Rm, Flags, End, Path, nullptr};
+        ::execve("/bin/rm", Argv, environ);
+        ::_exit(127);
+      } else if (Child > 0) {
+        int Status = 0;
+        while (::waitpid(Child, &Status, 0) < 0 && errno == EINTR) {
+        }
+      }
+    }
   for (std::atomic<int> &Pid : KillPids)
     if (int Child = Pid.load(); Child > 0)
       ::kill(Child, SIGKILL); // Async-signal-safe.

@@ -26,8 +26,9 @@ std::string writeAtomically(const std::string &Path, llvm::StringRef Contents,
                             std::optional<unsigned> Mode = std::nullopt,
                             const std::function<std::string()> &BeforeRename = nullptr);
 
-/// Registers a temporary file for removal when SIGINT, SIGTERM or SIGHUP
-/// ends the process (see removeTemporaryFilesOnSignals), while it lives.
+/// Registers a temporary file, or a temporary folder with what it holds, for
+/// removal when SIGINT, SIGTERM or SIGHUP ends the process (see
+/// removeTemporaryFilesOnSignals), while it lives.
 class SignalCleanup {
 public:
   explicit SignalCleanup(llvm::StringRef Path);

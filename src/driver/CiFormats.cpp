@@ -5,7 +5,9 @@
 #include "src/driver/Fingerprint.h"
 #include "src/driver/Paths.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/xxhash.h"
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace kernel_tidy {
@@ -32,7 +34,11 @@ std::string githubEscape(llvm::StringRef Text, bool Property) {
   return Out;
 }
 
-std::string xmlEscape(llvm::StringRef Text) {
+std::string xmlEscape(llvm::StringRef Raw) {
+  // XML is text: bytes that are not UTF-8 (a file name) become U+FFFD, or
+  // the document would not be well-formed (issue 49, item 12).
+  std::string Valid = llvm::json::isUTF8(Raw) ? Raw.str() : llvm::json::fixUTF8(Raw);
+  llvm::StringRef Text = Valid;
   std::string Out;
   for (unsigned char C : Text) {
     switch (C) {
@@ -90,13 +96,17 @@ std::string formatGithub(const std::vector<FileResult> &Results, const std::stri
 
 std::string formatGitlab(const std::vector<FileResult> &Results, const std::string &Root) {
   nlohmann::json Issues = nlohmann::json::array();
+  std::map<std::string, unsigned> SameErrors; // GitLab merges issues of one fingerprint.
   for (const FileResult &R : Results) {
     for (const ParseError &E : R.Errors) {
       std::string Path = relativeToRoot(E.File, Root);
+      std::string Key = "error\n" + Path + "\n" + E.Message;
+      if (unsigned Before = SameErrors[Key]++)
+        Key += "\n" + std::to_string(Before);
       Issues.push_back(
           {{"description", E.Message},
            {"check_name", "kernel-tidy-error"},
-           {"fingerprint", llvm::utohexstr(llvm::xxh3_64bits("error\n" + Path + "\n" + E.Message))},
+           {"fingerprint", llvm::utohexstr(llvm::xxh3_64bits(Key))},
            {"severity", "blocker"},
            {"location", {{"path", Path}, {"lines", {{"begin", std::max(1u, E.Line)}}}}}});
     }

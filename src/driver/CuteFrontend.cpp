@@ -29,8 +29,10 @@ class LineIndex {
 public:
   explicit LineIndex(llvm::StringRef Text) : Size(Text.size()) {
     Starts.push_back(0);
+    // Clang's and Python's line breaks: LF, CR LF and a lone CR, as every
+    // report format counts them.
     for (size_t I = 0; I < Text.size(); ++I)
-      if (Text[I] == '\n')
+      if (Text[I] == '\n' || (Text[I] == '\r' && (I + 1 == Text.size() || Text[I + 1] != '\n')))
         Starts.push_back(static_cast<unsigned>(I + 1));
   }
   Position at(unsigned Offset) const {
@@ -179,6 +181,18 @@ FileResult parseCuteReport(llvm::StringRef Json, const std::string &File,
           return fail(File, Error);
       } else {
         F.NoFixReason = Item.value("no_fix_reason", "");
+      }
+      // Where --add-nolint puts a comment, found by Python's tokenizer: null
+      // when the line goes on (a string, a backslash).
+      if (Item.contains("nolint")) {
+        const nlohmann::json &Place = Item["nolint"];
+        F.Nolint = NolintPlace{};
+        if (Place.is_object()) {
+          unsigned At = 0;
+          if (!offsetOf(Place, "offset", Index, At) || At > Original.size())
+            return fail(File, "the CuTe DSL frontend reported a NOLINT place outside the file");
+          F.Nolint = NolintPlace{true, At, Place.at("join").get<bool>()};
+        }
       }
       for (const nlohmann::json &N : Item.value("notes", nlohmann::json::array())) {
         unsigned At = 0;

@@ -53,6 +53,14 @@ struct Note {
   Position At;
 };
 
+/// Where a NOLINT comment for a finding's line goes, as the frontend's own
+/// tokenizer found it (Python's `tokenize` for .py files).
+struct NolintPlace {
+  bool Possible = false;  ///< A comment can end the line without changing the code.
+  unsigned Offset = 0;    ///< Where it goes: the line's end, or the ')' to join.
+  bool JoinsList = false; ///< Offset is the ')' of a NOLINT(...) already there.
+};
+
 /// A rule's finding, with its fix if the rule offers one.
 struct Finding {
   std::string Rule;
@@ -70,6 +78,9 @@ struct Finding {
   std::vector<Note> Notes; ///< Notes without a fix, in the rule's order.
   bool AsError = false;    ///< Its rule matches the WarningsAsErrors globs.
   bool FixApplied = false; ///< Its fix is in FileResult::Fixed.
+  /// Set by a frontend that finds line ends itself; unset for C++, whose
+  /// lines the driver lexes.
+  std::optional<NolintPlace> Nolint;
 };
 
 /// A compiler error that stopped the analysis of a file.

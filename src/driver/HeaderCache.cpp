@@ -10,6 +10,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <unistd.h>
 
@@ -149,9 +150,38 @@ bool HeaderCache::isOwnEntry(const std::string &Path) {
   return Marker ? *Marker == MarkerText : isUnmarkedEntry(Path);
 }
 
+/// Makes \p EntryPath with its marker in one step: the folder is made with
+/// the marker under another name and renamed into place, so that a run
+/// beside this one never sees the entry without its marker and takes it for
+/// a foreign folder (issue 49, item 13). False when \p EntryPath exists.
+static bool createMarkedEntry(const std::string &EntryPath, llvm::StringRef MarkerName,
+                              std::string &Error) {
+  static std::atomic<unsigned> Count{0};
+  // Not `pch-*`: eviction and `cache --clear` never take it for an entry.
+  std::string Temp =
+      (llvm::sys::path::parent_path(EntryPath) + "/.claim-" + llvm::sys::path::filename(EntryPath) +
+       "-" + std::to_string(::getpid()) + "-" + std::to_string(Count++))
+          .str();
+  if (std::error_code EC = llvm::sys::fs::create_directory(Temp, /*IgnoreExisting=*/false)) {
+    Error = "cannot create '" + Temp + "': " + EC.message();
+    return true;
+  }
+  SignalCleanup Cleanup(Temp);
+  std::string Marker = Temp + "/" + MarkerName.str();
+  Error = writeAtomically(Marker, MarkerText.str());
+  if (Error.empty() && !llvm::sys::fs::rename(Temp, EntryPath))
+    return true;
+  llvm::sys::fs::remove(Marker);
+  llvm::sys::fs::remove(Temp);
+  return !Error.empty() || !llvm::sys::fs::exists(EntryPath);
+}
+
 std::string HeaderCache::claim(const std::string &EntryPath) const {
   if (std::error_code EC = llvm::sys::fs::create_directories(Directory))
     return "cannot create '" + Directory + "': " + EC.message();
+  std::string Error;
+  if (!llvm::sys::fs::exists(EntryPath) && createMarkedEntry(EntryPath, MarkerName, Error))
+    return Error;
   std::error_code EC = llvm::sys::fs::create_directory(EntryPath, /*IgnoreExisting=*/false);
   if (EC == std::errc::file_exists) {
     // Never written into, nor later evicted with it, unless kernel-tidy made it.

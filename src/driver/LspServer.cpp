@@ -8,6 +8,7 @@
 #include "src/driver/Nesting.h"
 #include "src/driver/Nolint.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <map>
@@ -186,6 +187,11 @@ Json codeActions(const std::string &Uri, const Document &D, const Json &Params) 
   for (const Finding *F : Here) {
     if (!F->FixIt || F->FixIt->Kind == Applicability::None)
       continue;
+    // LSP text is Unicode: bytes that are not UTF-8 would be written as
+    // U+FFFD (issue 49, item 1), so such a fix is not offered.
+    if (llvm::any_of(F->FixIt->Edits,
+                     [](const Edit &E) { return !llvm::json::isUTF8(E.Replacement); }))
+      continue;
     Json Edits = Json::array();
     for (const Edit &E : F->FixIt->Edits)
       Edits.push_back(
@@ -229,8 +235,22 @@ std::string withChange(const std::string &Text, const Json &Change) {
 
 class Server {
 public:
-  Server(int Out, std::unique_ptr<Analyzer> Analysis, std::string Version)
-      : Out(Out), Analysis(std::move(Analysis)), Version(std::move(Version)) {}
+  Server(int Out, std::unique_ptr<Analyzer> Analysis, AnalysisOptions Options, std::string Version)
+      : Out(Out), Analysis(std::move(Analysis)), Options(std::move(Options)),
+        Version(std::move(Version)) {}
+
+  /// Whether a document changed since its diagnostics were published.
+  bool hasStale() const { return !ShutDown && !Stale.empty(); }
+
+  /// Analyses and publishes one changed document, as it is now: changes
+  /// that queued up while the server was busy are analysed once, in their
+  /// latest version (issue 49, item 7).
+  void analyseOneStale() {
+    std::string Uri = *Stale.begin();
+    Stale.erase(Stale.begin());
+    if (auto Doc = Documents.find(Uri); Doc != Documents.end())
+      publish(Uri, Doc->second);
+  }
 
   /// Handles one message; false once the client said `exit` or cannot be
   /// written to.
@@ -322,6 +342,9 @@ private:
     if (Method == "textDocument/codeAction") {
       std::string Uri = Params.at("textDocument").at("uri");
       auto Doc = Documents.find(Uri);
+      // Actions are offered for the text as it is now.
+      if (Doc != Documents.end() && Stale.erase(Uri))
+        publish(Uri, Doc->second);
       return reply(Id,
                    Doc == Documents.end() ? Json::array() : codeActions(Uri, Doc->second, Params));
     }
@@ -342,7 +365,8 @@ private:
       D.Text = Item.at("text").get<std::string>();
       if (Item.contains("version"))
         D.Version = Item["version"].get<int64_t>();
-      publish(Uri, Documents[Uri] = std::move(D));
+      Documents[Uri] = std::move(D);
+      Stale.insert(Uri);
     } else if (Method == "textDocument/didChange") {
       std::string Uri = Params.at("textDocument").at("uri");
       auto Doc = Documents.find(Uri);
@@ -354,14 +378,15 @@ private:
       if (Params["textDocument"].contains("version"))
         Doc->second.Version = Params["textDocument"]["version"].get<int64_t>();
       Doc->second.Text = std::move(Text);
-      publish(Uri, Doc->second);
+      Stale.insert(Uri);
     } else if (Method == "textDocument/didSave") {
       // Saved: the configuration beside it may have changed too.
       std::string Uri = Params.at("textDocument").at("uri");
-      if (auto Doc = Documents.find(Uri); Doc != Documents.end())
-        publish(Uri, Doc->second);
+      if (Documents.count(Uri))
+        Stale.insert(Uri);
     } else if (Method == "textDocument/didClose") {
       std::string Uri = Params.at("textDocument").at("uri");
+      Stale.erase(Uri);
       if (Documents.erase(Uri))
         send({{"jsonrpc", "2.0"},
               {"method", "textDocument/publishDiagnostics"},
@@ -378,6 +403,18 @@ private:
       D.Result = Analysis->analyze(D.Path, D.Text);
       // Offered fixes are those --fix would apply: the fixed text parses.
       verifyFixes(D.Result, *Analysis);
+      // A document the CuTe frontend did not finish in time is reported as
+      // not analysed (its error); the interpreter, which a run stops for
+      // good, is restarted for the others (issue 49, item 6).
+      if (llvm::any_of(D.Result.Errors, [](const ParseError &E) {
+            return llvm::StringRef(E.Message).contains(" did not answer within ");
+          })) {
+        std::string Error;
+        if (auto Fresh = Analyzer::create(Options, Error))
+          Analysis = std::move(Fresh);
+        else
+          log("cannot restart the analysis: " + Error);
+      }
     }
     Json Params = {{"uri", Uri}, {"diagnostics", diagnostics(D)}};
     if (D.Version)
@@ -387,14 +424,19 @@ private:
 
   int Out;
   std::unique_ptr<Analyzer> Analysis;
+  AnalysisOptions Options; ///< To start a new analysis after a timeout.
   std::string Version;
   std::map<std::string, Document> Documents; ///< By URI.
+  std::set<std::string> Stale;               ///< Changed since last published.
   bool Initialized = false;
   bool ShutDown = false;
   bool Writable = true;
 };
 
 } // namespace
+
+/// A message header (its lines, not its body) is not read past this size.
+constexpr size_t MaxHeaderBytes = size_t(64) << 20;
 
 int serveLanguageServer(int In, int Out, const AnalysisOptions &Options,
                         const std::string &Version) {
@@ -404,10 +446,16 @@ int serveLanguageServer(int In, int Out, const AnalysisOptions &Options,
     llvm::errs() << "kernel-tidy: error: " << Error << "\n";
     return 2;
   }
-  Server Session(Out, std::move(Analysis), Version);
+  Server Session(Out, std::move(Analysis), Options, Version);
   std::string Raw, Body;
   for (;;) {
-    lsp::Framed Next = lsp::readMessage(In, Raw, Body);
+    // Messages first, while any are waiting: a burst of changes is
+    // analysed once, in its latest text.
+    if (Session.hasStale() && !lsp::holdsMessage(Raw) && !lsp::readable(In)) {
+      Session.analyseOneStale();
+      continue;
+    }
+    lsp::Framed Next = lsp::readMessage(In, Raw, Body, lsp::MaxMessageBytes, MaxHeaderBytes);
     switch (Next.K) {
     case lsp::Framed::End:
       return Session.exitCode();
@@ -422,6 +470,12 @@ int serveLanguageServer(int In, int Out, const AnalysisOptions &Options,
       if (!lsp::skipBytes(In, Raw, Next.Length))
         return Session.exitCode();
       continue;
+    case lsp::Framed::HeaderTooLong:
+      // The next message cannot be found: stop, as clangd does, rather than
+      // read without a limit (issue 49, item 14).
+      log("refusing a message header of more than " + std::to_string(MaxHeaderBytes) +
+          " bytes; stopping");
+      return 1;
     case lsp::Framed::Message:
       Raw.erase(0, Next.BodyEnd);
       if (!Session.handle(Body))

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include <cerrno>
+#include <poll.h>
 #include <unistd.h>
 
 namespace kernel_tidy::lsp {
@@ -25,7 +26,7 @@ bool readMore(int FD, std::string &Raw) {
 
 } // namespace
 
-Framed readMessage(int FD, std::string &Raw, std::string &Body, size_t MaxBody) {
+Framed readMessage(int FD, std::string &Raw, std::string &Body, size_t MaxBody, size_t MaxHeader) {
   Framed Result;
   // The header ends with an empty line ("\r\n\r\n", or bare "\n"s).
   size_t Searched = 0, Newline;
@@ -39,6 +40,10 @@ Framed readMessage(int FD, std::string &Raw, std::string &Body, size_t MaxBody) 
       continue;
     }
     Searched = Raw.size();
+    if (Searched > MaxHeader) {
+      Result.K = Framed::HeaderTooLong;
+      return Result;
+    }
     if (!readMore(FD, Raw))
       return Result; // End.
   }
@@ -66,6 +71,38 @@ Framed readMessage(int FD, std::string &Raw, std::string &Body, size_t MaxBody) 
   Body = Raw.substr(Result.HeaderEnd, Result.Length);
   Result.K = Framed::Message;
   return Result;
+}
+
+bool holdsMessage(llvm::StringRef Raw) {
+  size_t Searched = 0;
+  for (;;) {
+    size_t Newline = Raw.find('\n', Searched);
+    if (Newline == llvm::StringRef::npos)
+      return false;
+    llvm::StringRef Before = Raw.take_front(Newline).rtrim('\r');
+    if (Before.empty() || Before.back() == '\n') {
+      size_t Length = 0;
+      bool HaveLength = false;
+      llvm::SmallVector<llvm::StringRef, 4> Lines;
+      Raw.take_front(Newline).split(Lines, '\n');
+      for (llvm::StringRef Header : Lines) {
+        Header = Header.rtrim('\r');
+        if (Header.consume_front_insensitive("content-length:"))
+          HaveLength = !Header.trim().getAsInteger(10, Length);
+      }
+      // Without a length or past the limit, readMessage answers at once.
+      return !HaveLength || Length > MaxMessageBytes || Raw.size() - (Newline + 1) >= Length;
+    }
+    Searched = Newline + 1;
+  }
+}
+
+bool readable(int FD) {
+  pollfd Poll = {FD, POLLIN, 0};
+  int N;
+  while ((N = ::poll(&Poll, 1, 0)) < 0 && errno == EINTR) {
+  }
+  return N != 0;
 }
 
 bool skipBytes(int FD, std::string &Raw, size_t Count) {

@@ -24,10 +24,11 @@ constexpr size_t MaxMessageBytes = size_t(1) << 30;
 /// What readMessage found at the start of its buffer.
 struct Framed {
   enum Kind {
-    Message,  ///< A whole message: Body holds its content.
-    End,      ///< The input ended (or failed) before a whole message.
-    NoLength, ///< A header without a valid Content-Length.
-    TooLarge, ///< A Content-Length over the limit (Length); the body is unread.
+    Message,       ///< A whole message: Body holds its content.
+    End,           ///< The input ended (or failed) before a whole message.
+    NoLength,      ///< A header without a valid Content-Length.
+    TooLarge,      ///< A Content-Length over the limit (Length); the body is unread.
+    HeaderTooLong, ///< No end of the header within the header limit.
   } K = End;
   size_t HeaderEnd = 0; ///< Offset in Raw just past the header's empty line.
   size_t BodyEnd = 0;   ///< Message: offset in Raw just past the body.
@@ -37,7 +38,16 @@ struct Framed {
 /// Reads one message from \p FD: \p Raw keeps every byte read, which may go
 /// past the message (the caller erases what it consumed), \p Body receives
 /// the content of a Message.
-Framed readMessage(int FD, std::string &Raw, std::string &Body, size_t MaxBody = MaxMessageBytes);
+/// A header longer than \p MaxHeader is not read to its end (HeaderTooLong).
+Framed readMessage(int FD, std::string &Raw, std::string &Body, size_t MaxBody = MaxMessageBytes,
+                   size_t MaxHeader = std::string::npos);
+
+/// Whether \p Raw begins with a whole message (or a header readMessage
+/// answers without reading more), so that readMessage would not wait.
+bool holdsMessage(llvm::StringRef Raw);
+
+/// Whether \p FD has input (or its end) to read now, without waiting.
+bool readable(int FD);
 
 /// Reads and drops \p Count bytes from \p FD, of which \p Raw already holds
 /// the first ones (they are erased); false if the input ended first.

@@ -2,12 +2,16 @@
 //
 // `--add-nolint`, as Ruff's `--add-noqa`: each line with a finding gets a
 // NOLINT(rule, ...) comment that suppresses what is reported there today,
-// `// NOLINT(...)` appended to a C++ line (clang-tidy reads NOLINT anywhere
-// on the line, also inside a comment already there), `# NOLINT(...)` on a
-// Python line (put first in a comment already there, whose text is kept). A
-// line whose end lies inside a string that goes on (a raw string, Python's
-// triple quotes) or that goes on with a backslash would change meaning with
-// a comment at its end: it is left alone, and said so.
+// appended after what the line holds, so that a pragma read from the start
+// of a comment keeps its place: `# NOLINT(...)` at the end of a Python line
+// (after `# type: ignore[...]`, `# noqa: ...`; rules join a NOLINT(...)
+// list already there), `// NOLINT(...)` at the end of a C++ line, or
+// `/* NOLINT(...) */` before a `//` comment that ends it (`// clang-format
+// off` is read whole). Python's line ends are those of Python's own
+// tokenizer (the CuTe frontend runs it), never a scan of the characters. A
+// line whose end lies inside a string that goes on or that goes on with a
+// backslash (blanks after it included) is left alone, and said so; a C++
+// text with its comments is lexed again and must give the same tokens.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +19,7 @@
 #define KERNEL_TIDY_SRC_DRIVER_NOLINT_H
 
 #include "src/driver/Findings.h"
+#include "llvm/ADT/StringRef.h"
 #include <string>
 #include <vector>
 
@@ -33,6 +38,10 @@ struct NolintInsertion {
 /// alone.
 std::vector<NolintInsertion> nolintInsertions(const FileResult &Result,
                                               std::vector<std::string> &Skipped);
+
+/// Whether \p After gives the tokens of \p Before (comments left out) on
+/// the same lines, lexed raw as C++: inserted comments changed nothing else.
+bool lexesTheSame(llvm::StringRef Before, llvm::StringRef After);
 
 /// \p Result's text with NOLINT comments for its findings in that file;
 /// \p Added counts the lines commented, \p Skipped gets "FILE:LINE: why"

@@ -9,6 +9,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/TextDiagnostic.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Base64.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <cstdio>
@@ -320,14 +322,22 @@ std::string formatAppliedFixes(const std::vector<FileResult> &Results) {
 }
 
 static nlohmann::json positionJson(const Edit &E) {
-  return {{"file", E.File},
-          {"offset", E.Begin.Offset},
-          {"length", E.End.Offset - E.Begin.Offset},
-          {"replacement", E.Replacement},
-          {"line", E.Begin.Line},
-          {"column", E.Begin.Column},
-          {"end_line", E.End.Line},
-          {"end_column", E.End.Column}};
+  nlohmann::json Position = {{"file", E.File},
+                             {"offset", E.Begin.Offset},
+                             {"length", E.End.Offset - E.Begin.Offset},
+                             {"replacement", E.Replacement},
+                             {"line", E.Begin.Line},
+                             {"column", E.Begin.Column},
+                             {"end_line", E.End.Line},
+                             {"end_column", E.End.Column}};
+  // JSON strings hold Unicode, not bytes: a replacement that is not UTF-8
+  // would reach a consumer with U+FFFD in place of its bytes, so its bytes go
+  // in base64 and "replacement" is null, which no consumer applies unseen.
+  if (!llvm::json::isUTF8(E.Replacement)) {
+    Position["replacement"] = nullptr;
+    Position["replacement_base64"] = llvm::encodeBase64(E.Replacement);
+  }
+  return Position;
 }
 
 std::string formatJson(const std::vector<FileResult> &Results, const std::string &ToolVersion) {

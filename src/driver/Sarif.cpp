@@ -6,6 +6,8 @@
 #include "src/driver/Fingerprint.h"
 #include "src/driver/Paths.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Base64.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <map>
@@ -141,8 +143,13 @@ public:
       json &Change = ChangesByFile[E.File];
       if (Change.is_null())
         Change = {{"artifactLocation", artifactLocation(E.File)}, {"replacements", json::array()}};
+      // SARIF's artifactContent carries bytes that are not UTF-8 as "binary"
+      // (base64) instead of "text", which would get U+FFFD in their place.
+      json Inserted = llvm::json::isUTF8(E.Replacement)
+                          ? json{{"text", E.Replacement}}
+                          : json{{"binary", llvm::encodeBase64(E.Replacement)}};
       Change["replacements"].push_back({{"deletedRegion", region(E.File, E.Begin, E.End)},
-                                        {"insertedContent", {{"text", E.Replacement}}}});
+                                        {"insertedContent", std::move(Inserted)}});
     }
     json Changes = json::array();
     for (auto &[File, Change] : ChangesByFile)

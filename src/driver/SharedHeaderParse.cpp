@@ -113,11 +113,24 @@ private:
   bool SkipLibraryBodies;
 };
 
-std::string readAll(const std::string &Path) {
+} // namespace
+
+std::string readCacheFile(const std::string &Path) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status, /*Follow=*/false))
+    return std::string();
+  if (Status.type() != llvm::sys::fs::file_type::regular_file) {
+    // A FIFO or a device (damaged, or made by someone else) would block
+    // every run that reads or writes it (issue 49, item 17).
+    ::unlink(Path.c_str()); // llvm::sys::fs::remove() removes regular files only.
+    return std::string();
+  }
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   return Buffer ? (*Buffer)->getBuffer().str() : std::string();
 }
+
+namespace {
 
 /// How a child process that builds a PCH ends.
 enum BuildExit { Built = 0, HeadersDoNotCompile = 10, CannotWrite = 11 };
@@ -230,7 +243,7 @@ PchJob makeJob(const tooling::CompileCommand &Command, const std::vector<std::st
 
 bool isCached(const PchJob &Job) {
   return llvm::sys::fs::exists(Job.Pch) && HeaderCache::isOwnEntry(Job.Dir) &&
-         dependenciesUnchanged(readAll(Job.Manifest));
+         dependenciesUnchanged(readCacheFile(Job.Manifest));
 }
 
 /// Makes the entry's folder (with its marker), header and temporary file;
@@ -239,7 +252,7 @@ std::string prepare(PchJob &Job, const HeaderCache &Cache) {
   if (std::string Error = Cache.claim(Job.Dir); !Error.empty())
     return Error;
   // The same text keeps its time stamp: other runs may be using the PCH.
-  if (readAll(Job.Header) != Job.Prefix) {
+  if (readCacheFile(Job.Header) != Job.Prefix) {
     std::string Error = writeAtomically(Job.Header, Job.Prefix);
     if (!Error.empty())
       return Error;

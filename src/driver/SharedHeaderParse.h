@@ -23,6 +23,11 @@
 
 namespace kernel_tidy {
 
+/// The contents of \p Path, a file of a cache entry; "" when it is missing
+/// or not a regular file, which is then removed (a FIFO there would block
+/// every run that reads or writes it), so that the entry is rebuilt.
+std::string readCacheFile(const std::string &Path);
+
 /// A file that may parse its preamble from a PCH.
 struct PreambleFile {
   std::string File; ///< Absolute path.

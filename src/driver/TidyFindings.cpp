@@ -52,8 +52,11 @@ private:
 
   static Content index(std::string Text) {
     Content Result{std::move(Text), {0}};
-    for (size_t I = 0; I < Result.Text.size(); ++I)
-      if (Result.Text[I] == '\n')
+    // Clang's line breaks, which the text report counts: LF, CR LF and a
+    // lone CR (issue 49, item 10: one numbering in every format).
+    const std::string &T = Result.Text;
+    for (size_t I = 0; I < T.size(); ++I)
+      if (T[I] == '\n' || (T[I] == '\r' && (I + 1 == T.size() || T[I + 1] != '\n')))
         Result.LineStarts.push_back(static_cast<unsigned>(I + 1));
     return Result;
   }

@@ -258,7 +258,7 @@ TEST_F(Cli, AddNolintSuppressesEveryCurrentFinding) {
             "@cute.kernel\n"
             "def k(dst: cute.Tensor):\n"
             "    tidx, _, _ = cute.arch.thread_idx()\n"
-            "    warp = tidx // 32  # NOLINT(cute-hardcoded-warp-width) the warp\n"
+            "    warp = tidx // 32  # the warp  # NOLINT(cute-hardcoded-warp-width)\n"
             "    lane = tidx % 32  # NOLINT(cute-other-rule, cute-hardcoded-warp-width)\n"
             "    low = tidx % 32 + \\\n"
             "        1\n"

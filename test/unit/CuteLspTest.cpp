@@ -12,6 +12,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 namespace kernel_tidy::test {
 namespace {
@@ -187,7 +188,7 @@ TEST_F(CuteLsp, QuickFixesGiveTheCliFixAndOnlySafeOnesArePreferred) {
 TEST_F(CuteLsp, DisableForThisLineInsertsWhatAddNolintDoes) {
   std::string Uri = fileUri(Dir + "/k.py");
   std::string CliNolint = cliResult(Kernel, {"--add-nolint"});
-  ASSERT_NE(std::string::npos, CliNolint.find("# NOLINT(cute-butterfly-reduction) five steps"));
+  ASSERT_NE(std::string::npos, CliNolint.find("# five steps  # NOLINT(cute-butterfly-reduction)"));
 
   auto Client = start();
   initialize(*Client);
@@ -269,6 +270,81 @@ TEST_F(CuteLsp, RefusesAHugeMessageWithoutReadingIt) {
   EXPECT_EQ(1, Code) << readFile(Err);
   EXPECT_NE(std::string::npos, readFile(Err).find("refusing a message of 99999999999 bytes"))
       << readFile(Err);
+}
+
+// Issue 49, item 7: changes that queue up while the server is busy are
+// analysed once, in their latest text, not each in turn.
+TEST_F(CuteLsp, QueuedChangesAreAnalysedOnceInTheirLatestText) {
+  std::string Uri = fileUri(Dir + "/k.py");
+  auto Client = start();
+  initialize(*Client);
+  auto Frame = [](const Json &Message) {
+    std::string Body = Message.dump();
+    return "Content-Length: " + std::to_string(Body.size()) + "\r\n\r\n" + Body;
+  };
+  std::string Burst =
+      Frame({{"jsonrpc", "2.0"},
+             {"method", "textDocument/didOpen"},
+             {"params",
+              {{"textDocument",
+                {{"uri", Uri}, {"languageId", "python"}, {"version", 1}, {"text", Kernel}}}}}});
+  for (int Version = 2; Version <= 31; ++Version)
+    Burst += Frame(
+        {{"jsonrpc", "2.0"},
+         {"method", "textDocument/didChange"},
+         {"params",
+          {{"textDocument", {{"uri", Uri}, {"version", Version}}},
+           {"contentChanges", Json::array({{{"text", std::string(Kernel) + "# edit " +
+                                                         std::to_string(Version) + "\n"}}})}}}});
+  Client->sendRaw(Burst); // One write: the server finds them all waiting.
+  std::vector<int> Published;
+  auto Last = Client->waitFor(
+      [&](const Json &M) {
+        if (M.value("method", "") != "textDocument/publishDiagnostics")
+          return false;
+        Published.push_back(M["params"].value("version", -1));
+        return Published.back() == 31;
+      },
+      seconds(60));
+  ASSERT_TRUE(Last) << log();
+  EXPECT_EQ(2u, (*Last)["params"]["diagnostics"].size()) << Last->dump();
+  // Analysed in full and in order, all 31 versions were published.
+  EXPECT_LE(Published.size(), 3u) << Json(Published).dump();
+  shutDown(*Client);
+}
+
+// Issue 49, item 6: a document the CuTe frontend does not finish in time is
+// reported as not analysed, alone: the documents after it are analysed.
+TEST_F(CuteLsp, ASlowDocumentIsAbandonedAlone) {
+  std::string Frontend = Dir + "/slow_frontend.py";
+  writeFile(Frontend, "import os, sys, time\n"
+                      "sys.path.insert(0, os.path.dirname(sys.argv[1]))\n"
+                      "import kernel_tidy_cute as k\n"
+                      "real = k.analyze\n"
+                      "def slow(text, *args):\n"
+                      "    if b'SLOW' in text:\n"
+                      "        time.sleep(1000)\n"
+                      "    return real(text, *args)\n"
+                      "k.analyze = slow\n"
+                      "sys.exit(k.main([]))\n");
+  std::string Python = Dir + "/python";
+  writeFile(Python, "#!/bin/sh\nexec python3 -I -B '" + Frontend + "' \"$3\"\n");
+  ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
+  auto Client = std::make_unique<LspClient>(
+      std::vector<std::string>{KERNEL_TIDY_BINARY, "lsp"},
+      std::vector<std::string>{"KERNEL_TIDY_PYTHON=" + Python, "KERNEL_TIDY_PYTHON_TIMEOUT=1"},
+      Dir + "/server.log");
+  initialize(*Client);
+  std::string Slow = fileUri(Dir + "/slow.py"), Quick = fileUri(Dir + "/k.py");
+  open(*Client, Slow, std::string(Kernel) + "# SLOW\n");
+  std::vector<Json> NotAnalysed = diagnostics(*Client, Slow, 1);
+  ASSERT_EQ(1u, NotAnalysed.size()) << Json(NotAnalysed).dump();
+  EXPECT_NE(std::string::npos,
+            NotAnalysed[0].value("message", "").find("did not answer within 1 s"))
+      << NotAnalysed[0].dump();
+  open(*Client, Quick, Kernel);
+  EXPECT_EQ(2u, diagnostics(*Client, Quick, 1).size()) << log();
+  shutDown(*Client);
 }
 
 } // namespace

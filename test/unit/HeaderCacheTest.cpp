@@ -1,10 +1,14 @@
 //===--- HeaderCacheTest.cpp - The bounded header cache --------------------===//
 
 #include "src/driver/HeaderCache.h"
+#include "src/driver/SharedHeaderParse.h"
 #include "test/unit/TestSupport.h"
 #include "llvm/Support/FileSystem.h"
 #include <chrono>
 #include <cstdlib>
+#include <thread>
+#include <vector>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <gtest/gtest.h>
 
@@ -50,6 +54,40 @@ protected:
   }
   std::string Dir;
 };
+
+// Issue 49, item 13: runs that start together on an empty cache each take
+// the entry another one is making; none takes it for a foreign folder (its
+// marker was still being written).
+TEST_F(HeaderCacheFolder, EntriesClaimedTogetherAreAllOwn) {
+  for (int Round = 0; Round < 40; ++Round) {
+    std::string Path = Dir + "/pch-" + std::to_string(Round);
+    std::vector<std::string> Errors(4);
+    std::vector<std::thread> Runs;
+    for (std::string &Error : Errors)
+      Runs.emplace_back([&] { Error = HeaderCache(Dir, 0).claim(Path); });
+    for (std::thread &Run : Runs)
+      Run.join();
+    for (const std::string &Error : Errors)
+      ASSERT_EQ("", Error) << "round " << Round;
+    EXPECT_TRUE(HeaderCache::isOwnEntry(Path));
+  }
+  EXPECT_EQ(40u, HeaderCache(Dir, 0).entries().size());
+  EXPECT_TRUE(HeaderCache(Dir, 0).foreignEntries().empty());
+}
+
+// Issue 49, item 17: a cache entry's inventory or header that is a FIFO
+// is neither read nor written (either blocked until killed): it is removed,
+// and the entry rebuilt.
+TEST_F(HeaderCacheFolder, AnEntryFileThatIsNotARegularFileIsRemovedNotRead) {
+  llvm::sys::fs::create_directories(Dir);
+  std::string Fifo = Dir + "/inputs";
+  ASSERT_EQ(0, ::mkfifo(Fifo.c_str(), 0600));
+  EXPECT_EQ("", readCacheFile(Fifo));
+  EXPECT_FALSE(llvm::sys::fs::exists(Fifo));
+  writeFile(Dir + "/prefix.h", "#include <a.h>\n");
+  EXPECT_EQ("#include <a.h>\n", readCacheFile(Dir + "/prefix.h"));
+  EXPECT_EQ("", readCacheFile(Dir + "/missing"));
+}
 
 // Least recently used entries go first, until the rest fits; an entry in
 // use is kept, and using an entry makes it the most recent. Files that are

@@ -8,10 +8,13 @@
 
 #include "src/driver/AtomicFile.h"
 #include "src/driver/FixApplier.h"
+#include "src/driver/Nolint.h"
 #include "test/unit/Fixture.h"
 #include "test/unit/LspClient.h"
 #include "test/unit/TestSupport.h"
+#include "llvm/Support/Base64.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include <algorithm>
@@ -841,11 +844,14 @@ TEST_F(HostileInput, SignalsRemoveTemporaryFilesAndExitAsTheShellReports) {
   for (auto [Signal, Code] :
        {std::pair{SIGINT, 130}, std::pair{SIGTERM, 143}, std::pair{SIGHUP, 129}}) {
     std::string Temp = put(".kernel-tidy-test.tmp", "partial");
+    // A folder too, with what it holds (--enable-check-profile's; issue 49, item 15).
+    std::string Folder = Dir + "/kernel-tidy-profile-test";
+    put("kernel-tidy-profile-test/a/b/profile.json", "{}");
     pid_t Child = ::fork();
     ASSERT_GE(Child, 0);
     if (Child == 0) {
       removeTemporaryFilesOnSignals();
-      SignalCleanup Cleanup(Temp);
+      SignalCleanup Cleanup(Temp), FolderCleanup(Folder);
       ::raise(Signal);
       ::_exit(0); // Not reached: the handler exits.
     }
@@ -854,6 +860,7 @@ TEST_F(HostileInput, SignalsRemoveTemporaryFilesAndExitAsTheShellReports) {
     ASSERT_TRUE(WIFEXITED(Status)) << Signal;
     EXPECT_EQ(Code, WEXITSTATUS(Status)) << Signal;
     EXPECT_FALSE(fileExists(Temp)) << Signal;
+    EXPECT_FALSE(llvm::sys::fs::exists(Folder)) << Signal;
   }
 }
 
@@ -924,6 +931,256 @@ TEST_F(HostileInput, ABrokenHeaderCacheNeverFailsARun) {
   std::tie(Code, Out) = Run("");
   EXPECT_EQ(1, Code) << Out;
   EXPECT_EQ(2u, count(Out, "[luisa-butterfly-reduction]")) << Out;
+}
+
+// Issue 49: a fix, an inserted comment or an exported replacement is exact,
+// or refused with exit 2 and a one-line reason.
+
+/// A CuTe kernel whose lines 8 to 11 have findings of cute-hardcoded-warp-width.
+std::string cuteKernel(const std::string &Body) {
+  return "import cutlass\n"
+         "import cutlass.cute as cute\n"
+         "\n"
+         "\n"
+         "@cute.kernel\n"
+         "def k(dst: cute.Tensor):\n"
+         "    tidx, _, _ = cute.arch.thread_idx()\n" +
+         Body;
+}
+
+/// Runs kernel-tidy with \p Input on standard input.
+ProcessResult runWithInput(const std::string &Dir, const std::string &Input,
+                           const std::vector<std::string> &Args) {
+  writeFile(Dir + "/stdin", Input);
+  std::string Script = "exec '" KERNEL_TIDY_BINARY "'";
+  for (const std::string &Arg : Args)
+    Script += " '" + Arg + "'";
+  Script += " < '" + Dir + "/stdin' > '" + Dir + "/out' 2> '" + Dir + "/err'";
+  ProcessResult R;
+  R.ExitCode = llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script});
+  R.Out = readFile(Dir + "/out");
+  R.Err = readFile(Dir + "/err");
+  return R;
+}
+
+// Item 1: LLVM's YAML stops at a byte that is not UTF-8, so a replacement
+// that keeps a Latin-1 comment would reach clang-apply-replacements cut
+// short (deleting the rewritten step). Such a fix is not exported (exit 2,
+// named); JSON and SARIF carry its bytes in base64.
+TEST_F(HostileInput, AReplacementThatIsNotUtf8IsExportedExactlyOrNotAtAll) {
+  std::string Source = safeSource();
+  std::string Step8 = "        m = max(m, warp_read_lane(m, lane ^ 8u));\n";
+  size_t At = Source.find(Step8);
+  ASSERT_NE(std::string::npos, At);
+  Source.insert(At, "        // caf\xE9 (Latin-1)\n");
+  std::string File = put("k.cpp", Source);
+  unsigned Line = 1 + std::count(Source.begin(), Source.begin() + Source.find("lane ^ 16u"), '\n');
+  std::string Yaml = Dir + "/fixes.yaml";
+  ProcessResult R = runKernelTidy({"check", "--format", "json", "--export-fixes", Yaml, File});
+  EXPECT_EQ(2, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Err.find("kernel-tidy: error: " + File + ":" + std::to_string(Line) +
+                       ":9: the fix of [luisa-butterfly-reduction] is not exported: its "
+                       "replacement text or file name holds bytes that are not UTF-8"))
+      << R.Err;
+  std::string Exported = readFile(Yaml);
+  EXPECT_NE(std::string::npos, Exported.find("luisa-butterfly-reduction")) << Exported;
+  EXPECT_EQ(std::string::npos, Exported.find("ReplacementText")) << Exported;
+  EXPECT_EQ(Source, readFile(File));
+
+  nlohmann::json Report = nlohmann::json::parse(R.Out, nullptr, false);
+  ASSERT_FALSE(Report.is_discarded()) << R.Out;
+  const nlohmann::json &Edit = Report["diagnostics"][0]["fix"]["edits"][0];
+  EXPECT_TRUE(Edit["replacement"].is_null()) << Edit.dump();
+  std::vector<char> Bytes;
+  ASSERT_FALSE(llvm::decodeBase64(Edit.value("replacement_base64", ""), Bytes)) << Edit.dump();
+  std::string Replacement(Bytes.begin(), Bytes.end());
+  EXPECT_NE(std::string::npos, Replacement.find("// caf\xE9 (Latin-1)\n")) << Replacement;
+  EXPECT_NE(std::string::npos, Replacement.find("m = warp_active_max(m);")) << Replacement;
+  // Applied as a consumer would, the bytes are what --fix writes.
+  std::string Applied = Source;
+  Applied.replace(Edit["offset"].get<size_t>(), Edit["length"].get<size_t>(), Replacement);
+
+  R = runKernelTidy({"check", "--format", "sarif", File});
+  nlohmann::json Log = nlohmann::json::parse(R.Out, nullptr, false);
+  ASSERT_FALSE(Log.is_discarded()) << R.Out;
+  const nlohmann::json &Inserted = Log["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0]
+                                      ["replacements"][0]["insertedContent"];
+  EXPECT_FALSE(Inserted.contains("text")) << Inserted.dump();
+  EXPECT_EQ(llvm::encodeBase64(Replacement), Inserted.value("binary", "")) << Inserted.dump();
+
+  EXPECT_EQ(0, runKernelTidy({"check", "--fix", File}).ExitCode);
+  EXPECT_EQ(Applied, readFile(File));
+}
+
+// Items 2 and 11: Python's line ends come from Python's tokenizer (a '#' in
+// a string continued by a backslash is no comment), and NOLINT goes after
+// the pragmas of mypy and Ruff, which read their comment from its start.
+TEST_F(HostileInput, AddNolintInPythonFindsLineEndsWithPythonsTokenizer) {
+  std::string File = put("k.py", cuteKernel("    s = 'a \\\n"
+                                            "#b' + str(tidx // 32)\n"
+                                            "    lane = tidx % 32  # type: ignore[attr]\n"
+                                            "    warp = tidx >> 5  # noqa: E501\n"
+                                            "    dst[warp] = lane + len(s)\n"));
+  ProcessResult R = runKernelTidy({"check", "--add-nolint", File});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("kernel-tidy: added 3 NOLINT comment(s)\n")) << R.Err;
+  EXPECT_EQ(cuteKernel("    s = 'a \\\n"
+                       "#b' + str(tidx // 32)  # NOLINT(cute-hardcoded-warp-width)\n"
+                       "    lane = tidx % 32  # type: ignore[attr]  # NOLINT(cute-hardcoded-warp-"
+                       "width)\n"
+                       "    warp = tidx >> 5  # noqa: E501  # NOLINT(cute-hardcoded-warp-width)\n"
+                       "    dst[warp] = lane + len(s)\n"),
+            readFile(File));
+  EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode);
+}
+
+// Item 10: a lone CR ends a line in every format (Clang's and Python's
+// counting), and --add-nolint puts the comment on that line.
+TEST_F(HostileInput, LoneCrLineBreaksAreCountedAlikeInEveryFormat) {
+  std::string Text = cuteKernel("    dst[tidx // 32] = tidx\n    x = 1\n");
+  std::replace(Text.begin(), Text.end(), '\n', '\r');
+  std::string File = put("k.py", Text);
+  ProcessResult R = runKernelTidy({"check", File});
+  EXPECT_NE(std::string::npos, R.Out.find(File + ":8:")) << R.Out;
+  R = runKernelTidy({"check", "--format", "json", File});
+  nlohmann::json Report = nlohmann::json::parse(R.Out, nullptr, false);
+  ASSERT_FALSE(Report.is_discarded()) << R.Out;
+  EXPECT_EQ(8, Report["diagnostics"][0].value("line", 0)) << R.Out;
+  EXPECT_EQ(8, Report["diagnostics"][0]["fix"]["edits"][0].value("line", 0)) << R.Out;
+  R = runKernelTidy({"check", "--format", "github", File});
+  EXPECT_NE(std::string::npos, R.Out.find(",line=8,")) << R.Out;
+
+  R = runKernelTidy({"check", "--add-nolint", File});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  std::string Expected =
+      cuteKernel("    dst[tidx // 32] = tidx  # NOLINT(cute-hardcoded-warp-width)\n    x = 1\n");
+  std::replace(Expected.begin(), Expected.end(), '\n', '\r');
+  EXPECT_EQ(Expected, readFile(File));
+  EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode);
+}
+
+// Item 5: a backslash followed by blanks is a line splice (Clang, GCC): a
+// comment after it would break the splice; and whatever the scan misses,
+// a C++ text with its comments must lex to the same tokens. Item 11: a
+// `//` comment that ends the line stays whole (`// clang-format off`).
+TEST_F(HostileInput, AddNolintNeverChangesHowCppIsRead) {
+  std::string Step16 = "lane ^ 16u));";
+  std::string Spliced = safeSource();
+  Spliced.insert(Spliced.find(Step16) + Step16.size(), " \\  ");
+  std::string Pragma = safeSource();
+  Pragma.insert(Pragma.find(Step16) + Step16.size(), " // clang-format off");
+  std::string A = put("a.cpp", Spliced), B = put("b.cpp", Pragma);
+  ProcessResult R = runKernelTidy({"check", "--add-nolint", A, B});
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Err.find(A + ":12: no NOLINT comment added: the line goes on into the next one"))
+      << R.Err;
+  EXPECT_EQ(Spliced, readFile(A));
+  std::string Commented = Pragma;
+  Commented.insert(Commented.find(" // clang-format off"),
+                   " /* NOLINT(luisa-butterfly-reduction) */");
+  EXPECT_EQ(Commented, readFile(B));
+  EXPECT_EQ(0, runKernelTidy({"check", B}).ExitCode);
+
+  EXPECT_TRUE(lexesTheSame("int a; \\\n  int b;\n", "int a; /* c */ \\\n  int b; // c\n"));
+  EXPECT_FALSE(lexesTheSame("#define X a \\  \n  b\n", "#define X a \\   // c\n  b\n"));
+  EXPECT_FALSE(lexesTheSame("int a;\n", "int a; /* c */ b\n"));
+  EXPECT_FALSE(lexesTheSame("f(\"#\");\n", "f(\"# c\");\n"));
+}
+
+// Items 3, 4 and 8: offsets are exported only for the text on disk, and
+// --fix of standard input prints the fixed text alone, whatever the format.
+TEST_F(HostileInput, StandardInputAndNolintRunsExportNoOffsetsOfAnotherText) {
+  std::string Text = cuteKernel("    dst[tidx // 32] = tidx\n");
+  std::string Fixed = cuteKernel("    dst[tidx // cute.arch.WARP_SIZE] = tidx\n");
+  std::string File = put("k.py", Text);
+  std::string Yaml = Dir + "/fixes.yaml";
+  ProcessResult R = runWithInput(Dir, Fixed + "\n\n",
+                                 {"check", "--stdin-filename", File, "--export-fixes", Yaml});
+  EXPECT_EQ(2, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("it does not combine with --stdin-filename")) << R.Err;
+  R = runKernelTidy({"check", "--add-nolint", "--export-fixes", Yaml, File});
+  EXPECT_EQ(2, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("it does not combine with --add-nolint")) << R.Err;
+  EXPECT_FALSE(fileExists(Yaml));
+  EXPECT_EQ(Text, readFile(File));
+  // Item 16: a name that is no file, or in no folder, is one message.
+  R = runWithInput(Dir, Text, {"check", "--stdin-filename", "-"});
+  EXPECT_EQ(2, R.ExitCode) << R.Err;
+  EXPECT_EQ("kernel-tidy: error: --stdin-filename '-' names no file: give the path of the file "
+            "whose text standard input holds (its extension, configuration and compile command "
+            "are taken from it)\n",
+            R.Err);
+  R = runWithInput(Dir, Text, {"check", "--stdin-filename", Dir + "/nope/k.py"});
+  EXPECT_EQ(2, R.ExitCode) << R.Err;
+  EXPECT_EQ(1u, count(R.Err, "\n")) << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("there is no folder '" + Dir + "/nope'")) << R.Err;
+
+  // The report goes to stderr (after --fix the CI formats list what remains:
+  // nothing here, so GitHub's is empty).
+  for (auto [Format, Report] : {std::pair{"text", "[cute-hardcoded-warp-width]"},
+                                {"json", "\"fixed\": true"},
+                                {"sarif", "\"version\": \"2.1.0\""},
+                                {"github", ""},
+                                {"gitlab", "[]\n"},
+                                {"junit", "<testsuites "}}) {
+    R = runWithInput(Dir, Text, {"check", "--fix", "--stdin-filename", File, "--format", Format});
+    EXPECT_EQ(0, R.ExitCode) << Format << R.Err;
+    EXPECT_EQ(Fixed, R.Out) << Format;
+    EXPECT_NE(std::string::npos, R.Err.find(Report)) << Format << R.Err;
+  }
+  EXPECT_EQ(Text, readFile(File));
+}
+
+// Item 16: `lsp --checks '-*'` is refused as `check` refuses it, not a
+// server that calls every file clean.
+TEST_F(HostileInput, ALanguageServerWithoutChecksIsRefused) {
+  ProcessResult R = runWithInput(Dir, "", {"lsp", "--checks", "-*"});
+  EXPECT_EQ(2, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("kernel-tidy: error: no checks enabled")) << R.Err;
+  R = runWithInput(Dir, "", {"lsp", "--checks", "-*,cute-hardcoded-warp-width"});
+  EXPECT_EQ(std::string::npos, R.Err.find("no checks enabled")) << R.Err;
+}
+
+// Item 12: JUnit stays well-formed (valid UTF-8) with a file name that is
+// not; GitLab gives two identical errors two fingerprints; after --fix the
+// CI formats report what remains.
+TEST_F(HostileInput, CiReportsAreValidAndReportWhatRemains) {
+  std::string Odd = put("k\xff.py", cuteKernel("    dst[tidx // 32] = tidx\n"));
+  ProcessResult R = runKernelTidy({"check", "--format", "junit", Odd});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos, R.Out.find("k\xef\xbf\xbd.py")) << R.Out;
+  EXPECT_TRUE(llvm::json::isUTF8(R.Out)) << R.Out;
+
+  std::string Ends = put("ends.py", cuteKernel("    x = 1  # NOLINTEND(cute-a)\n"
+                                               "    y = 2  # NOLINTEND(cute-a)\n"));
+  R = runKernelTidy({"check", "--format", "gitlab", Ends});
+  EXPECT_EQ(2, R.ExitCode) << R.Err;
+  nlohmann::json Issues = nlohmann::json::parse(R.Out, nullptr, false);
+  ASSERT_TRUE(Issues.is_array() && Issues.size() == 2) << R.Out;
+  EXPECT_EQ(Issues[0]["description"], Issues[1]["description"]) << R.Out;
+  EXPECT_NE(Issues[0]["fingerprint"], Issues[1]["fingerprint"]) << R.Out;
+
+  for (const char *Format : {"github", "gitlab", "junit", "sarif"}) {
+    std::string File = put("fix.py", cuteKernel("    dst[tidx // 32] = tidx\n"));
+    R = runKernelTidy({"check", "--fix", "--format", Format, File});
+    EXPECT_EQ(0, R.ExitCode) << Format << R.Err;
+    if (std::string(Format) == "sarif") // Its rule metadata names the rule.
+      EXPECT_TRUE(nlohmann::json::parse(R.Out)["runs"][0]["results"].empty()) << R.Out;
+    else
+      EXPECT_EQ(std::string::npos, R.Out.find("hardcoded-warp-width")) << Format << R.Out;
+  }
+}
+
+// Item 14: `kernel-tidy lsp` reads a header line without an end only up to
+// a limit (64 MiB), then stops with a message, instead of reading it all.
+TEST_F(HostileInput, ALanguageServerRefusesAHeaderWithoutAnEnd) {
+  std::string Input = "Content-Length: 2\r\nX-Padding: " + std::string(80 << 20, 'x');
+  ProcessResult R = runWithInput(Dir, Input, {"lsp"});
+  EXPECT_EQ(1, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos, R.Err.find("refusing a message header of more than 67108864 bytes"))
+      << R.Err;
 }
 
 } // namespace

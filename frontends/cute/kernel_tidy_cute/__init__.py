@@ -20,7 +20,7 @@ from typing import Any, BinaryIO, Dict, List, Optional
 
 from .context import Context
 from .findings import Finding
-from .nolint import Suppressions
+from .nolint import Suppressions, comment_places
 from .rules import RULES
 from .source import Source
 
@@ -87,8 +87,16 @@ def analyze(text: bytes, checks: List[str],
     findings.sort(key=lambda f: (f.begin, f.rule))
     for finding in findings:
         _check_fix(source, finding)
-    return {"version": PROTOCOL_VERSION, "findings": [f.to_json(source.data) for f in findings],
-            "errors": errors}
+    places = comment_places(source) if findings else {}
+    reports = []
+    for finding in findings:
+        report = finding.to_json(source.data)
+        # Where the driver's --add-nolint puts the comment of this line; None:
+        # nowhere (the line goes on in a string or after a backslash).
+        place = places.get(_line_of(source, finding.begin))
+        report["nolint"] = None if place is None else {"offset": place[0], "join": place[1]}
+        reports.append(report)
+    return {"version": PROTOCOL_VERSION, "findings": reports, "errors": errors}
 
 
 def _check_fix(source: Source, finding: Finding) -> None:

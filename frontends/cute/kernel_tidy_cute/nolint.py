@@ -7,7 +7,8 @@ the file."""
 
 import fnmatch
 import re
-from typing import Dict, List, Optional, Tuple
+import tokenize
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from .source import Source
 
@@ -66,3 +67,40 @@ class Suppressions:
         if any(_matches(g, rule) for g in self.lines.get(line, [])):
             return True
         return any(first <= line <= last and _matches(g, rule) for first, last, g in self.ranges)
+
+
+def _tokenizer_lines(source: Source) -> Iterator[str]:
+    """The lines as the tokenizer expects them: each ends in LF (it would not end a
+    line at a lone CR); columns count characters, so they do not change."""
+    for line in range(1, source.line_count + 1):
+        text = source.line_text(line)
+        body = text.rstrip("\r\n")
+        yield body + "\n" if body != text else text
+
+
+def comment_places(source: Source) -> Dict[int, Tuple[int, bool]]:
+    """Where `--add-nolint` may put a NOLINT comment on each line, found with Python's
+    own tokenizer, never by scanning characters: the stored offset of the line's end
+    (where the tokenizer ends a logical or physical line, after any comment there) and
+    False, or the offset of the ')' of a NOLINT(...) already on the line and True (the
+    rules join its list). A line that holds no such end (it is inside a string, or goes
+    on with a backslash) is absent: a comment there would change the code. Raises
+    ValueError when the tokenizer cannot read the file."""
+    places: Dict[int, Tuple[int, bool]] = {}
+    comments: Dict[int, Tuple[int, str]] = {}
+    lines = _tokenizer_lines(source)
+    try:
+        for tok in tokenize.generate_tokens(lambda: next(lines, "")):
+            line, column = tok.start
+            if tok.type == tokenize.COMMENT:
+                comments[line] = (column, tok.string)
+            elif tok.type in (tokenize.NEWLINE, tokenize.NL) and line not in places:
+                places[line] = (source.char_offset(line, column), False)
+    except (tokenize.TokenError, SyntaxError) as e:
+        raise ValueError(f"cannot find the ends of the lines: {e}") from None
+    for line, (column, text) in comments.items():
+        for match in DIRECTIVE.finditer(text):
+            if line in places and match.group(1) is None and (match.group(3) or "").strip():
+                places[line] = (source.char_offset(line, column + match.end() - 1), True)
+                break
+    return places

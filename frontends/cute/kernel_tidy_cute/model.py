@@ -3,32 +3,19 @@ functions, @cute.kernel device functions and plain Python, with their
 enclosing functions and classes, and the values that vary per thread."""
 
 import ast
-import enum
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from .names import ARCH, FunctionKind, Names, constant_int, decorator_name
+from .variation import (LANE, LANE_SOURCES, SHAPE_ATTRIBUTES, SHAPE_QUERIES, UNIFORM, WARP,
+                        WARP_SOURCES, FunctionVariation, Variation, dsl_int_literal, join,
+                        stored_names)
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
 
-class Variation(enum.IntEnum):
-    """How a value differs between the threads of a block (ordered: a join is max)."""
-    UNIFORM = 0  # The same in every thread.
-    WARP = 1  # Uniform in a warp, varies between the warps of a block.
-    LANE = 2  # Varies between the lanes of a warp.
-
-
-UNIFORM, WARP, LANE = Variation.UNIFORM, Variation.WARP, Variation.LANE
-
-LANE_SOURCES = (ARCH + ".thread_idx", ARCH + ".lane_idx")
-WARP_SOURCES = (ARCH + ".warp_idx",)
-
-# The shape of a per-thread tensor (a partition by thread_idx) is the same in
-# every thread: what these return does not vary even when their argument does.
-SHAPE_QUERIES = tuple("cutlass.cute." + n for n in (
-    "size", "rank", "depth", "cosize", "shape", "size_in_bytes", "make_layout"))
-SHAPE_ATTRIBUTES = ("shape", "layout", "element_type", "stride", "memspace")
+__all__ = ["LANE", "LANE_SOURCES", "SHAPE_ATTRIBUTES", "SHAPE_QUERIES", "UNIFORM", "WARP",
+           "WARP_SOURCES", "Variation"]
 
 WARP_PRIMITIVES = tuple(ARCH + "." + n for n in (
     "warp_idx", "lane_idx", "shuffle_sync", "shuffle_sync_up", "shuffle_sync_down",
@@ -69,7 +56,13 @@ class Module:
         self.by_node: Dict[ast.AST, Function] = {}
         self.enclosing: Dict[ast.Call, Optional[Function]] = {}  # Call node -> its function
         self._collect(tree, None, None)
-        self._variation: Dict[ast.AST, Dict[str, Variation]] = {}
+        self._variation: Dict[ast.AST, FunctionVariation] = {}
+        self._in_progress: Set[Function] = set()
+        self._callers: Optional[Dict[Function, List[Tuple[ast.Call,
+                                                          Optional[Function]]]]] = None
+        self._stores: Dict[ast.AST, Set[str]] = {}
+        self._consts: Dict[ast.AST, Dict[str, ast.expr]] = {}
+        self._role_cache: Dict[ast.AST, Dict[str, Optional[str]]] = {}
         # Functions by where a call finds them (the first of a name wins): a
         # lookup per call, not a scan of every function (a 1 MB file has
         # thousands of both).
@@ -139,73 +132,194 @@ class Module:
 
     # Values that vary per thread ------------------------------------------------
 
-    def variation(self, fn: Function) -> Dict[str, Variation]:
-        """Per local name of fn, how it varies (LANE, WARP); uniform names are absent.
-        Flow-insensitive: a name varies if any assignment to it does."""
-        if fn.node in self._variation:
-            return self._variation[fn.node]
-        result: Dict[str, Variation] = {}
+    def analysis(self, fn: Function) -> FunctionVariation:
+        """The flow-sensitive levels of fn's expressions (computed once)."""
+        done = self._variation.get(fn.node)
+        if done is not None:
+            return done
+        self._in_progress.add(fn)
+        outer: Dict[str, Variation] = {}
         if fn.parent is not None:
-            result.update(self.variation(fn.parent))
+            parent = self.analysis(fn.parent)
+            outer = join(parent.outer, parent.summary)
+        result = FunctionVariation(self.names, fn.node, self._param_levels(fn), outer,
+                                   lambda node: self.int_value(node, fn))
+        self._in_progress.discard(fn)
         self._variation[fn.node] = result
-        assigns: List[Tuple[List[ast.expr], ast.expr]] = []
-        for node in walk_own(fn.node):
-            if isinstance(node, ast.Assign):
-                assigns.append((node.targets, node.value))
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
-                assigns.append(([node.target], node.value))
-            elif isinstance(node, ast.NamedExpr):
-                assigns.append(([node.target], node.value))
-            elif isinstance(node, (ast.For, ast.comprehension)):
-                assigns.append(([node.target], node.iter))
-        changed = True
-        while changed:
-            changed = False
-            for targets, value in assigns:
-                level = self.expr_variation(value, result)
-                if level == UNIFORM:
-                    continue
-                for target in targets:
-                    for name in target_names(target):
-                        if result.get(name, UNIFORM) < level:
-                            result[name] = level
-                            changed = True
         return result
 
-    def expr_variation(self, node: Optional[ast.AST], names: Dict[str, Variation]) -> Variation:
-        """How the value of an expression varies, given how the names vary."""
-        if node is None:
-            return UNIFORM
-        if isinstance(node, ast.Call):
-            if self.names.call_of(node, *LANE_SOURCES):
-                return LANE
-            if self.names.call_of(node, *WARP_SOURCES):
-                return WARP
-            if self.names.call_of(node, "cutlass.const_expr", *SHAPE_QUERIES):
-                return UNIFORM
-        if isinstance(node, ast.Attribute) and node.attr in SHAPE_ATTRIBUTES:
-            return UNIFORM
-        if isinstance(node, ast.BinOp):
-            left = self.expr_variation(node.left, names)
-            right = self.expr_variation(node.right, names)
-            divisor = constant_int(node.right)
-            if divisor is None and self.names.is_(node.right, ARCH + ".WARP_SIZE"):
-                divisor = 32
-            # tid // 32 (or >> 5 and more) is the same for the lanes of a warp.
-            if left == LANE and right == UNIFORM and divisor is not None and (
-                    (isinstance(node.op, ast.FloorDiv) and divisor > 0 and divisor % 32 == 0)
-                    or (isinstance(node.op, ast.RShift) and divisor >= 5)):
-                left = WARP
-            return max(left, right)
-        if isinstance(node, ast.Name):
-            return names.get(node.id, UNIFORM)
-        if isinstance(node, (ast.Lambda, ast.FunctionDef)):
-            return UNIFORM
-        return max([self.expr_variation(c, names) for c in ast.iter_child_nodes(node)],
-                   default=UNIFORM)
+    def variation(self, fn: Function) -> Dict[str, Variation]:
+        """Per local name of fn, the highest level any assignment gives it (uniform
+        names are absent)."""
+        return {k: v for k, v in self.analysis(fn).summary.items() if v != UNIFORM}
 
-    def varies_per_lane(self, node: ast.AST, fn: Function) -> bool:
-        return self.expr_variation(node, self.variation(fn)) == LANE
+    def level(self, node: ast.AST, fn: Function) -> Variation:
+        """How an expression of fn varies where it stands."""
+        found = self.analysis(fn)
+        recorded = found.levels.get(node)
+        return recorded if recorded is not None else found.expr(node, None)
+
+    def _param_levels(self, fn: Function) -> Dict[str, Variation]:
+        """A kernel's parameters are the same in every thread; another function's
+        take the levels of the arguments the module's calls pass (none: uniform)."""
+        params = fn.node.args.posonlyargs + fn.node.args.args
+        levels: Dict[str, Variation] = {}
+        if fn.kind == "kernel":
+            return levels
+        if self._callers is None:
+            self._callers = {}
+            for call, caller in self.enclosing.items():
+                target = self.callee(call, caller)
+                if target is not None:
+                    self._callers.setdefault(target, []).append((call, caller))
+        for call, caller in self._callers.get(fn, []):
+            if caller is None or caller in self._in_progress:
+                continue
+            skip = 1 if isinstance(call.func, ast.Attribute) else 0  # self.m(...)
+            pairs = [(p.arg, a) for p, a in zip(params[skip:], call.args)
+                     if not isinstance(a, ast.Starred)]
+            pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+            for name, arg in pairs:
+                level = self.level(arg, caller)
+                if levels.get(name, UNIFORM) < level:
+                    levels[name] = level
+        return levels
+
+    def int_value(self, node: Optional[ast.AST], fn: Optional[Function],
+                  depth: int = 0) -> Optional[int]:
+        """The value of an integer constant expression: literals, their DSL spelling
+        (cutlass.Int32(32)), cute.arch.WARP_SIZE, names assigned once to a constant
+        in fn or at module level (not rebound in fn), and arithmetic on them."""
+        if node is None or depth > 20:
+            return None
+        literal = dsl_int_literal(self.names, node)
+        if literal is not None:
+            return constant_int(literal)
+        if self.names.is_(node, ARCH + ".WARP_SIZE"):
+            return 32
+        if isinstance(node, ast.Name):
+            consts = self._constants(fn)
+            expr = consts.get(node.id)
+            if expr is None and fn is not None and node.id not in self._stored(fn):
+                expr = self._constants(None).get(node.id)
+            return self.int_value(expr, fn if node.id in consts else None, depth + 1)
+        if isinstance(node, ast.BinOp):
+            left = self.int_value(node.left, fn, depth + 1)
+            right = self.int_value(node.right, fn, depth + 1)
+            if left is None or right is None:
+                return None
+            if isinstance(node.op, ast.Add):
+                return left + right
+            if isinstance(node.op, ast.Sub):
+                return left - right
+            if isinstance(node.op, ast.Mult):
+                return left * right
+            if isinstance(node.op, ast.FloorDiv) and right:
+                return left // right
+            if isinstance(node.op, (ast.LShift, ast.RShift)) and 0 <= right < 64:
+                return left << right if isinstance(node.op, ast.LShift) else left >> right
+        return None
+
+    def _stored(self, fn: Function) -> Set[str]:
+        found = self._stores.get(fn.node)
+        if found is None:
+            found = stored_names(fn.node.body) | {
+                a.arg for a in fn.node.args.posonlyargs + fn.node.args.args +
+                fn.node.args.kwonlyargs}
+            self._stores[fn.node] = found
+        return found
+
+    def _constants(self, fn: Optional[Function]) -> Dict[str, ast.expr]:
+        """Names bound exactly once, by `name = value`, in fn's body (or the module's
+        statements outside functions and classes), and not parameters."""
+        key: ast.AST = fn.node if fn is not None else self.tree
+        found = self._consts.get(key)
+        if found is not None:
+            return found
+        counts: Dict[str, int] = {}
+        single: Dict[str, ast.expr] = {}
+        nodes: Iterable[ast.AST] = walk_own(fn.node) if fn is not None else _module_level(
+            self.tree)
+        for node in nodes:
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                counts[node.id] = counts.get(node.id, 0) + 1
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                counts[node.name] = counts.get(node.name, 0) + 2
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                    single[targets[0].id] = node.value
+        params = set() if fn is None else {a.arg for a in fn.node.args.posonlyargs +
+                                           fn.node.args.args + fn.node.args.kwonlyargs}
+        found = {n: v for n, v in single.items() if counts.get(n) == 1 and n not in params}
+        self._consts[key] = found
+        return found
+
+    def index_role(self, node: Optional[ast.AST], fn: Function, depth: int = 0) -> Optional[str]:
+        """"warp" for a warp index (tid // 32, tid >> 5, warp_idx()), "lane" for a lane
+        index (tid % 32, tid & 31, lane_idx()); also through a name assigned once."""
+        if node is None or depth > 20:
+            return None
+        if isinstance(node, ast.Call):
+            q = self.names.qualified(node.func)
+            if q == ARCH + ".lane_idx":
+                return "lane"
+            if q in WARP_SOURCES:
+                return "warp"
+            if q == ARCH + ".make_warp_uniform" and len(node.args) == 1:
+                return self.index_role(node.args[0], fn, depth + 1)
+            return None
+        if isinstance(node, ast.BinOp):
+            value = self.int_value(node.right, fn)
+            if value is None or self.level(node.left, fn) != LANE:
+                return None
+            if (isinstance(node.op, ast.FloorDiv) and value == 32) or (
+                    isinstance(node.op, ast.RShift) and value == 5):
+                return "warp" if self.index_role(node.left, fn, depth + 1) != "lane" else None
+            if (isinstance(node.op, ast.Mod) and value == 32) or (
+                    isinstance(node.op, ast.BitAnd) and value == 31):
+                return "lane"
+            return None
+        if isinstance(node, ast.Name):
+            return self._roles(fn).get(node.id) if depth < 20 else None
+        return None
+
+    def _roles(self, fn: Function) -> Dict[str, Optional[str]]:
+        found = self._role_cache.get(fn.node)
+        if found is not None:
+            return found
+        found = {}
+        self._role_cache[fn.node] = found  # Cycles (a = b; b = a) end with no role.
+        counts: Dict[str, int] = {}
+        values: Dict[str, ast.expr] = {}
+        for node in walk_own(fn.node):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                counts[node.id] = counts.get(node.id, 0) + 1
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, value = node.targets[0], node.value
+                if isinstance(target, ast.Name):
+                    values[target.id] = value
+                elif (isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
+                      and len(target.elts) == len(value.elts)):
+                    for t, v in zip(target.elts, value.elts):
+                        if isinstance(t, ast.Name):
+                            values[t.id] = v
+        params = {a.arg for a in fn.node.args.posonlyargs + fn.node.args.args}
+        for name, value in values.items():
+            if counts.get(name) == 1 and name not in params:
+                found[name] = self.index_role(value, fn, 1)
+        return found
+
+
+def _module_level(tree: ast.Module) -> Iterator[ast.AST]:
+    """The nodes of the module's own statements, outside functions and classes."""
+    stack: List[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                 ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def walk_own(fn_node: FunctionNode) -> Iterator[ast.AST]:

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from .names import ARCH, FunctionKind, Names, constant_int, decorator_name
-from .variation import (LANE, LANE_SOURCES, SHAPE_ATTRIBUTES, SHAPE_QUERIES, UNIFORM, WARP,
-                        WARP_SOURCES, FunctionVariation, Variation, dsl_int_literal, join,
+from .variation import (INT_TYPES, LANE, LANE_SOURCES, SHAPE_ATTRIBUTES, SHAPE_QUERIES, UNIFORM,
+                        WARP, WARP_SOURCES, FunctionVariation, Variation, dsl_int_literal, element_key, join,
                         stored_names)
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -164,6 +164,7 @@ class Module:
         take the levels of the arguments the module's calls pass (none: uniform)."""
         params = fn.node.args.posonlyargs + fn.node.args.args
         levels: Dict[str, Variation] = {}
+        tuples: Dict[str, Optional[List[Variation]]] = {}  # A tuple argument's elements.
         if fn.kind == "kernel":
             return levels
         if self._callers is None:
@@ -183,6 +184,15 @@ class Module:
                 level = self.level(arg, caller)
                 if levels.get(name, UNIFORM) < level:
                     levels[name] = level
+                elements = self.analysis(caller).tuple_levels(arg, None)
+                seen = tuples.setdefault(name, elements)
+                if seen is not None and (elements is None or len(elements) != len(seen)):
+                    tuples[name] = None
+                elif seen is not None and elements is not None:
+                    tuples[name] = [max(a, b) for a, b in zip(seen, elements)]
+        for name, elements in tuples.items():
+            for i, element in enumerate(elements or []):
+                levels[element_key(name, i)] = element
         return levels
 
     def int_value(self, node: Optional[ast.AST], fn: Optional[Function],
@@ -195,6 +205,9 @@ class Module:
         literal = dsl_int_literal(self.names, node)
         if literal is not None:
             return constant_int(literal)
+        if (isinstance(node, ast.Call) and self.names.qualified(node.func) in INT_TYPES
+                and len(node.args) == 1 and not node.keywords):
+            return self.int_value(node.args[0], fn, depth + 1)
         if self.names.is_(node, ARCH + ".WARP_SIZE"):
             return 32
         if isinstance(node, ast.Name):

@@ -87,11 +87,19 @@ def stored_names(stmts: List[ast.stmt]) -> Set[str]:
 
 
 def join(a: Env, b: Env) -> Env:
+    """Each name at the higher of its levels; a tuple's element levels ('t#0')
+    only where both sides know them."""
     merged = dict(a)
     for name, level in b.items():
         if merged.get(name, UNIFORM) < level:
             merged[name] = level
+    for name in [n for n in merged if "#" in n and (n not in a or n not in b)]:
+        del merged[name]
     return merged
+
+
+def element_key(name: str, index: int) -> str:
+    return f"{name}#{index}"
 
 
 class FunctionVariation:
@@ -104,6 +112,8 @@ class FunctionVariation:
         self.outer = outer  # The enclosing function's names (closure), summarized.
         self.int_value = int_value
         self.levels: Dict[ast.AST, Variation] = {}  # Expression -> level (max over passes).
+        # A name holding a tuple where it is read: the levels of its elements.
+        self.elements: Dict[ast.AST, List[Variation]] = {}
         self.summary: Env = {}  # Name -> the highest level any assignment gives it.
         self.returns = UNIFORM
         self._lambdas: Dict[str, ast.Lambda] = {}
@@ -120,23 +130,32 @@ class FunctionVariation:
             env = self._stmt(stmt, env)
         return env
 
-    def _assign(self, target: ast.AST, level: Variation, env: Env) -> None:
+    def _assign(self, target: ast.AST, level: Variation, env: Env,
+                elements: Optional[List[Variation]] = None) -> None:
         for name in bound_names(target):
             env[name] = level
+            for key in [k for k in env if k.startswith(name + "#")]:
+                del env[key]
+            if elements is not None and isinstance(target, ast.Name):
+                for i, element in enumerate(elements):
+                    env[element_key(name, i)] = element
             if self.summary.get(name, UNIFORM) < level:
                 self.summary[name] = level
         if not isinstance(target, (ast.Name, ast.Tuple, ast.List, ast.Starred)):
             self.expr(target, env)  # a[i] = v, self.x = v: evaluates its subscripts.
 
     def _assign_value(self, target: ast.AST, value: ast.expr, env: Env) -> None:
-        """target = value; a tuple to a tuple of the same length element by element."""
-        if (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))
-                and len(target.elts) == len(value.elts)
-                and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts)):
-            levels = [self.expr(v, env) for v in value.elts]
-            self.levels[value] = max(levels, default=UNIFORM)
-            for t, level in zip(target.elts, levels):
+        """target = value; a tuple to a tuple of the same length element by element,
+        also through a name that holds one."""
+        elements = self.tuple_levels(value, env)
+        if elements is not None and isinstance(target, (ast.Tuple, ast.List)) \
+                and len(target.elts) == len(elements) \
+                and not any(isinstance(e, ast.Starred) for e in target.elts):
+            for t, level in zip(target.elts, elements):
                 self._assign(t, level, env)
+            return
+        if elements is not None and isinstance(target, ast.Name):
+            self._assign(target, max(elements, default=UNIFORM), env, elements)
             return
         if isinstance(target, ast.Name) and isinstance(value, ast.Lambda):
             self._lambdas[target.id] = value
@@ -254,8 +273,31 @@ class FunctionVariation:
 
     # Expressions -----------------------------------------------------------
 
+    def tuple_levels(self, value: ast.AST, env: Optional[Env]) -> Optional[List[Variation]]:
+        """The levels of a tuple's elements: a tuple display, or a name holding one."""
+        if isinstance(value, (ast.Tuple, ast.List)) and not any(
+                isinstance(e, ast.Starred) for e in value.elts):
+            levels = [self.expr(v, env) for v in value.elts]
+            if env is not None:
+                self.levels[value] = max(self.levels.get(value, UNIFORM),
+                                         max(levels, default=UNIFORM))
+            return levels
+        if isinstance(value, ast.Name):
+            self.expr(value, env)
+            return self.elements.get(value) if env is None else self._elements(value.id, env)
+        return None
+
+    def _elements(self, name: str, env: Env) -> Optional[List[Variation]]:
+        found: List[Variation] = []
+        while element_key(name, len(found)) in env:
+            found.append(env[element_key(name, len(found))])
+        return found or None
+
     def _name(self, node: ast.Name, env: Optional[Env]) -> Variation:
         if env is not None and node.id in env:
+            elements = self._elements(node.id, env)
+            if elements is not None:
+                self.elements[node] = elements
             return env[node.id]
         if env is None and node in self.levels:
             return self.levels[node]
@@ -282,6 +324,11 @@ class FunctionVariation:
             return self._name(node, env)
         if isinstance(node, ast.Call):
             return self._call(node, env)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
+            elements = self.tuple_levels(node.value, env)
+            if elements is not None and 0 <= node.slice.value < len(elements):
+                return elements[node.slice.value]
         if isinstance(node, ast.Attribute):
             value = self.expr(node.value, env)
             return UNIFORM if node.attr in SHAPE_ATTRIBUTES else value

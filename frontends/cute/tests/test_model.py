@@ -199,6 +199,21 @@ class ModelTest(unittest.TestCase):
             """)
         self.assertEqual({"t@2": LANE, "t@5": UNIFORM, "t@11": LANE}, got)
 
+    def test_a_tuple_of_indices_keeps_each_elements_level(self) -> None:
+        got = self.levels_at("""
+            def role(info):
+                tidx, warp = info
+                probe(tidx)
+                probe(warp)
+                probe(info[1])
+            @cute.kernel
+            def k():
+                tidx, _, _ = cute.arch.thread_idx()
+                info = (tidx, cute.arch.make_warp_uniform(cute.arch.warp_idx()))
+                role(info)
+            """)
+        self.assertEqual({"tidx@3": LANE, "warp@4": WARP, "info[1]@5": WARP}, got)
+
     def test_element_type_from_annotations_constructors_and_conversions(self) -> None:
         ctx = context("""
             @cute.kernel

@@ -8,8 +8,8 @@ from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from .names import ARCH, FunctionKind, Names, constant_int, decorator_name
 from .variation import (INT_TYPES, LANE, LANE_SOURCES, SHAPE_ATTRIBUTES, SHAPE_QUERIES, UNIFORM,
-                        WARP, WARP_SOURCES, FunctionVariation, Variation, dsl_int_literal, element_key, join,
-                        stored_names)
+                        WARP, WARP_SOURCES, FunctionVariation, Variation, dsl_int_literal,
+                        element_key, join, stored_names)
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
@@ -270,13 +270,14 @@ class Module:
 
     def index_role(self, node: Optional[ast.AST], fn: Function, depth: int = 0) -> Optional[str]:
         """"warp" for a warp index (tid // 32, tid >> 5, warp_idx()), "lane" for a lane
-        index (tid % 32, tid & 31, lane_idx()); also through a name assigned once."""
+        index (tid % 32, tid & 31), "lane_idx" for lane_idx() itself (the lane even in a
+        block whose rows are not whole warps); also through a name assigned once."""
         if node is None or depth > 20:
             return None
         if isinstance(node, ast.Call):
             q = self.names.qualified(node.func)
             if q == ARCH + ".lane_idx":
-                return "lane"
+                return "lane_idx"
             if q in WARP_SOURCES:
                 return "warp"
             if q == ARCH + ".make_warp_uniform" and len(node.args) == 1:
@@ -288,7 +289,8 @@ class Module:
                 return None
             if (isinstance(node.op, ast.FloorDiv) and value == 32) or (
                     isinstance(node.op, ast.RShift) and value == 5):
-                return "warp" if self.index_role(node.left, fn, depth + 1) != "lane" else None
+                inner = self.index_role(node.left, fn, depth + 1)
+                return "warp" if inner not in ("lane", "lane_idx") else None
             if (isinstance(node.op, ast.Mod) and value == 32) or (
                     isinstance(node.op, ast.BitAnd) and value == 31):
                 return "lane"

@@ -376,14 +376,13 @@ class FunctionVariation:
         if q in WARP_RESULTS:
             return min(args, WARP)
         if q in GROUP_REDUCTIONS:
-            group = next((k.value for k in node.keywords if k.arg == "threads_in_group"), None)
+            group = _keyword(node, "threads_in_group")
             whole = group is None or self.int_value(group) == 32
             return min(args, WARP) if whole else args
         if q == ARCH + ".shuffle_sync":
             # Every lane reads the lane the offset names: one lane's value when the
             # offset is the same in the warp, unless segments (mask_and_clamp) split it.
-            offset = node.args[1] if len(node.args) > 1 else next(
-                (k.value for k in node.keywords if k.arg == "offset"), None)
+            offset = node.args[1] if len(node.args) > 1 else _keyword(node, "offset")
             segmented = len(node.args) > 3 or any(k.arg == "mask_and_clamp"
                                                   for k in node.keywords)
             if offset is not None and not segmented and self.expr(offset, env) <= WARP:
@@ -408,3 +407,10 @@ class FunctionVariation:
         level = self.expr(lam.body, inner)
         self._inlining.discard(lam)
         return level
+
+
+def _keyword(call: ast.Call, name: str) -> Optional[ast.expr]:
+    for k in call.keywords:
+        if k.arg == name:
+            return k.value
+    return None

@@ -65,7 +65,7 @@ def _scales_warp_index(ctx: Context, fn: Function, product: ast.BinOp, operand: 
     parent = parents.get(product)
     if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
         other = parent.right if parent.left is product else parent.left
-        return ctx.module.index_role(other, fn) == "lane"
+        return ctx.module.index_role(other, fn) in ("lane", "lane_idx")
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and \
             isinstance(parent.targets[0], ast.Name):
         name = parent.targets[0].id
@@ -73,7 +73,7 @@ def _scales_warp_index(ctx: Context, fn: Function, product: ast.BinOp, operand: 
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
                 for mine, other in ((node.left, node.right), (node.right, node.left)):
                     if isinstance(mine, ast.Name) and mine.id == name and \
-                            ctx.module.index_role(other, fn) == "lane":
+                            ctx.module.index_role(other, fn) in ("lane", "lane_idx"):
                         return True
     return False
 

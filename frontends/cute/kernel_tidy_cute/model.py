@@ -61,6 +61,7 @@ class Module:
         self._callers: Optional[Dict[Function, List[Tuple[ast.Call,
                                                           Optional[Function]]]]] = None
         self._stores: Dict[ast.AST, Set[str]] = {}
+        self._rooted: Dict[Function, bool] = {}
         self._consts: Dict[ast.AST, Dict[str, ast.expr]] = {}
         self._role_cache: Dict[ast.AST, Dict[str, Optional[str]]] = {}
         # Functions by where a call finds them (the first of a name wins): a
@@ -159,6 +160,33 @@ class Module:
         recorded = found.levels.get(node)
         return recorded if recorded is not None else found.expr(node, None)
 
+    def callers(self, fn: Function) -> List[Tuple[ast.Call, Optional[Function]]]:
+        """The module's calls of fn, with the function each is in."""
+        if self._callers is None:
+            self._callers = {}
+            for call, caller in self.enclosing.items():
+                target = self.callee(call, caller)
+                if target is not None:
+                    self._callers.setdefault(target, []).append((call, caller))
+        return self._callers.get(fn, [])
+
+    def rooted(self, fn: Function) -> bool:
+        """Whether every value reaching fn's parameters is known: a kernel, or a
+        function called only from such functions of this module."""
+        known = self._rooted.get(fn)
+        if known is not None:
+            return known
+        self._rooted[fn] = False  # A cycle of calls proves nothing.
+        if fn.kind == "kernel":
+            result = True
+        elif fn.parent is not None and not fn.node.args.args:
+            result = self.rooted(fn.parent)
+        else:
+            calls = self.callers(fn)
+            result = bool(calls) and all(c is not None and self.rooted(c) for _, c in calls)
+        self._rooted[fn] = result
+        return result
+
     def _param_levels(self, fn: Function) -> Dict[str, Variation]:
         """A kernel's parameters are the same in every thread; another function's
         take the levels of the arguments the module's calls pass (none: uniform)."""
@@ -167,13 +195,7 @@ class Module:
         tuples: Dict[str, Optional[List[Variation]]] = {}  # A tuple argument's elements.
         if fn.kind == "kernel":
             return levels
-        if self._callers is None:
-            self._callers = {}
-            for call, caller in self.enclosing.items():
-                target = self.callee(call, caller)
-                if target is not None:
-                    self._callers.setdefault(target, []).append((call, caller))
-        for call, caller in self._callers.get(fn, []):
+        for call, caller in self.callers(fn):
             if caller is None or caller in self._in_progress:
                 continue
             skip = 1 if isinstance(call.func, ast.Attribute) else 0  # self.m(...)

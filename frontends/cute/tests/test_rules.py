@@ -175,7 +175,7 @@ class ContendedAtomicTest(unittest.TestCase):
         self.assertEqual(1, len(findings("cute-contended-atomic", equal)))
 
 
-class HardcodedWarpWidthTest(unittest.TestCase):
+class WarpWidthSpellingsTest(unittest.TestCase):
     def test_dsl_integers_and_helper_parameters(self) -> None:
         code = """
             def lane_of(t):

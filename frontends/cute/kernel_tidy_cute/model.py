@@ -62,6 +62,7 @@ class Module:
                                                           Optional[Function]]]]] = None
         self._stores: Dict[ast.AST, Set[str]] = {}
         self._rooted: Dict[Function, bool] = {}
+        self._class_attrs: Dict[ast.ClassDef, Dict[str, Tuple[ast.expr, Function]]] = {}
         self._consts: Dict[ast.AST, Dict[str, ast.expr]] = {}
         self._role_cache: Dict[ast.AST, Dict[str, Optional[str]]] = {}
         # Functions by where a call finds them (the first of a name wins): a
@@ -238,6 +239,13 @@ class Module:
             if expr is None and fn is not None and node.id not in self._stored(fn):
                 expr = self._constants(None).get(node.id)
             return self.int_value(expr, fn if node.id in consts else None, depth + 1)
+        if isinstance(node, ast.Attribute) and fn is not None:
+            found = self._self_attribute(node, fn)
+            return None if found is None else self.int_value(found[0], found[1], depth + 1)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "len" and len(node.args) == 1 and not node.keywords
+                and node.func.id not in self._constants(None)):
+            return self._length(node.args[0], fn, depth + 1)
         if isinstance(node, ast.BinOp):
             left = self.int_value(node.left, fn, depth + 1)
             right = self.int_value(node.right, fn, depth + 1)
@@ -254,6 +262,63 @@ class Module:
             if isinstance(node.op, (ast.LShift, ast.RShift)) and 0 <= right < 64:
                 return left << right if isinstance(node.op, ast.LShift) else left >> right
         return None
+
+    def _length(self, node: ast.AST, fn: Optional[Function], depth: int) -> Optional[int]:
+        """The length of a tuple or list display (its starred parts included), also
+        through a constant name or a self attribute that holds one."""
+        if depth > 20:
+            return None
+        if isinstance(node, (ast.Tuple, ast.List)):
+            total = 0
+            for e in node.elts:
+                inner = self._length(e.value, fn, depth + 1) if isinstance(e, ast.Starred) else 1
+                if inner is None:
+                    return None
+                total += inner
+            return total
+        if isinstance(node, ast.Attribute) and fn is not None:
+            found = self._self_attribute(node, fn)
+            return None if found is None else self._length(found[0], found[1], depth + 1)
+        if isinstance(node, ast.Name):
+            consts = self._constants(fn)
+            expr = consts.get(node.id)
+            if expr is None and (fn is None or node.id not in self._stored(fn)):
+                expr = self._constants(None).get(node.id)
+            return None if expr is None else self._length(
+                expr, fn if node.id in consts else None, depth + 1)
+        return None
+
+    def _self_attribute(self, node: ast.Attribute,
+                        fn: Function) -> Optional[Tuple[ast.expr, Function]]:
+        """The value of `self.x` in a method: the one assignment `self.x = value` of
+        its class, in __init__ (with the function it is in)."""
+        if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+            return None
+        top = fn
+        while top.parent is not None:
+            top = top.parent
+        if top.cls is None:
+            return None
+        attrs = self._class_attrs.get(top.cls)
+        if attrs is None:
+            attrs = {}
+            counts: Dict[str, int] = {}
+            for method in self.functions:
+                if method.cls is not top.cls:
+                    continue
+                for sub in ast.walk(method.node):
+                    if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) \
+                            and isinstance(sub.value, ast.Name) and sub.value.id == "self":
+                        counts[sub.attr] = counts.get(sub.attr, 0) + 1
+                    if (method.name == "__init__" and isinstance(sub, ast.Assign)
+                            and len(sub.targets) == 1
+                            and isinstance(sub.targets[0], ast.Attribute)
+                            and isinstance(sub.targets[0].value, ast.Name)
+                            and sub.targets[0].value.id == "self"):
+                        attrs[sub.targets[0].attr] = (sub.value, method)
+            attrs = {k: v for k, v in attrs.items() if counts.get(k) == 1}
+            self._class_attrs[top.cls] = attrs
+        return attrs.get(node.attr)
 
     def _stored(self, fn: Function) -> Set[str]:
         found = self._stores.get(fn.node)

@@ -63,6 +63,9 @@ class Module:
         self._stores: Dict[ast.AST, Set[str]] = {}
         self._rooted: Dict[Function, bool] = {}
         self._class_attrs: Dict[ast.ClassDef, Dict[str, Tuple[ast.expr, Function]]] = {}
+        self._fields: Dict[ast.ClassDef, Dict[str, Variation]] = {}
+        self._fields_of: Optional[ast.ClassDef] = None  # The class whose fields are sought.
+        self._field_phase: Dict[ast.AST, FunctionVariation] = {}
         self._consts: Dict[ast.AST, Dict[str, ast.expr]] = {}
         self._role_cache: Dict[ast.AST, Dict[str, Optional[str]]] = {}
         # Functions by where a call finds them (the first of a name wins): a
@@ -135,20 +138,60 @@ class Module:
     # Values that vary per thread ------------------------------------------------
 
     def analysis(self, fn: Function) -> FunctionVariation:
-        """The flow-sensitive levels of fn's expressions (computed once)."""
-        done = self._variation.get(fn.node)
+        """The flow-sensitive levels of fn's expressions (computed once). While the
+        fields of a class are being found, functions are analysed without fields,
+        in a cache of their own."""
+        cache = self._variation if self._fields_of is None else self._field_phase
+        done = cache.get(fn.node)
         if done is not None:
             return done
+        cls = self._class_of(fn)
+        fields = self.field_levels(cls) if cls is not None and self._fields_of is None else {}
         self._in_progress.add(fn)
         outer: Dict[str, Variation] = {}
         if fn.parent is not None:
             parent = self.analysis(fn.parent)
             outer = join(parent.outer, parent.summary)
         result = FunctionVariation(self.names, fn.node, self._param_levels(fn), outer,
-                                   lambda node: self.int_value(node, fn))
+                                   lambda node: self.int_value(node, fn), fields)
         self._in_progress.discard(fn)
-        self._variation[fn.node] = result
+        cache[fn.node] = result
         return result
+
+    def _class_of(self, fn: Function) -> Optional[ast.ClassDef]:
+        top = fn
+        while top.parent is not None:
+            top = top.parent
+        return top.cls
+
+    def field_levels(self, cls: ast.ClassDef) -> Dict[str, Variation]:
+        """How the fields a class's methods store (`self.tidx = tidx`) vary: the
+        highest level of the values stored, each computed without fields."""
+        found = self._fields.get(cls)
+        if found is not None:
+            return found
+        self._fields_of = cls
+        found = {}
+        for method in self.functions:
+            if self._class_of(method) is not cls:
+                continue
+            for node in walk_own(method.node):
+                if not isinstance(node, ast.Assign):
+                    continue
+                for target in node.targets:
+                    pairs = [(target, node.value)]
+                    if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                            and len(target.elts) == len(node.value.elts):
+                        pairs = list(zip(target.elts, node.value.elts))
+                    for t, v in pairs:
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
+                                and t.value.id == "self":
+                            level = self.level(v, method)
+                            found[t.attr] = max(found.get(t.attr, UNIFORM), level)
+        self._fields_of = None
+        self._field_phase.clear()
+        self._fields[cls] = found
+        return found
 
     def variation(self, fn: Function) -> Dict[str, Variation]:
         """Per local name of fn, the highest level any assignment gives it (uniform

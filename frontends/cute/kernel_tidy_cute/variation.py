@@ -107,8 +107,10 @@ class FunctionVariation:
     take (at the module's call sites) and its enclosing function's names."""
 
     def __init__(self, names: Names, node: ast.AST, params: Env, outer: Env,
-                 int_value: Callable[[ast.AST], Optional[int]]) -> None:
+                 int_value: Callable[[ast.AST], Optional[int]],
+                 fields: Optional[Env] = None) -> None:
         self.names = names
+        self.fields = fields or {}  # self.x: how the class's stores to it vary.
         self.outer = outer  # The enclosing function's names (closure), summarized.
         self.int_value = int_value
         self.levels: Dict[ast.AST, Variation] = {}  # Expression -> level (max over passes).
@@ -331,6 +333,8 @@ class FunctionVariation:
                 return elements[node.slice.value]
         if isinstance(node, ast.Attribute):
             value = self.expr(node.value, env)
+            if isinstance(node.value, ast.Name) and node.value.id == "self":
+                value = max(value, self.fields.get(node.attr, UNIFORM))
             return UNIFORM if node.attr in SHAPE_ATTRIBUTES else value
         if isinstance(node, ast.BinOp):
             left, right = self.expr(node.left, env), self.expr(node.right, env)

@@ -214,6 +214,25 @@ class ModelTest(unittest.TestCase):
             """)
         self.assertEqual({"tidx@3": LANE, "warp@4": WARP, "info[1]@5": WARP}, got)
 
+    def test_fields_vary_as_the_values_the_class_stores(self) -> None:
+        got = self.levels_at("""
+            class Epilogue:
+                def __init__(self, tile):
+                    self.tile = tile
+                @cute.jit
+                def setup(self):
+                    tidx, _, _ = cute.arch.thread_idx()
+                    self.tidx = tidx
+                    self.warp = cute.arch.warp_idx()
+                @cute.jit
+                def run(self):
+                    probe(self.tidx)
+                    probe(self.warp)
+                    probe(self.tile)
+            """)
+        self.assertEqual({"self.tidx@11": LANE, "self.warp@12": WARP, "self.tile@13": UNIFORM},
+                         got)
+
     def test_element_type_from_annotations_constructors_and_conversions(self) -> None:
         ctx = context("""
             @cute.kernel

@@ -122,6 +122,7 @@ class FunctionVariation:
         self._breaks: List[List[Env]] = []
         self._continues: List[List[Env]] = []
         self._inlining: Set[ast.Lambda] = set()
+        self._tuple_names: Set[str] = {k.split("#")[0] for k in params if "#" in k}
         body = getattr(node, "body", [])
         self._block(body if isinstance(body, list) else [], dict(params))
 
@@ -136,9 +137,11 @@ class FunctionVariation:
                 elements: Optional[List[Variation]] = None) -> None:
         for name in bound_names(target):
             env[name] = level
-            for key in [k for k in env if k.startswith(name + "#")]:
-                del env[key]
+            if name in self._tuple_names:  # Its old elements go.
+                for key in [k for k in env if k.startswith(name + "#")]:
+                    del env[key]
             if elements is not None and isinstance(target, ast.Name):
+                self._tuple_names.add(name)
                 for i, element in enumerate(elements):
                     env[element_key(name, i)] = element
             if self.summary.get(name, UNIFORM) < level:

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from .names import ARCH, FunctionKind, Names, constant_int, decorator_name
-from .variation import (INT_TYPES, LANE, LANE_SOURCES, SHAPE_ATTRIBUTES, SHAPE_QUERIES, UNIFORM,
+from .variation import (LANE, LANE_SOURCES, SHAPE_ATTRIBUTES, SHAPE_QUERIES, UNIFORM,
                         WARP, WARP_SOURCES, FunctionVariation, Variation, dsl_int_literal,
-                        element_key, join, stored_names)
+                        element_key, is_int_type, join, stored_names)
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
@@ -271,7 +271,7 @@ class Module:
         literal = dsl_int_literal(self.names, node)
         if literal is not None:
             return constant_int(literal)
-        if (isinstance(node, ast.Call) and self.names.qualified(node.func) in INT_TYPES
+        if (isinstance(node, ast.Call) and is_int_type(self.names.qualified(node.func))
                 and len(node.args) == 1 and not node.keywords):
             return self.int_value(node.args[0], fn, depth + 1)
         if self.names.is_(node, ARCH + ".WARP_SIZE"):

@@ -40,9 +40,16 @@ LANE_SHUFFLES = tuple(ARCH + "." + n for n in (
 SHAPE_QUERIES = tuple("cutlass.cute." + n for n in (
     "size", "rank", "depth", "cosize", "shape", "size_in_bytes", "make_layout"))
 SHAPE_ATTRIBUTES = ("shape", "layout", "element_type", "stride", "memspace")
-# cutlass.Int32(32): how the DSL spells an integer constant.
-INT_TYPES = tuple("cutlass." + n for n in (
-    "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint16", "Uint32", "Uint64"))
+# cutlass.Int32(32): how the DSL spells an integer constant (the types are also
+# exported by cutlass.cute.typing, cutlass.cutlass_dsl...).
+INT_NAMES = ("Int8", "Int16", "Int32", "Int64", "Uint8", "Uint16", "Uint32", "Uint64")
+
+
+def is_int_type(qualified: Optional[str]) -> bool:
+    """cutlass.Int32, cutlass.cute.typing.Int32, cutlass.cutlass_dsl.Uint32..."""
+    return qualified is not None and qualified.startswith("cutlass.") \
+        and qualified.rsplit(".", 1)[1] in INT_NAMES
+
 
 Env = Dict[str, Variation]
 Lookup = Callable[[ast.Name], Variation]
@@ -53,7 +60,7 @@ def dsl_int_literal(names: Names, node: Optional[ast.AST]) -> Optional[ast.expr]
     if constant_int(node) is not None:
         assert isinstance(node, ast.expr)
         return node
-    if (isinstance(node, ast.Call) and names.qualified(node.func) in INT_TYPES
+    if (isinstance(node, ast.Call) and is_int_type(names.qualified(node.func))
             and len(node.args) == 1 and not node.keywords and constant_int(node.args[0])
             is not None):
         return node.args[0]

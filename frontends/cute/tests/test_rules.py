@@ -190,6 +190,16 @@ class WarpWidthSpellingsTest(unittest.TestCase):
         fixed = apply(code, found[0])
         self.assertIn("t & cutlass.Int32(cute.arch.WARP_SIZE - 1)", fixed)
 
+    def test_an_integer_type_from_another_dsl_module(self) -> None:
+        header = "import cutlass.cute as cute\nfrom cutlass.cute.typing import Int32\n"
+        found = findings("cute-hardcoded-warp-width", """
+            @cute.kernel
+            def k(dst: cute.Tensor):
+                tidx, _, _ = cute.arch.thread_idx()
+                dst[tidx] = tidx % Int32(32)
+            """, header)
+        self.assertEqual(1, len(found))
+
     def test_a_multiplied_32_only_when_it_scales_a_warp_index(self) -> None:
         code = """
             @cute.kernel

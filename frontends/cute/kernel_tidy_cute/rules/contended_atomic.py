@@ -12,7 +12,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from ..context import Context
 from ..findings import Finding
 from ..model import LANE_SOURCES, UNIFORM, WARP, WARP_SOURCES, Function, walk_own
-from ..variation import INT_TYPES
+from ..variation import is_int_type
 from ..names import ARCH, constant_int
 
 ID = "cute-contended-atomic"
@@ -149,7 +149,7 @@ def _is_index(ctx: Context, fn: Function, node: ast.expr, depth: int) -> bool:
         q = ctx.names.qualified(node.func) or ""
         if q in LANE_SOURCES + WARP_SOURCES:
             return True
-        return (q in INT_TYPES and len(node.args) == 1
+        return (is_int_type(q) and len(node.args) == 1
                 and _is_index(ctx, fn, node.args[0], depth + 1))
     if isinstance(node, ast.Subscript):  # thread_idx()[0]; anything else is a load.
         return ctx.names.call_of(node.value, *LANE_SOURCES)

@@ -66,6 +66,9 @@ class Module:
         self._fields: Dict[ast.ClassDef, Dict[str, Variation]] = {}
         self._fields_of: Optional[ast.ClassDef] = None  # The class whose fields are sought.
         self._field_phase: Dict[ast.AST, FunctionVariation] = {}
+        self._return_cache: Dict[Tuple[ast.AST, Tuple[Tuple[str, Variation], ...]],
+                                 Optional[Variation]] = {}
+        self._returning: Set[Function] = set()
         self._consts: Dict[ast.AST, Dict[str, ast.expr]] = {}
         self._role_cache: Dict[ast.AST, Dict[str, Optional[str]]] = {}
         # Functions by where a call finds them (the first of a name wins): a
@@ -153,10 +156,44 @@ class Module:
             parent = self.analysis(fn.parent)
             outer = join(parent.outer, parent.summary)
         result = FunctionVariation(self.names, fn.node, self._param_levels(fn), outer,
-                                   lambda node: self.int_value(node, fn), fields)
+                                   lambda node: self.int_value(node, fn), fields,
+                                   lambda call, pos, kws: self._returns(call, fn, pos, kws, 0))
         self._in_progress.discard(fn)
         cache[fn.node] = result
         return result
+
+    def _returns(self, call: ast.Call, caller: Function, positional: List[Variation],
+                 keywords: Dict[str, Variation], depth: int) -> Optional[Variation]:
+        """How what a function of the module returns varies, analysed for the levels
+        of this call's arguments (a few calls deep; None where not known)."""
+        callee = self.callee(call, caller)
+        if callee is None or callee.kind == "kernel" or depth >= 3:
+            return None
+        params = callee.node.args.posonlyargs + callee.node.args.args
+        skip = 1 if isinstance(call.func, ast.Attribute) else 0  # self.m(...)
+        levels = {p.arg: level for p, level in zip(params[skip:], positional)}
+        levels.update(keywords)
+        key = (callee.node, tuple(sorted(levels.items())))
+        known = self._return_cache.get(key)
+        if known is not None or key in self._return_cache:
+            return known
+        if callee in self._returning:
+            return None  # Recursion: not known.
+        self._return_cache[key] = None
+        self._returning.add(callee)
+        outer: Dict[str, Variation] = {}
+        if callee.parent is not None:
+            parent = self.analysis(callee.parent)
+            outer = join(parent.outer, parent.summary)
+        cls = self._class_of(callee)
+        fields = self.field_levels(cls) if cls is not None and self._fields_of is None else {}
+        target: Function = callee
+        found = FunctionVariation(
+            self.names, target.node, levels, outer, lambda node: self.int_value(node, target),
+            fields, lambda c, pos, kws: self._returns(c, target, pos, kws, depth + 1)).returns
+        self._returning.discard(callee)
+        self._return_cache[key] = found
+        return found
 
     def _class_of(self, fn: Function) -> Optional[ast.ClassDef]:
         top = fn

@@ -53,6 +53,7 @@ def is_int_type(qualified: Optional[str]) -> bool:
 
 Env = Dict[str, Variation]
 Lookup = Callable[[ast.Name], Variation]
+ReturnsOf = Callable[[ast.Call, List[Variation], Dict[str, Variation]], Optional[Variation]]
 
 
 def dsl_int_literal(names: Names, node: Optional[ast.AST]) -> Optional[ast.expr]:
@@ -115,8 +116,13 @@ class FunctionVariation:
 
     def __init__(self, names: Names, node: ast.AST, params: Env, outer: Env,
                  int_value: Callable[[ast.AST], Optional[int]],
-                 fields: Optional[Env] = None) -> None:
+                 fields: Optional[Env] = None,
+                 returns_of: Optional[ReturnsOf] = None) -> None:
+        """returns_of: the level a call of a function of the module returns, given
+        the levels of its arguments (None: not known)."""
         self.names = names
+        self.returns_of = returns_of
+        self._control: List[Variation] = [UNIFORM]  # Of the enclosing if and loops.
         self.fields = fields or {}  # self.x: how the class's stores to it vary.
         self.outer = outer  # The enclosing function's names (closure), summarized.
         self.int_value = int_value
@@ -207,8 +213,10 @@ class FunctionVariation:
             self._breaks[-1].append(dict(env))
         elif isinstance(stmt, ast.Continue) and self._continues:
             self._continues[-1].append(dict(env))
-        elif isinstance(stmt, ast.Return) and stmt.value is not None:
-            self.returns = max(self.returns, self.expr(stmt.value, env))
+        elif isinstance(stmt, ast.Return):
+            # A return under thread-dependent control returns per thread too.
+            value = self.expr(stmt.value, env) if stmt.value is not None else UNIFORM
+            self.returns = max(self.returns, value, self._control[-1])
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             self._assign(ast.Name(stmt.name, ast.Store()), UNIFORM, env)
         elif isinstance(stmt, (ast.Expr, ast.Assert, ast.Raise, ast.Delete)):
@@ -222,9 +230,11 @@ class FunctionVariation:
         differ as much as the test that chose between them."""
         level = self.expr(test, env)
         merged: Optional[Env] = None
+        self._control.append(max(self._control[-1], level))
         for body in bodies:
             out = self._block(body, dict(env))
             merged = out if merged is None else join(merged, out)
+        self._control.pop()
         assert merged is not None
         if level != UNIFORM:
             self._raise(stored_names([s for b in bodies for s in b]), level, merged)
@@ -253,7 +263,9 @@ class FunctionVariation:
                 control = self.expr(loop.iter, head)
                 inner = dict(head)
                 self._assign(loop.target, control, inner)
+            self._control.append(max(self._control[-1], control))
             out = self._block(loop.body, inner)
+            self._control.pop()
             for other in self._continues.pop():
                 out = join(out, other)
             exits = self._breaks.pop()
@@ -405,6 +417,17 @@ class FunctionVariation:
         if isinstance(node.func, ast.Name) and node.func.id in self._lambdas:
             lam = self._lambdas[node.func.id]
             return max(args, self._inline(lam, [self.expr(a, env) for a in node.args], env))
+        if self.returns_of is not None and q is None and not any(
+                isinstance(a, ast.Starred) for a in node.args) and all(
+                k.arg is not None for k in node.keywords):
+            # A function of the module: what it returns for these arguments (a
+            # helper may return the same in every thread whatever it is given).
+            positional = [self.levels.get(a, UNIFORM) for a in node.args]
+            keywords = {k.arg: self.levels.get(k.value, UNIFORM) for k in node.keywords
+                        if k.arg is not None}
+            returned = self.returns_of(node, positional, keywords)
+            if returned is not None:
+                return max(returned, self.levels.get(node.func, UNIFORM))
         return args
 
     def _inline(self, lam: ast.Lambda, args: List[Variation], env: Optional[Env]) -> Variation:

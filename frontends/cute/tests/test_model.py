@@ -199,6 +199,29 @@ class ModelTest(unittest.TestCase):
             """)
         self.assertEqual({"t@2": LANE, "t@5": UNIFORM, "t@11": LANE}, got)
 
+    def test_a_helper_returns_what_it_computes_not_what_it_is_given(self) -> None:
+        got = self.levels_at("""
+            def first_row(col):
+                start = 0
+                if cutlass.const_expr(True):
+                    start = 1
+                return start
+            def lane_of(t):
+                return t % 32
+            def one_thread(t):
+                if t == 0:
+                    return 1
+                return 0
+            @cute.kernel
+            def k():
+                tidx, _, _ = cute.arch.thread_idx()
+                probe(first_row(tidx))
+                probe(lane_of(tidx))
+                probe(one_thread(tidx))
+            """)
+        self.assertEqual({"first_row(tidx)@15": UNIFORM, "lane_of(tidx)@16": LANE,
+                          "one_thread(tidx)@17": LANE}, got)
+
     def test_a_tuple_of_indices_keeps_each_elements_level(self) -> None:
         got = self.levels_at("""
             def role(info):

@@ -12,6 +12,9 @@ from .variation import (LANE, LANE_SOURCES, SHAPE_ATTRIBUTES, SHAPE_QUERIES, UNI
                         element_key, is_int_type, join, stored_names)
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+THREADISH = ("thread", "lane", "lane_idx")  # Roles of indices that differ per lane.
+# Where a name's role comes from: its one value, or the arguments calls pass for it.
+RoleSource = Union[ast.expr, List[Tuple[Optional[ast.expr], Optional["Function"]]]]
 
 
 __all__ = ["LANE", "LANE_SOURCES", "SHAPE_ATTRIBUTES", "SHAPE_QUERIES", "UNIFORM", "WARP",
@@ -70,7 +73,8 @@ class Module:
                                  Optional[Variation]] = {}
         self._returning: Set[Function] = set()
         self._consts: Dict[ast.AST, Dict[str, ast.expr]] = {}
-        self._role_cache: Dict[ast.AST, Dict[str, Optional[str]]] = {}
+        self._role_cache: Dict[Tuple[ast.AST, str], Optional[str]] = {}
+        self._role_source_cache: Dict[ast.AST, Dict[str, RoleSource]] = {}
         # Functions by where a call finds them (the first of a name wins): a
         # lookup per call, not a scan of every function (a 1 MB file has
         # thousands of both).
@@ -436,9 +440,12 @@ class Module:
         return found
 
     def index_role(self, node: Optional[ast.AST], fn: Function, depth: int = 0) -> Optional[str]:
-        """"warp" for a warp index (tid // 32, tid >> 5, warp_idx()), "lane" for a lane
-        index (tid % 32, tid & 31), "lane_idx" for lane_idx() itself (the lane even in a
-        block whose rows are not whole warps); also through a name assigned once."""
+        """"thread" for a thread index (thread_idx()[0], tidx - 128, tidx % 128), "warp"
+        for a warp index (tid // 32, tid >> 5, warp_idx()), "lane" for a lane index
+        (tid % 32, tid & 31), "lane_idx" for lane_idx() itself (the lane even in a block
+        whose rows are not whole warps); also through a name assigned once, and a
+        parameter that every call of the module passes one of them. None: anything
+        else, a row or element index computed from them included."""
         if node is None or depth > 20:
             return None
         if isinstance(node, ast.Call):
@@ -449,47 +456,105 @@ class Module:
                 return "warp"
             if q == ARCH + ".make_warp_uniform" and len(node.args) == 1:
                 return self.index_role(node.args[0], fn, depth + 1)
+            if is_int_type(q) and len(node.args) == 1:
+                return self.index_role(node.args[0], fn, depth + 1)
             return None
-        if isinstance(node, ast.BinOp):
-            value = self.int_value(node.right, fn)
-            if value is None or self.level(node.left, fn) != LANE:
-                return None
-            if (isinstance(node.op, ast.FloorDiv) and value == 32) or (
-                    isinstance(node.op, ast.RShift) and value == 5):
-                inner = self.index_role(node.left, fn, depth + 1)
-                return "warp" if inner not in ("lane", "lane_idx") else None
-            if (isinstance(node.op, ast.Mod) and value == 32) or (
-                    isinstance(node.op, ast.BitAnd) and value == 31):
-                return "lane"
-            return None
+        if isinstance(node, ast.Subscript):
+            return "thread" if self.names.call_of(node.value, *LANE_SOURCES[:1]) else None
         if isinstance(node, ast.Name):
-            return self._roles(fn).get(node.id) if depth < 20 else None
+            sources = self._role_sources(fn)
+            if node.id in sources:
+                return self._name_role(fn, node.id, sources[node.id], depth)
+            if node.id not in self._stored(fn) and self.level(node, fn) == LANE:
+                return "thread"  # A lambda's parameter that its calls pass per thread.
+            return None
+        if not isinstance(node, ast.BinOp):
+            return None
+        left = self.index_role(node.left, fn, depth + 1)
+        if isinstance(node.op, (ast.Add, ast.Sub)):
+            for mine, role, other in ((node.left, left, node.right),
+                                      (node.right, None, node.left)):
+                role = role or (self.index_role(mine, fn, depth + 1)
+                                if isinstance(node.op, ast.Add) else None)
+                if role in THREADISH and self.level(other, fn) == UNIFORM:
+                    return "thread"  # Shifted by the same amount in every thread.
+            return None
+        value = self.int_value(node.right, fn)
+        if value is None or left not in THREADISH:
+            return None
+        if (isinstance(node.op, ast.FloorDiv) and value == 32) or (
+                isinstance(node.op, ast.RShift) and value == 5):
+            return "warp" if left == "thread" else None
+        if (isinstance(node.op, ast.Mod) and value == 32) or (
+                isinstance(node.op, ast.BitAnd) and value == 31):
+            return "lane"
+        if left == "thread" and value > 32 and (
+                (isinstance(node.op, ast.Mod) and value % 32 == 0)
+                or (isinstance(node.op, ast.BitAnd) and (value + 1) % 32 == 0
+                    and value & (value + 1) == 0)):
+            return "thread"  # The thread's index in a warpgroup (tidx % 128).
         return None
 
-    def _roles(self, fn: Function) -> Dict[str, Optional[str]]:
-        found = self._role_cache.get(fn.node)
+    def _name_role(self, fn: Function, name: str, source: RoleSource,
+                   depth: int) -> Optional[str]:
+        """The role of a name from its one assignment, or from what every call passes
+        for a parameter (memoized; a cycle has none)."""
+        key = (fn.node, name)
+        if key in self._role_cache:
+            return self._role_cache[key]
+        self._role_cache[key] = None
+        if isinstance(source, ast.AST):
+            role = self.index_role(source, fn, depth + 1)
+        else:
+            passed: Set[Optional[str]] = {
+                None if arg is None or caller is None else self.index_role(arg, caller,
+                                                                           depth + 1)
+                for arg, caller in source}
+            role = next(iter(passed)) if len(passed) == 1 else (
+                "thread" if passed <= set(THREADISH) else None)
+        self._role_cache[key] = role
+        return role
+
+    def _role_sources(self, fn: Function) -> Dict[str, RoleSource]:
+        """Per name of fn: the value of its one assignment, or for a parameter never
+        assigned, the arguments the module's calls pass (with their functions)."""
+        found = self._role_source_cache.get(fn.node)
         if found is not None:
             return found
         found = {}
-        self._role_cache[fn.node] = found  # Cycles (a = b; b = a) end with no role.
         counts: Dict[str, int] = {}
-        values: Dict[str, ast.expr] = {}
         for node in walk_own(fn.node):
             if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
                 counts[node.id] = counts.get(node.id, 0) + 1
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target, value = node.targets[0], node.value
                 if isinstance(target, ast.Name):
-                    values[target.id] = value
+                    found[target.id] = value
                 elif (isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
                       and len(target.elts) == len(value.elts)):
                     for t, v in zip(target.elts, value.elts):
                         if isinstance(t, ast.Name):
-                            values[t.id] = v
-        params = {a.arg for a in fn.node.args.posonlyargs + fn.node.args.args}
-        for name, value in values.items():
-            if counts.get(name) == 1 and name not in params:
-                found[name] = self.index_role(value, fn, 1)
+                            found[t.id] = v
+                elif isinstance(target, ast.Tuple) and self.names.call_of(
+                        value, *LANE_SOURCES[:1]) and target.elts and isinstance(
+                        target.elts[0], ast.Name):
+                    found[target.elts[0].id] = ast.Subscript(value, ast.Constant(0))
+        params = fn.node.args.posonlyargs + fn.node.args.args
+        found = {n: v for n, v in found.items()
+                 if counts.get(n) == 1 and n not in {p.arg for p in params}}
+        calls = self.callers(fn) if fn.kind != "kernel" else []
+        for i, param in enumerate(params):
+            if counts.get(param.arg) or not calls:
+                continue
+            args: List[Tuple[Optional[ast.expr], Optional[Function]]] = []
+            for call, caller in calls:
+                skip = 1 if isinstance(call.func, ast.Attribute) else 0
+                arg = next((k.value for k in call.keywords if k.arg == param.arg), None)
+                if arg is None and 0 <= i - skip < len(call.args):
+                    arg = call.args[i - skip]
+                args.append((None if isinstance(arg, ast.Starred) else arg, caller))
+            found[param.arg] = args
+        self._role_source_cache[fn.node] = found
         return found
 
 

@@ -9,7 +9,7 @@ from typing import Dict, Iterator, List, Optional
 
 from ..context import Context
 from ..findings import Edit, Finding, Fix
-from ..model import UNIFORM, Function, walk_own
+from ..model import THREADISH, UNIFORM, Function, walk_own
 from ..names import ARCH, constant_int
 from ..variation import dsl_int_literal
 
@@ -32,9 +32,11 @@ def check(ctx: Context) -> List[Finding]:
                 if literal is None or value is None or \
                         ctx.module.level(operand, fn) == UNIFORM:
                     continue
-                if isinstance(node.op, ast.Mult) and not _scales_warp_index(
-                        ctx, fn, node, operand, parents):
-                    continue
+                if isinstance(node.op, ast.Mult):
+                    if not _scales_warp_index(ctx, fn, node, operand, parents):
+                        continue
+                elif ctx.module.index_role(operand, fn) not in THREADISH:
+                    continue  # A row or element index: its 32 is a tile size.
                 finding = _finding(ctx, node.op, literal, literal is not spelled, value,
                                    warp_size)
                 if finding:

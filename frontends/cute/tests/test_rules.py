@@ -173,6 +173,12 @@ class ContendedAtomicTest(unittest.TestCase):
     def test_a_data_comparison_is_not_a_guard(self) -> None:
         equal = self.CODE.replace("if keys[tidx] > 0:", "if keys[tidx] == 7:")
         self.assertEqual(1, len(findings("cute-contended-atomic", equal)))
+        # A name loaded from memory in two places is data too.
+        twice = self.CODE.replace("            if keys[tidx] > 0:", """            key = keys[tidx]
+                    if tidx > 4:
+                        key = keys[tidx + 1]
+                    if key == 7:""")
+        self.assertEqual(1, len(findings("cute-contended-atomic", twice)))
 
 
 class WarpWidthSpellingsTest(unittest.TestCase):

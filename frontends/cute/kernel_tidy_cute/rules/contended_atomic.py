@@ -21,6 +21,9 @@ ATOMICS = {ARCH + "." + n: n for n in (
     "atomic_fmax", "atomic_fmin")}
 ATOMICS["cutlass.utils.distributed.atomicAdd"] = "atomicAdd"
 ONE_THREAD = (ARCH + ".elect_one",)
+# The value of a loop variable or of `x += ...`: a name nothing assigns, which
+# _is_index counts as an index (unknown values never prove data).
+NOT_KNOWN = ast.Name("<not known>", ast.Load())
 NO_FIX = ("the exact rewrite hands each lane a slot from one atomic of the lanes that reach "
           "it (their count, their rank below it, a broadcast of the first lane's old "
           "value); cutlass.cute.arch's vote and shuffle collectives take a fixed lane mask "
@@ -143,8 +146,10 @@ def _is_index(ctx: Context, fn: Function, node: ast.expr, depth: int) -> bool:
     if depth > 10 or isinstance(node, ast.Constant):
         return False
     if isinstance(node, ast.Name):
-        value = _single_value(fn, node.id)
-        return value is None or _is_index(ctx, fn, value, depth + 1)
+        # A parameter, or a name one of whose values is an index (a name only ever
+        # loaded from memory, `x = keys[i]` in each loop, is data).
+        values = _values(fn, node.id)
+        return not values or any(_is_index(ctx, fn, v, depth + 1) for v in values)
     if isinstance(node, ast.Call):
         q = ctx.names.qualified(node.func) or ""
         if q in LANE_SOURCES + WARP_SOURCES:
@@ -161,8 +166,14 @@ def _is_index(ctx: Context, fn: Function, node: ast.expr, depth: int) -> bool:
 
 
 def _single_value(fn: Function, name: str) -> Optional[ast.expr]:
-    """The value of a name assigned exactly once in fn by `name = value`; a name
-    of a tuple assignment (tidx, _, _ = ...) gives the whole value."""
+    """The value of a name assigned exactly once in fn by `name = value`."""
+    values = _values(fn, name)
+    return values[0] if len(values) == 1 else None
+
+
+def _values(fn: Function, name: str) -> List[ast.expr]:
+    """The values fn assigns to a name; a name of a tuple assignment (tidx, _, _ =
+    ...) gives the whole value, a loop variable or an augmented one None."""
     values: List[ast.expr] = []
     for node in walk_own(fn.node):
         if isinstance(node, ast.Assign):
@@ -174,8 +185,8 @@ def _single_value(fn: Function, name: str) -> Optional[ast.expr]:
                     values.append(node.value)
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)) and isinstance(
                 getattr(node, "target", None), ast.Name) and getattr(node, "target").id == name:
-            values.append(ast.Constant(None))
-    return values[0] if len(values) == 1 else None
+            values.append(NOT_KNOWN)
+    return values
 
 
 def _atomic(ctx: Context, fn: Function, call: ast.Call, stmt: ast.AST) -> Optional[Finding]:

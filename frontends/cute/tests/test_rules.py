@@ -174,10 +174,10 @@ class ContendedAtomicTest(unittest.TestCase):
         equal = self.CODE.replace("if keys[tidx] > 0:", "if keys[tidx] == 7:")
         self.assertEqual(1, len(findings("cute-contended-atomic", equal)))
         # A name loaded from memory in two places is data too.
-        twice = self.CODE.replace("            if keys[tidx] > 0:", """            key = keys[tidx]
-                    if tidx > 4:
-                        key = keys[tidx + 1]
-                    if key == 7:""")
+        twice = self.CODE.replace("if keys[tidx] > 0:", "key = keys[tidx]\n"
+                                  "            if tidx > 4:\n"
+                                  "                key = keys[tidx + 1]\n"
+                                  "            if key == 7:")
         self.assertEqual(1, len(findings("cute-contended-atomic", twice)))
 
 

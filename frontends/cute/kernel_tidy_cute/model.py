@@ -480,6 +480,9 @@ class Module:
                     return "thread"  # Shifted by the same amount in every thread.
             return None
         value = self.int_value(node.right, fn)
+        if value is None and isinstance(node.op, ast.Mod) and left == "thread" \
+                and self.level(node.right, fn) == UNIFORM:
+            return "thread"  # tidx % num_threads: the index in a group of threads.
         if value is None or left not in THREADISH:
             return None
         if (isinstance(node.op, ast.FloorDiv) and value == 32) or (

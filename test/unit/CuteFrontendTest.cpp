@@ -132,7 +132,7 @@ TEST(CuteFrontend, ListsExactlyTheRegistrysPythonRules) {
   for (const rules::RuleInfo &Rule : rules::allRules())
     if (Rule.Language == "Python")
       Registered.insert(Rule.Id.str());
-  EXPECT_EQ(6u, Registered.size());
+  EXPECT_EQ(7u, Registered.size());
   std::string Dir = makeTempDir(), Out = Dir + "/out";
   auto Python = llvm::sys::findProgramByName("python3");
   ASSERT_TRUE(Python) << "python3 is needed for the CuTe DSL frontend";
@@ -184,7 +184,7 @@ TEST(CuteFrontend, AnalyzerSendsPythonFilesToTheFrontend) {
   }());
   EXPECT_TRUE(LuisaOnly->analyze(Dir + "/k.py", std::string(Kernel)).Findings.empty());
   EXPECT_TRUE(LuisaOnly->enabledChecks(Dir + "/k.py").empty());
-  EXPECT_EQ(6u, Analyzer->enabledChecks(Dir + "/k.py").size());
+  EXPECT_EQ(7u, Analyzer->enabledChecks(Dir + "/k.py").size());
   llvm::sys::fs::remove_directories(Dir);
 }
 

@@ -3,32 +3,22 @@ functions, @cute.kernel device functions and plain Python, with their
 enclosing functions and classes, and the values that vary per thread."""
 
 import ast
-import enum
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from .names import ARCH, FunctionKind, Names, constant_int, decorator_name
+from .variation import (LANE, LANE_SOURCES, SHAPE_ATTRIBUTES, SHAPE_QUERIES, UNIFORM,
+                        WARP, WARP_SOURCES, FunctionVariation, Variation, dsl_int_literal,
+                        element_key, is_int_type, join, stored_names)
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+THREADISH = ("thread", "lane", "lane_idx")  # Roles of indices that differ per lane.
+# Where a name's role comes from: its one value, or the arguments calls pass for it.
+RoleSource = Union[ast.expr, List[Tuple[Optional[ast.expr], Optional["Function"]]]]
 
 
-class Variation(enum.IntEnum):
-    """How a value differs between the threads of a block (ordered: a join is max)."""
-    UNIFORM = 0  # The same in every thread.
-    WARP = 1  # Uniform in a warp, varies between the warps of a block.
-    LANE = 2  # Varies between the lanes of a warp.
-
-
-UNIFORM, WARP, LANE = Variation.UNIFORM, Variation.WARP, Variation.LANE
-
-LANE_SOURCES = (ARCH + ".thread_idx", ARCH + ".lane_idx")
-WARP_SOURCES = (ARCH + ".warp_idx",)
-
-# The shape of a per-thread tensor (a partition by thread_idx) is the same in
-# every thread: what these return does not vary even when their argument does.
-SHAPE_QUERIES = tuple("cutlass.cute." + n for n in (
-    "size", "rank", "depth", "cosize", "shape", "size_in_bytes", "make_layout"))
-SHAPE_ATTRIBUTES = ("shape", "layout", "element_type", "stride", "memspace")
+__all__ = ["LANE", "LANE_SOURCES", "SHAPE_ATTRIBUTES", "SHAPE_QUERIES", "UNIFORM", "WARP",
+           "WARP_SOURCES", "Variation"]
 
 WARP_PRIMITIVES = tuple(ARCH + "." + n for n in (
     "warp_idx", "lane_idx", "shuffle_sync", "shuffle_sync_up", "shuffle_sync_down",
@@ -69,7 +59,22 @@ class Module:
         self.by_node: Dict[ast.AST, Function] = {}
         self.enclosing: Dict[ast.Call, Optional[Function]] = {}  # Call node -> its function
         self._collect(tree, None, None)
-        self._variation: Dict[ast.AST, Dict[str, Variation]] = {}
+        self._variation: Dict[ast.AST, FunctionVariation] = {}
+        self._in_progress: Set[Function] = set()
+        self._callers: Optional[Dict[Function, List[Tuple[ast.Call,
+                                                          Optional[Function]]]]] = None
+        self._stores: Dict[ast.AST, Set[str]] = {}
+        self._rooted: Dict[Function, bool] = {}
+        self._class_attrs: Dict[ast.ClassDef, Dict[str, Tuple[ast.expr, Function]]] = {}
+        self._fields: Dict[ast.ClassDef, Dict[str, Variation]] = {}
+        self._fields_of: Optional[ast.ClassDef] = None  # The class whose fields are sought.
+        self._field_phase: Dict[ast.AST, FunctionVariation] = {}
+        self._return_cache: Dict[Tuple[ast.AST, Tuple[Tuple[str, Variation], ...]],
+                                 Optional[Variation]] = {}
+        self._returning: Set[Function] = set()
+        self._consts: Dict[ast.AST, Dict[str, ast.expr]] = {}
+        self._role_cache: Dict[Tuple[ast.AST, str], Optional[str]] = {}
+        self._role_source_cache: Dict[ast.AST, Dict[str, RoleSource]] = {}
         # Functions by where a call finds them (the first of a name wins): a
         # lookup per call, not a scan of every function (a 1 MB file has
         # thousands of both).
@@ -139,73 +144,432 @@ class Module:
 
     # Values that vary per thread ------------------------------------------------
 
-    def variation(self, fn: Function) -> Dict[str, Variation]:
-        """Per local name of fn, how it varies (LANE, WARP); uniform names are absent.
-        Flow-insensitive: a name varies if any assignment to it does."""
-        if fn.node in self._variation:
-            return self._variation[fn.node]
-        result: Dict[str, Variation] = {}
+    def analysis(self, fn: Function) -> FunctionVariation:
+        """The flow-sensitive levels of fn's expressions (computed once). While the
+        fields of a class are being found, functions are analysed without fields,
+        in a cache of their own."""
+        cache = self._variation if self._fields_of is None else self._field_phase
+        done = cache.get(fn.node)
+        if done is not None:
+            return done
+        cls = self._class_of(fn)
+        fields = self.field_levels(cls) if cls is not None and self._fields_of is None else {}
+        self._in_progress.add(fn)
+        outer: Dict[str, Variation] = {}
         if fn.parent is not None:
-            result.update(self.variation(fn.parent))
-        self._variation[fn.node] = result
-        assigns: List[Tuple[List[ast.expr], ast.expr]] = []
-        for node in walk_own(fn.node):
-            if isinstance(node, ast.Assign):
-                assigns.append((node.targets, node.value))
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
-                assigns.append(([node.target], node.value))
-            elif isinstance(node, ast.NamedExpr):
-                assigns.append(([node.target], node.value))
-            elif isinstance(node, (ast.For, ast.comprehension)):
-                assigns.append(([node.target], node.iter))
-        changed = True
-        while changed:
-            changed = False
-            for targets, value in assigns:
-                level = self.expr_variation(value, result)
-                if level == UNIFORM:
-                    continue
-                for target in targets:
-                    for name in target_names(target):
-                        if result.get(name, UNIFORM) < level:
-                            result[name] = level
-                            changed = True
+            parent = self.analysis(fn.parent)
+            outer = join(parent.outer, parent.summary)
+        result = FunctionVariation(self.names, fn.node, self._param_levels(fn), outer,
+                                   lambda node: self.int_value(node, fn), fields,
+                                   lambda call, pos, kws: self._returns(call, fn, pos, kws, 0))
+        self._in_progress.discard(fn)
+        cache[fn.node] = result
         return result
 
-    def expr_variation(self, node: Optional[ast.AST], names: Dict[str, Variation]) -> Variation:
-        """How the value of an expression varies, given how the names vary."""
-        if node is None:
-            return UNIFORM
-        if isinstance(node, ast.Call):
-            if self.names.call_of(node, *LANE_SOURCES):
-                return LANE
-            if self.names.call_of(node, *WARP_SOURCES):
-                return WARP
-            if self.names.call_of(node, "cutlass.const_expr", *SHAPE_QUERIES):
-                return UNIFORM
-        if isinstance(node, ast.Attribute) and node.attr in SHAPE_ATTRIBUTES:
-            return UNIFORM
-        if isinstance(node, ast.BinOp):
-            left = self.expr_variation(node.left, names)
-            right = self.expr_variation(node.right, names)
-            divisor = constant_int(node.right)
-            if divisor is None and self.names.is_(node.right, ARCH + ".WARP_SIZE"):
-                divisor = 32
-            # tid // 32 (or >> 5 and more) is the same for the lanes of a warp.
-            if left == LANE and right == UNIFORM and divisor is not None and (
-                    (isinstance(node.op, ast.FloorDiv) and divisor > 0 and divisor % 32 == 0)
-                    or (isinstance(node.op, ast.RShift) and divisor >= 5)):
-                left = WARP
-            return max(left, right)
-        if isinstance(node, ast.Name):
-            return names.get(node.id, UNIFORM)
-        if isinstance(node, (ast.Lambda, ast.FunctionDef)):
-            return UNIFORM
-        return max([self.expr_variation(c, names) for c in ast.iter_child_nodes(node)],
-                   default=UNIFORM)
+    def _returns(self, call: ast.Call, caller: Function, positional: List[Variation],
+                 keywords: Dict[str, Variation], depth: int) -> Optional[Variation]:
+        """How what a function of the module returns varies, analysed for the levels
+        of this call's arguments (a few calls deep; None where not known)."""
+        callee = self.callee(call, caller)
+        if callee is None or callee.kind == "kernel" or depth >= 3:
+            return None
+        params = callee.node.args.posonlyargs + callee.node.args.args
+        skip = 1 if isinstance(call.func, ast.Attribute) else 0  # self.m(...)
+        levels = {p.arg: level for p, level in zip(params[skip:], positional)}
+        levels.update(keywords)
+        key = (callee.node, tuple(sorted(levels.items())))
+        known = self._return_cache.get(key)
+        if known is not None or key in self._return_cache:
+            return known
+        if callee in self._returning:
+            return None  # Recursion: not known.
+        self._return_cache[key] = None
+        self._returning.add(callee)
+        outer: Dict[str, Variation] = {}
+        if callee.parent is not None:
+            parent = self.analysis(callee.parent)
+            outer = join(parent.outer, parent.summary)
+        cls = self._class_of(callee)
+        fields = self.field_levels(cls) if cls is not None and self._fields_of is None else {}
+        target: Function = callee
+        found = FunctionVariation(
+            self.names, target.node, levels, outer, lambda node: self.int_value(node, target),
+            fields, lambda c, pos, kws: self._returns(c, target, pos, kws, depth + 1)).returns
+        self._returning.discard(callee)
+        self._return_cache[key] = found
+        return found
 
-    def varies_per_lane(self, node: ast.AST, fn: Function) -> bool:
-        return self.expr_variation(node, self.variation(fn)) == LANE
+    def _class_of(self, fn: Function) -> Optional[ast.ClassDef]:
+        top = fn
+        while top.parent is not None:
+            top = top.parent
+        return top.cls
+
+    def field_levels(self, cls: ast.ClassDef) -> Dict[str, Variation]:
+        """How the fields a class's methods store (`self.tidx = tidx`) vary: the
+        highest level of the values stored, each computed without fields."""
+        found = self._fields.get(cls)
+        if found is not None:
+            return found
+        self._fields_of = cls
+        found = {}
+        for method in self.functions:
+            if self._class_of(method) is not cls:
+                continue
+            for node in walk_own(method.node):
+                if not isinstance(node, ast.Assign):
+                    continue
+                for target in node.targets:
+                    pairs = [(target, node.value)]
+                    if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                            and len(target.elts) == len(node.value.elts):
+                        pairs = list(zip(target.elts, node.value.elts))
+                    for t, v in pairs:
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
+                                and t.value.id == "self":
+                            level = self.level(v, method)
+                            found[t.attr] = max(found.get(t.attr, UNIFORM), level)
+        self._fields_of = None
+        self._field_phase.clear()
+        self._fields[cls] = found
+        return found
+
+    def variation(self, fn: Function) -> Dict[str, Variation]:
+        """Per local name of fn, the highest level any assignment gives it (uniform
+        names are absent)."""
+        return {k: v for k, v in self.analysis(fn).summary.items() if v != UNIFORM}
+
+    def level(self, node: ast.AST, fn: Function) -> Variation:
+        """How an expression of fn varies where it stands."""
+        found = self.analysis(fn)
+        recorded = found.levels.get(node)
+        return recorded if recorded is not None else found.expr(node, None)
+
+    def callers(self, fn: Function) -> List[Tuple[ast.Call, Optional[Function]]]:
+        """The module's calls of fn, with the function each is in."""
+        if self._callers is None:
+            self._callers = {}
+            for call, caller in self.enclosing.items():
+                target = self.callee(call, caller)
+                if target is not None:
+                    self._callers.setdefault(target, []).append((call, caller))
+        return self._callers.get(fn, [])
+
+    def rooted(self, fn: Function) -> bool:
+        """Whether every value reaching fn's parameters is known: a kernel, or a
+        function called only from such functions of this module."""
+        known = self._rooted.get(fn)
+        if known is not None:
+            return known
+        self._rooted[fn] = False  # A cycle of calls proves nothing.
+        if fn.kind == "kernel":
+            result = True
+        elif fn.parent is not None and not fn.node.args.args:
+            result = self.rooted(fn.parent)
+        else:
+            calls = self.callers(fn)
+            result = bool(calls) and all(c is not None and self.rooted(c) for _, c in calls)
+        self._rooted[fn] = result
+        return result
+
+    def _param_levels(self, fn: Function) -> Dict[str, Variation]:
+        """A kernel's parameters are the same in every thread; another function's
+        take the levels of the arguments the module's calls pass (none: uniform)."""
+        params = fn.node.args.posonlyargs + fn.node.args.args
+        levels: Dict[str, Variation] = {}
+        tuples: Dict[str, Optional[List[Variation]]] = {}  # A tuple argument's elements.
+        if fn.kind == "kernel":
+            return levels
+        for call, caller in self.callers(fn):
+            if caller is None or caller in self._in_progress:
+                continue
+            skip = 1 if isinstance(call.func, ast.Attribute) else 0  # self.m(...)
+            pairs = [(p.arg, a) for p, a in zip(params[skip:], call.args)
+                     if not isinstance(a, ast.Starred)]
+            pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+            for name, arg in pairs:
+                level = self.level(arg, caller)
+                if levels.get(name, UNIFORM) < level:
+                    levels[name] = level
+                elements = self.analysis(caller).tuple_levels(arg, None)
+                seen = tuples.setdefault(name, elements)
+                if seen is not None and (elements is None or len(elements) != len(seen)):
+                    tuples[name] = None
+                elif seen is not None and elements is not None:
+                    tuples[name] = [max(a, b) for a, b in zip(seen, elements)]
+        for name, elements in tuples.items():
+            for i, element in enumerate(elements or []):
+                levels[element_key(name, i)] = element
+        return levels
+
+    def int_value(self, node: Optional[ast.AST], fn: Optional[Function],
+                  depth: int = 0) -> Optional[int]:
+        """The value of an integer constant expression: literals, their DSL spelling
+        (cutlass.Int32(32)), cute.arch.WARP_SIZE, names assigned once to a constant
+        in fn or at module level (not rebound in fn), and arithmetic on them."""
+        if node is None or depth > 20:
+            return None
+        literal = dsl_int_literal(self.names, node)
+        if literal is not None:
+            return constant_int(literal)
+        if (isinstance(node, ast.Call) and is_int_type(self.names.qualified(node.func))
+                and len(node.args) == 1 and not node.keywords):
+            return self.int_value(node.args[0], fn, depth + 1)
+        if self.names.is_(node, ARCH + ".WARP_SIZE"):
+            return 32
+        if isinstance(node, ast.Name):
+            consts = self._constants(fn)
+            expr = consts.get(node.id)
+            if expr is None and fn is not None and node.id not in self._stored(fn):
+                expr = self._constants(None).get(node.id)
+            return self.int_value(expr, fn if node.id in consts else None, depth + 1)
+        if isinstance(node, ast.Attribute) and fn is not None:
+            found = self._self_attribute(node, fn)
+            return None if found is None else self.int_value(found[0], found[1], depth + 1)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "len" and len(node.args) == 1 and not node.keywords
+                and node.func.id not in self._constants(None)):
+            return self._length(node.args[0], fn, depth + 1)
+        if isinstance(node, ast.BinOp):
+            left = self.int_value(node.left, fn, depth + 1)
+            right = self.int_value(node.right, fn, depth + 1)
+            if left is None or right is None:
+                return None
+            if isinstance(node.op, ast.Add):
+                return left + right
+            if isinstance(node.op, ast.Sub):
+                return left - right
+            if isinstance(node.op, ast.Mult):
+                return left * right
+            if isinstance(node.op, ast.FloorDiv) and right:
+                return left // right
+            if isinstance(node.op, (ast.LShift, ast.RShift)) and 0 <= right < 64:
+                return left << right if isinstance(node.op, ast.LShift) else left >> right
+        return None
+
+    def _length(self, node: ast.AST, fn: Optional[Function], depth: int) -> Optional[int]:
+        """The length of a tuple or list display (its starred parts included), also
+        through a constant name or a self attribute that holds one."""
+        if depth > 20:
+            return None
+        if isinstance(node, (ast.Tuple, ast.List)):
+            total = 0
+            for e in node.elts:
+                inner = self._length(e.value, fn, depth + 1) if isinstance(e, ast.Starred) else 1
+                if inner is None:
+                    return None
+                total += inner
+            return total
+        if isinstance(node, ast.Attribute) and fn is not None:
+            found = self._self_attribute(node, fn)
+            return None if found is None else self._length(found[0], found[1], depth + 1)
+        if isinstance(node, ast.Name):
+            consts = self._constants(fn)
+            expr = consts.get(node.id)
+            if expr is None and (fn is None or node.id not in self._stored(fn)):
+                expr = self._constants(None).get(node.id)
+            return None if expr is None else self._length(
+                expr, fn if node.id in consts else None, depth + 1)
+        return None
+
+    def _self_attribute(self, node: ast.Attribute,
+                        fn: Function) -> Optional[Tuple[ast.expr, Function]]:
+        """The value of `self.x` in a method: the one assignment `self.x = value` of
+        its class, in __init__ (with the function it is in)."""
+        if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+            return None
+        top = fn
+        while top.parent is not None:
+            top = top.parent
+        if top.cls is None:
+            return None
+        attrs = self._class_attrs.get(top.cls)
+        if attrs is None:
+            attrs = {}
+            counts: Dict[str, int] = {}
+            for method in self.functions:
+                if method.cls is not top.cls:
+                    continue
+                for sub in ast.walk(method.node):
+                    if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) \
+                            and isinstance(sub.value, ast.Name) and sub.value.id == "self":
+                        counts[sub.attr] = counts.get(sub.attr, 0) + 1
+                    if (method.name == "__init__" and isinstance(sub, ast.Assign)
+                            and len(sub.targets) == 1
+                            and isinstance(sub.targets[0], ast.Attribute)
+                            and isinstance(sub.targets[0].value, ast.Name)
+                            and sub.targets[0].value.id == "self"):
+                        attrs[sub.targets[0].attr] = (sub.value, method)
+            attrs = {k: v for k, v in attrs.items() if counts.get(k) == 1}
+            self._class_attrs[top.cls] = attrs
+        return attrs.get(node.attr)
+
+    def _stored(self, fn: Function) -> Set[str]:
+        found = self._stores.get(fn.node)
+        if found is None:
+            found = stored_names(fn.node.body) | {
+                a.arg for a in fn.node.args.posonlyargs + fn.node.args.args +
+                fn.node.args.kwonlyargs}
+            self._stores[fn.node] = found
+        return found
+
+    def _constants(self, fn: Optional[Function]) -> Dict[str, ast.expr]:
+        """Names bound exactly once, by `name = value`, in fn's body (or the module's
+        statements outside functions and classes), and not parameters."""
+        key: ast.AST = fn.node if fn is not None else self.tree
+        found = self._consts.get(key)
+        if found is not None:
+            return found
+        counts: Dict[str, int] = {}
+        single: Dict[str, ast.expr] = {}
+        nodes: Iterable[ast.AST] = walk_own(fn.node) if fn is not None else _module_level(
+            self.tree)
+        for node in nodes:
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                counts[node.id] = counts.get(node.id, 0) + 1
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                counts[node.name] = counts.get(node.name, 0) + 2
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                    single[targets[0].id] = node.value
+        params = set() if fn is None else {a.arg for a in fn.node.args.posonlyargs +
+                                           fn.node.args.args + fn.node.args.kwonlyargs}
+        found = {n: v for n, v in single.items() if counts.get(n) == 1 and n not in params}
+        self._consts[key] = found
+        return found
+
+    def index_role(self, node: Optional[ast.AST], fn: Function, depth: int = 0) -> Optional[str]:
+        """"thread" for a thread index (thread_idx()[0], tidx - 128, tidx % 128), "warp"
+        for a warp index (tid // 32, tid >> 5, warp_idx()), "lane" for a lane index
+        (tid % 32, tid & 31), "lane_idx" for lane_idx() itself (the lane even in a block
+        whose rows are not whole warps); also through a name assigned once, and a
+        parameter that every call of the module passes one of them. None: anything
+        else, a row or element index computed from them included."""
+        if node is None or depth > 20:
+            return None
+        if isinstance(node, ast.Call):
+            q = self.names.qualified(node.func)
+            if q == ARCH + ".lane_idx":
+                return "lane_idx"
+            if q in WARP_SOURCES:
+                return "warp"
+            if q == ARCH + ".make_warp_uniform" and len(node.args) == 1:
+                return self.index_role(node.args[0], fn, depth + 1)
+            if is_int_type(q) and len(node.args) == 1:
+                return self.index_role(node.args[0], fn, depth + 1)
+            return None
+        if isinstance(node, ast.Subscript):
+            return "thread" if self.names.call_of(node.value, *LANE_SOURCES[:1]) else None
+        if isinstance(node, ast.Name):
+            sources = self._role_sources(fn)
+            if node.id in sources:
+                return self._name_role(fn, node.id, sources[node.id], depth)
+            if node.id not in self._stored(fn) and self.level(node, fn) == LANE:
+                return "thread"  # A lambda's parameter that its calls pass per thread.
+            return None
+        if not isinstance(node, ast.BinOp):
+            return None
+        left = self.index_role(node.left, fn, depth + 1)
+        if isinstance(node.op, (ast.Add, ast.Sub)):
+            for mine, role, other in ((node.left, left, node.right),
+                                      (node.right, None, node.left)):
+                role = role or (self.index_role(mine, fn, depth + 1)
+                                if isinstance(node.op, ast.Add) else None)
+                if role in THREADISH and self.level(other, fn) == UNIFORM:
+                    return "thread"  # Shifted by the same amount in every thread.
+            return None
+        value = self.int_value(node.right, fn)
+        if value is None and isinstance(node.op, ast.Mod) and left == "thread" \
+                and self.level(node.right, fn) == UNIFORM:
+            return "thread"  # tidx % num_threads: the index in a group of threads.
+        if value is None or left not in THREADISH:
+            return None
+        if (isinstance(node.op, ast.FloorDiv) and value == 32) or (
+                isinstance(node.op, ast.RShift) and value == 5):
+            return "warp" if left == "thread" else None
+        if (isinstance(node.op, ast.Mod) and value == 32) or (
+                isinstance(node.op, ast.BitAnd) and value == 31):
+            return "lane"
+        if left == "thread" and value > 32 and (
+                (isinstance(node.op, ast.Mod) and value % 32 == 0)
+                or (isinstance(node.op, ast.BitAnd) and (value + 1) % 32 == 0
+                    and value & (value + 1) == 0)):
+            return "thread"  # The thread's index in a warpgroup (tidx % 128).
+        return None
+
+    def _name_role(self, fn: Function, name: str, source: RoleSource,
+                   depth: int) -> Optional[str]:
+        """The role of a name from its one assignment, or from what every call passes
+        for a parameter (memoized; a cycle has none)."""
+        key = (fn.node, name)
+        if key in self._role_cache:
+            return self._role_cache[key]
+        self._role_cache[key] = None
+        if isinstance(source, ast.AST):
+            role = self.index_role(source, fn, depth + 1)
+        else:
+            passed: Set[Optional[str]] = {
+                None if arg is None or caller is None else self.index_role(arg, caller,
+                                                                           depth + 1)
+                for arg, caller in source}
+            role = next(iter(passed)) if len(passed) == 1 else (
+                "thread" if passed <= set(THREADISH) else None)
+        self._role_cache[key] = role
+        return role
+
+    def _role_sources(self, fn: Function) -> Dict[str, RoleSource]:
+        """Per name of fn: the value of its one assignment, or for a parameter never
+        assigned, the arguments the module's calls pass (with their functions)."""
+        found = self._role_source_cache.get(fn.node)
+        if found is not None:
+            return found
+        found = {}
+        counts: Dict[str, int] = {}
+        for node in walk_own(fn.node):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                counts[node.id] = counts.get(node.id, 0) + 1
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, value = node.targets[0], node.value
+                if isinstance(target, ast.Name):
+                    found[target.id] = value
+                elif (isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
+                      and len(target.elts) == len(value.elts)):
+                    for t, v in zip(target.elts, value.elts):
+                        if isinstance(t, ast.Name):
+                            found[t.id] = v
+                elif isinstance(target, ast.Tuple) and self.names.call_of(
+                        value, *LANE_SOURCES[:1]) and target.elts and isinstance(
+                        target.elts[0], ast.Name):
+                    found[target.elts[0].id] = ast.Subscript(value, ast.Constant(0))
+        params = fn.node.args.posonlyargs + fn.node.args.args
+        found = {n: v for n, v in found.items()
+                 if counts.get(n) == 1 and n not in {p.arg for p in params}}
+        calls = self.callers(fn) if fn.kind != "kernel" else []
+        for i, param in enumerate(params):
+            if counts.get(param.arg) or not calls:
+                continue
+            args: List[Tuple[Optional[ast.expr], Optional[Function]]] = []
+            for call, caller in calls:
+                skip = 1 if isinstance(call.func, ast.Attribute) else 0
+                arg = next((k.value for k in call.keywords if k.arg == param.arg), None)
+                if arg is None and 0 <= i - skip < len(call.args):
+                    arg = call.args[i - skip]
+                args.append((None if isinstance(arg, ast.Starred) else arg, caller))
+            found[param.arg] = args
+        self._role_source_cache[fn.node] = found
+        return found
+
+
+def _module_level(tree: ast.Module) -> Iterator[ast.AST]:
+    """The nodes of the module's own statements, outside functions and classes."""
+    stack: List[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                 ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def walk_own(fn_node: FunctionNode) -> Iterator[ast.AST]:

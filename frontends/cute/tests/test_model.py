@@ -75,9 +75,186 @@ class ModelTest(unittest.TestCase):
         self.assertEqual({"tidx": LANE, "_": LANE, "warp": WARP, "lane": LANE, "i": LANE},
                          ctx.module.variation(fn))
         self.assertIsInstance(ctx.module.variation(fn)["warp"], Variation)
-        self.assertEqual(UNIFORM, ctx.module.expr_variation(ast.parse("n + 1").body[0], {}))
+        self.assertEqual(UNIFORM, ctx.module.level(ast.parse("n + 1").body[0], fn))
         self.assertLess(UNIFORM, WARP)
         self.assertLess(WARP, LANE)
+
+    def levels_at(self, code: str) -> Dict[str, Variation]:
+        """The level of each `probe(NAME)` argument, keyed 'NAME@LINE' (line in code)."""
+        ctx = context(code)
+        got: Dict[str, Variation] = {}
+        header_lines = 3  # The header and the blank first line of the code.
+        for call, caller in ctx.module.calls():
+            if isinstance(call.func, ast.Name) and call.func.id == "probe" and caller:
+                arg = call.args[0]
+                key = f"{ctx.source.text(arg)}@{call.lineno - header_lines}"
+                got[key] = ctx.module.level(arg, caller)
+        return got
+
+    def test_a_name_varies_where_its_assignment_makes_it_vary(self) -> None:
+        got = self.levels_at("""
+            @cute.kernel
+            def k(rows: cute.Tensor):
+                tidx, _, _ = cute.arch.thread_idx()
+                bidx, _, _ = cute.arch.block_idx()
+                probe(bidx)
+                bidx = tidx * 2
+                probe(bidx)
+            """)
+        self.assertEqual({"bidx@5": UNIFORM, "bidx@7": LANE}, got)
+
+    def test_branches_join_and_a_thread_dependent_test_taints_what_it_assigns(self) -> None:
+        got = self.levels_at("""
+            @cute.kernel
+            def k(n: cutlass.Int32):
+                tidx, _, _ = cute.arch.thread_idx()
+                a = 0
+                b = 0
+                if n > 4:
+                    a = tidx
+                if tidx < 16:
+                    b = 1
+                probe(a)
+                probe(b)
+            """)
+        self.assertEqual({"a@10": LANE, "b@11": LANE}, got)
+
+    def test_loops_reach_a_fixed_point_and_breaks_leave_with_their_values(self) -> None:
+        got = self.levels_at("""
+            @cute.kernel
+            def k(n: cutlass.Int32):
+                tidx, _, _ = cute.arch.thread_idx()
+                a = 0
+                b = 0
+                c = 0
+                for i in range(n):
+                    probe(a)
+                    a = b
+                    b = tidx
+                while n > 0:
+                    c = tidx
+                    if n == 3:
+                        break
+                    c = 0
+                probe(a)
+                probe(c)
+            """)
+        self.assertEqual({"a@8": LANE, "a@16": LANE, "c@17": LANE}, got)
+
+    def test_tuples_element_by_element_and_module_constants(self) -> None:
+        got = self.levels_at("""
+            warp_threads = 32
+            @cute.kernel
+            def k():
+                tidx, _, _ = cute.arch.thread_idx()
+                warp, lane = tidx // 32, tidx % 32
+                probe(warp)
+                probe(lane)
+                probe(tidx // warp_threads)
+                probe(tidx // cutlass.Int32(64))
+                probe(tidx // 48)
+            """)
+        self.assertEqual({"warp@6": WARP, "lane@7": LANE, "tidx // warp_threads@8": WARP,
+                          "tidx // cutlass.Int32(64)@9": WARP, "tidx // 48@10": LANE}, got)
+
+    def test_warp_uniform_hints_collectives_and_block_indices(self) -> None:
+        got = self.levels_at("""
+            @cute.kernel
+            def k(x: cute.Tensor):
+                tidx, _, _ = cute.arch.thread_idx()
+                bidx, bidy, _ = cute.arch.block_idx()
+                cluster = cute.arch.block_idx_in_cluster()
+                w = cute.arch.make_warp_uniform(tidx // 32)
+                v = x[tidx]
+                total = cute.arch.warp_reduction(v, lambda a, b: a + b)
+                part = cute.arch.warp_reduction(v, lambda a, b: a + b, threads_in_group=8)
+                first = cute.arch.shuffle_sync(v, 0)
+                bits = cute.arch.vote_ballot_sync(v > 0)
+                probe(bidx + bidy + cluster)
+                probe(w)
+                probe(total)
+                probe(part)
+                probe(first)
+                probe(bits)
+                probe(cute.arch.shuffle_sync(v, tidx ^ 1))
+            """)
+        self.assertEqual({"bidx + bidy + cluster@12": UNIFORM, "w@13": WARP, "total@14": WARP,
+                          "part@15": LANE, "first@16": WARP, "bits@17": WARP,
+                          "cute.arch.shuffle_sync(v, tidx ^ 1)@18": LANE}, got)
+
+    def test_helpers_and_lambdas_take_their_callers_levels(self) -> None:
+        got = self.levels_at("""
+            def lane_of(t):
+                probe(t)
+                return t % 32
+            def only_uniform(t):
+                probe(t)
+            @cute.kernel
+            def k(n: cutlass.Int32):
+                tidx, _, _ = cute.arch.thread_idx()
+                lane_of(tidx)
+                only_uniform(n)
+                half = lambda t: probe(t)
+                half(tidx)
+            """)
+        self.assertEqual({"t@2": LANE, "t@5": UNIFORM, "t@11": LANE}, got)
+
+    def test_a_helper_returns_what_it_computes_not_what_it_is_given(self) -> None:
+        got = self.levels_at("""
+            def first_row(col):
+                start = 0
+                if cutlass.const_expr(True):
+                    start = 1
+                return start
+            def lane_of(t):
+                return t % 32
+            def one_thread(t):
+                if t == 0:
+                    return 1
+                return 0
+            @cute.kernel
+            def k():
+                tidx, _, _ = cute.arch.thread_idx()
+                probe(first_row(tidx))
+                probe(lane_of(tidx))
+                probe(one_thread(tidx))
+            """)
+        self.assertEqual({"first_row(tidx)@15": UNIFORM, "lane_of(tidx)@16": LANE,
+                          "one_thread(tidx)@17": LANE}, got)
+
+    def test_a_tuple_of_indices_keeps_each_elements_level(self) -> None:
+        got = self.levels_at("""
+            def role(info):
+                tidx, warp = info
+                probe(tidx)
+                probe(warp)
+                probe(info[1])
+            @cute.kernel
+            def k():
+                tidx, _, _ = cute.arch.thread_idx()
+                info = (tidx, cute.arch.make_warp_uniform(cute.arch.warp_idx()))
+                role(info)
+            """)
+        self.assertEqual({"tidx@3": LANE, "warp@4": WARP, "info[1]@5": WARP}, got)
+
+    def test_fields_vary_as_the_values_the_class_stores(self) -> None:
+        got = self.levels_at("""
+            class Epilogue:
+                def __init__(self, tile):
+                    self.tile = tile
+                @cute.jit
+                def setup(self):
+                    tidx, _, _ = cute.arch.thread_idx()
+                    self.tidx = tidx
+                    self.warp = cute.arch.warp_idx()
+                @cute.jit
+                def run(self):
+                    probe(self.tidx)
+                    probe(self.warp)
+                    probe(self.tile)
+            """)
+        self.assertEqual({"self.tidx@11": LANE, "self.warp@12": WARP, "self.tile@13": UNIFORM},
+                         got)
 
     def test_element_type_from_annotations_constructors_and_conversions(self) -> None:
         ctx = context("""

@@ -145,3 +145,79 @@ class JitRecompileTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ContendedAtomicTest(unittest.TestCase):
+    CODE = """
+        @cute.kernel
+        def k(keys: cute.Tensor, out: cute.Tensor, cursor: cute.Tensor):
+            tidx, _, _ = cute.arch.thread_idx()
+            if keys[tidx] > 0:
+                slot = cute.arch.atomic_add(cursor.iterator.llvm_ptr, cutlass.Int32(1))
+                out[slot] = keys[tidx]
+        """
+
+    def test_a_slot_allocation_on_one_counter_is_reported_without_a_fix(self) -> None:
+        found = findings("cute-contended-atomic", self.CODE)
+        self.assertEqual(1, len(found))
+        self.assertIn("its old value used", found[0].message)
+        self.assertIsNone(found[0].fix)
+        self.assertIn("fixed lane mask", found[0].no_fix_reason)
+
+    def test_a_per_lane_address_or_a_lane_zero_guard_is_not(self) -> None:
+        per_lane = self.CODE.replace("cursor.iterator.llvm_ptr", "cursor.iterator.llvm_ptr + tidx")
+        guarded = self.CODE.replace("if keys[tidx] > 0:", "if tidx == 0:")
+        self.assertEqual([], findings("cute-contended-atomic", per_lane))
+        self.assertEqual([], findings("cute-contended-atomic", guarded))
+
+    def test_a_data_comparison_is_not_a_guard(self) -> None:
+        equal = self.CODE.replace("if keys[tidx] > 0:", "if keys[tidx] == 7:")
+        self.assertEqual(1, len(findings("cute-contended-atomic", equal)))
+        # A name loaded from memory in two places is data too.
+        twice = self.CODE.replace("if keys[tidx] > 0:", "key = keys[tidx]\n"
+                                  "            if tidx > 4:\n"
+                                  "                key = keys[tidx + 1]\n"
+                                  "            if key == 7:")
+        self.assertEqual(1, len(findings("cute-contended-atomic", twice)))
+
+
+class WarpWidthSpellingsTest(unittest.TestCase):
+    def test_dsl_integers_and_helper_parameters(self) -> None:
+        code = """
+            def lane_of(t):
+                return t & cutlass.Int32(31)
+            @cute.kernel
+            def k(dst: cute.Tensor):
+                tidx, _, _ = cute.arch.thread_idx()
+                dst[tidx] = lane_of(tidx) + tidx // cutlass.Int32(32)
+            """
+        found = findings("cute-hardcoded-warp-width", code)
+        self.assertEqual(2, len(found))
+        fixed = apply(code, found[0])
+        self.assertIn("t & cutlass.Int32(cute.arch.WARP_SIZE - 1)", fixed)
+
+    def test_an_integer_type_from_another_dsl_module(self) -> None:
+        header = "import cutlass.cute as cute\nfrom cutlass.cute.typing import Int32\n"
+        found = findings("cute-hardcoded-warp-width", """
+            @cute.kernel
+            def k(dst: cute.Tensor):
+                tidx, _, _ = cute.arch.thread_idx()
+                dst[tidx] = tidx % Int32(32)
+            """, header)
+        self.assertEqual(1, len(found))
+
+    def test_a_multiplied_32_only_when_it_scales_a_warp_index(self) -> None:
+        code = """
+            @cute.kernel
+            def k(dst: cute.Tensor):
+                tidx, _, _ = cute.arch.thread_idx()
+                warp, lane = tidx // cute.arch.WARP_SIZE, cute.arch.lane_idx()
+                dst[(lane & 1) * 32 + warp * 32] = 0
+                dst[warp * 32 + lane] = 1
+            """
+        found = findings("cute-hardcoded-warp-width", code)
+        self.assertEqual(["warp offset"], [f.message.split(" in ")[1].split(" arith")[0]
+                                           for f in found])
+        fixed = apply(code, found[0])
+        self.assertIn("dst[warp * cute.arch.WARP_SIZE + lane] = 1", fixed)
+        self.assertIn("dst[(lane & 1) * 32 + warp * 32] = 0", fixed)

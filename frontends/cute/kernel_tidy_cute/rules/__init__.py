@@ -9,6 +9,7 @@ from ..context import Context
 from ..findings import Finding
 from . import butterfly_reduction
 from . import calling_convention
+from . import contended_atomic
 from . import divergent_barrier
 from . import hardcoded_warp_width
 from . import jit_recompile
@@ -23,4 +24,5 @@ RULES: Dict[str, Rule] = {
     "cute-hardcoded-warp-width": hardcoded_warp_width.check,
     "cute-divergent-barrier": divergent_barrier.check,
     "cute-jit-recompile": jit_recompile.check,
+    "cute-contended-atomic": contended_atomic.check,
 }

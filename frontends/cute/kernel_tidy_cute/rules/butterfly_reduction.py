@@ -36,13 +36,15 @@ class Step:
 
 @dataclass
 class Butterfly:
-    """Five steps over offsets 1 to 16 of one variable: a loop or unrolled statements."""
+    """Five steps over offsets 1 to 16 of one variable, or of several reduced
+    side by side in one loop: a for or while loop, or unrolled statements."""
     var: str
     kind: str
     first: ast.stmt
     last: ast.stmt
     count: int  # Statements of the enclosing list it takes.
     names: List[str] = field(default_factory=list)  # Loop variables and temporaries.
+    others: List[Tuple[str, str]] = field(default_factory=list)  # Further (var, kind).
 
 
 def check(ctx: Context) -> List[Finding]:
@@ -51,7 +53,8 @@ def check(ctx: Context) -> List[Finding]:
         for body in _statement_lists(fn.node):
             i = 0
             while i < len(body):
-                match = _loop_butterfly(ctx, body[i]) or _unrolled_butterfly(ctx, body, i)
+                match = (_loop_butterfly(ctx, fn, body[i]) or _while_butterfly(ctx, fn, body, i)
+                         or _unrolled_butterfly(ctx, fn, body, i))
                 if match is None:
                     i += 1
                     continue
@@ -76,9 +79,13 @@ def _statement_lists(fn_node: FunctionNode) -> Iterator[List[ast.stmt]]:
 
 # One combining step: v = op(v, shuffle_sync_bfly(v, offset=K)) ----------------
 
-def _shuffle(ctx: Context, node: ast.AST) -> Optional[Tuple[str, ast.expr]]:
-    """(value name, offset expression) of a full-warp shuffle_sync_bfly call, else None."""
-    if not isinstance(node, ast.Call) or not ctx.names.call_of(node, ARCH + ".shuffle_sync_bfly"):
+def _shuffle(ctx: Context, fn: Function, node: ast.AST) -> Optional[Tuple[str, ast.expr]]:
+    """(value name, offset expression) of a full-warp shuffle_sync_bfly call, or of a
+    shuffle_sync from lane `lane ^ offset` (the same exchange), else None."""
+    if not isinstance(node, ast.Call):
+        return None
+    bfly = ctx.names.call_of(node, ARCH + ".shuffle_sync_bfly")
+    if not bfly and not ctx.names.call_of(node, ARCH + ".shuffle_sync"):
         return None
     args = list(node.args)
     if any(k.arg is None for k in node.keywords):
@@ -98,6 +105,14 @@ def _shuffle(ctx: Context, node: ast.AST) -> Optional[Tuple[str, ast.expr]]:
     if "mask_and_clamp" in kw and _int(ctx, kw["mask_and_clamp"], {}) != 31:
         return None  # Segments of the warp (threads_in_group style groupings).
     if set(kw) - set(names):
+        return None
+    if not bfly:
+        if not (isinstance(offset, ast.BinOp) and isinstance(offset.op, ast.BitXor)):
+            return None
+        for lane, other in ((offset.left, offset.right), (offset.right, offset.left)):
+            # lane_idx() itself: tidx % 32 is the lane only where rows are whole warps.
+            if ctx.module.index_role(lane, fn) == "lane_idx":
+                return value.id, other
         return None
     return value.id, offset
 
@@ -121,22 +136,22 @@ def _combine(ctx: Context, value: ast.expr, var: str) -> Optional[Tuple[str, ast
     return None
 
 
-def _step(ctx: Context, stmts: Sequence[ast.stmt], i: int) -> Optional[Step]:
+def _step(ctx: Context, fn: Function, stmts: Sequence[ast.stmt], i: int) -> Optional[Step]:
     """The combining step that starts at stmts[i]."""
     s = stmts[i]
     if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) \
             and type(s.op) in BINARY_KINDS:
-        shuffle = _shuffle(ctx, s.value)
+        shuffle = _shuffle(ctx, fn, s.value)
         if shuffle and shuffle[0] == s.target.id:
             return Step(s.target.id, BINARY_KINDS[type(s.op)], shuffle[1], 1)
     var = _single_name_assigned(s)
     if var is not None and isinstance(s, ast.Assign):
         combined = _combine(ctx, s.value, var)
         if combined:
-            shuffle = _shuffle(ctx, combined[1])
+            shuffle = _shuffle(ctx, fn, combined[1])
             if shuffle and shuffle[0] == var:
                 return Step(var, combined[0], shuffle[1], 1)
-        shuffle = _shuffle(ctx, s.value)
+        shuffle = _shuffle(ctx, fn, s.value)
         if shuffle and i + 1 < len(stmts) and shuffle[0] != var:
             temp, var = var, shuffle[0]
             n = stmts[i + 1]
@@ -209,30 +224,100 @@ def _loop_values(ctx: Context, node: ast.expr) -> Optional[List[int]]:
     return None
 
 
-def _loop_butterfly(ctx: Context, loop: ast.stmt) -> Optional[Butterfly]:
+def _body_steps(ctx: Context, fn: Function, body: List[ast.stmt]) -> Optional[List[Step]]:
+    """The steps that make up a loop body exactly, one per variable, else None."""
+    steps: List[Step] = []
+    j = 0
+    while j < len(body):
+        step = _step(ctx, fn, body, j)
+        if step is None or any(s.var == step.var for s in steps):
+            return None
+        steps.append(step)
+        j += step.count
+    return steps or None
+
+
+def _loop_butterfly(ctx: Context, fn: Function, loop: ast.stmt) -> Optional[Butterfly]:
     if not isinstance(loop, ast.For) or loop.orelse or not isinstance(loop.target, ast.Name):
         return None
-    step = _step(ctx, loop.body, 0)
-    if step is None or step.count != len(loop.body):
-        return None
+    steps = _body_steps(ctx, fn, loop.body)
     values = _loop_values(ctx, loop.iter)
-    if values is None:
+    if steps is None or values is None:
         return None
     index = loop.target.id
-    offsets = [_int(ctx, step.offset, {index: v}) for v in values]
-    if sorted(o for o in offsets if o is not None) != FULL_WARP_OFFSETS or None in offsets:
+    for step in steps:
+        offsets = [_int(ctx, step.offset, {index: v}) for v in values]
+        if None in offsets or sorted(o for o in offsets if o is not None) != FULL_WARP_OFFSETS:
+            return None
+    return _several(steps, loop, loop, 1, [index])
+
+
+def _several(steps: List[Step], first: ast.stmt, last: ast.stmt, count: int,
+             names: List[str]) -> Butterfly:
+    temps = [s.temp for s in steps if s.temp]
+    return Butterfly(steps[0].var, steps[0].kind, first, last, count, names + temps,
+                     [(s.var, s.kind) for s in steps[1:]])
+
+
+def _while_butterfly(ctx: Context, fn: Function, stmts: List[ast.stmt],
+                     i: int) -> Optional[Butterfly]:
+    """`off = 16` then `while off >= 1:` (or `> 0`) with the steps and a halving
+    `off //= 2` (`off = off // 2`, `off >>= 1`) as its last statement."""
+    if i + 1 >= len(stmts):
         return None
-    return Butterfly(step.var, step.kind, loop, loop, 1,
-                     [index] + ([step.temp] if step.temp else []))
+    init, loop = stmts[i], stmts[i + 1]
+    var = _single_name_assigned(init)
+    if var is None or not isinstance(init, ast.Assign) or not isinstance(loop, ast.While) \
+            or loop.orelse or len(loop.body) < 2:
+        return None
+    start = ctx.module.int_value(init.value, fn)
+    test = loop.test
+    if start is None or not (isinstance(test, ast.Compare) and len(test.ops) == 1
+                             and isinstance(test.left, ast.Name) and test.left.id == var):
+        return None
+    bound = _int(ctx, test.comparators[0], {})
+    if not ((isinstance(test.ops[0], ast.GtE) and bound == 1)
+            or (isinstance(test.ops[0], ast.Gt) and bound == 0)):
+        return None
+    if not _halves(loop.body[-1], var):
+        return None
+    steps = _body_steps(ctx, fn, loop.body[:-1])
+    if steps is None or any(not (isinstance(s.offset, ast.Name) and s.offset.id == var)
+                            for s in steps):
+        return None
+    offsets: List[int] = []
+    value = start
+    while value >= 1 and len(offsets) <= len(FULL_WARP_OFFSETS):
+        offsets.append(value)
+        value //= 2
+    if sorted(offsets) != FULL_WARP_OFFSETS:
+        return None
+    return _several(steps, init, loop, 2, [var])
 
 
-def _unrolled_butterfly(ctx: Context, stmts: List[ast.stmt], i: int) -> Optional[Butterfly]:
+def _halves(stmt: ast.stmt, var: str) -> bool:
+    """off //= 2, off >>= 1, off = off // 2, off = off >> 1."""
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) \
+            and stmt.target.id == var:
+        op, amount = stmt.op, constant_int(stmt.value)
+    elif _single_name_assigned(stmt) == var and isinstance(stmt, ast.Assign) \
+            and isinstance(stmt.value, ast.BinOp) and isinstance(stmt.value.left, ast.Name) \
+            and stmt.value.left.id == var:
+        op, amount = stmt.value.op, constant_int(stmt.value.right)
+    else:
+        return False
+    return (isinstance(op, ast.FloorDiv) and amount == 2) or (
+        isinstance(op, ast.RShift) and amount == 1)
+
+
+def _unrolled_butterfly(ctx: Context, fn: Function, stmts: List[ast.stmt],
+                        i: int) -> Optional[Butterfly]:
     j = i
     offsets: List[int] = []
     temps: List[str] = []
     first: Optional[Step] = None
     while j < len(stmts) and len(offsets) < 5:
-        step = _step(ctx, stmts, j)
+        step = _step(ctx, fn, stmts, j)
         if step is None or (first is not None and (step.var, step.kind) !=
                             (first.var, first.kind)):
             break
@@ -251,53 +336,152 @@ def _unrolled_butterfly(ctx: Context, stmts: List[ast.stmt], i: int) -> Optional
 
 # The finding and its fix ------------------------------------------------------
 
-def _finding(ctx: Context, fn: Function, match: Butterfly) -> Optional[Finding]:
-    var, kind = match.var, match.kind
-    first, last = match.first, match.last
+@dataclass
+class Plan:
+    """What one reduced variable becomes: its redux.sync kind when it has one."""
+    var: str
+    kind: str
+    redux_kind: str
+    vtype: Optional[str]
+    literal: bool  # The type is only that of a Python literal it starts from.
+
+    @property
+    def reducible(self) -> bool:
+        return self.vtype in INT32_TYPES or (self.vtype == "Float32" and
+                                             self.redux_kind in ("fmax", "fmin"))
+
+
+def _plan(ctx: Context, fn: Function, var: str, kind: str) -> Optional[Plan]:
     vtype = element_type(ctx.names, fn, var)
+    literal = False
+    if vtype is None and _starts_from_float_literal(fn, var):
+        vtype, literal = "Float32", True  # A Python float is a Float32 in the DSL.
     if kind in ("fmax", "fmin"):
         if vtype not in (None, "Float32"):
             return None  # cute.arch.fmax on another type: not a reduction redux.sync has.
         vtype = "Float32"
-    redux_kind = {"fmax": "fmax", "fmin": "fmin"}.get(kind, kind)
+    redux_kind = kind
     if vtype == "Float32" and kind in ("max", "min"):
         redux_kind = "f" + kind
+    return Plan(var, kind, redux_kind, vtype, literal)
+
+
+def _starts_from_float_literal(fn: Function, var: str) -> bool:
+    """Every plain assignment of var outside its own updates is a float literal."""
+    found = False
+    for node in walk_own(fn.node):
+        if isinstance(node, ast.Assign) and any(var in _target_names(t) for t in node.targets):
+            if isinstance(node.value, ast.Constant) and type(node.value.value) is float:
+                found = True
+            elif not (isinstance(node.value, (ast.BinOp, ast.Call)) and any(
+                    isinstance(n, ast.Name) and n.id == var for n in ast.walk(node.value))):
+                return False
+    return found
+
+
+def _target_names(target: ast.AST) -> List[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for e in target.elts for n in _target_names(e)]
+    return []
+
+
+def _finding(ctx: Context, fn: Function, match: Butterfly) -> Optional[Finding]:
+    plans = [_plan(ctx, fn, v, k) for v, k in [(match.var, match.kind)] + match.others]
+    known = [p for p in plans if p is not None]
+    if not known:
+        return None
+    first, last = match.first, match.last
     src = ctx.source
-    what = f"full-warp butterfly reduction of '{var}' ({kind}) with shuffle_sync_bfly"
+    shuffle = "shuffle_sync_bfly" if any(
+        ctx.names.call_of(n, ARCH + ".shuffle_sync_bfly")
+        for stmt in _statements(match) for n in ast.walk(stmt)) else "shuffle_sync"
+    subject = ", ".join(f"'{p.var}' ({p.kind})" for p in known)
+    what = f"full-warp butterfly reduction of {subject} with {shuffle}"
     finding = Finding(ID, "", src.begin(first), src.end(last))
-    if vtype in INT32_TYPES or (vtype == "Float32" and redux_kind in ("fmax", "fmin")):
+    if len(known) > 1 or len(plans) > 1:
+        return _several_finding(ctx, fn, match, plans, what, finding)
+    plan = known[0]
+    var, redux_kind, vtype = plan.var, plan.redux_kind, plan.vtype
+    if plan.reducible:
         finding.message = f"{what}: one cute.arch.warp_redux_sync({var}, \"{redux_kind}\") does it"
-        spelled = ctx.names.spelling(ARCH + ".warp_redux_sync")
-        reason = _fix_blocker(ctx, fn, match)
-        if spelled is None:
-            finding.no_fix_reason = "nothing imported in this file leads to cutlass.cute.arch"
-        elif reason:
+        reason = _fix_blocker(ctx, fn, match, [plan])
+        if reason:
             finding.no_fix_reason = reason
         else:
-            fix = Fix(_replace(ctx, first, last, f"{var} = {spelled}({var}, \"{redux_kind}\")"))
+            fix = Fix(_replace(ctx, first, last, [_redux(ctx, plan)]))
             if vtype == "Float32":
                 fix.safe, fix.reason = False, FLOAT_SM100
             finding.fix = fix
         return finding
-    if vtype == "Float32" and kind == "add":
+    if vtype == "Float32" and plan.kind == "add":
         finding.message = (f"{what}: redux.sync has no Float32 add, so there is no "
-                           "one-instruction replacement; keep it, or sum 32-bit integers")
+                           "one-instruction replacement; keep it")
         finding.no_fix_reason = "redux.sync reduces Float32 only with min and max"
         return finding
-    also = " and Float32 min/max" if kind in ("max", "min") else ""
+    also = " and Float32 min/max" if plan.kind in ("max", "min") else ""
     finding.message = (f"{what}: cute.arch.warp_redux_sync({var}, \"{redux_kind}\") does it "
                        f"in one instruction for 32-bit integers{also}")
-    finding.no_fix_reason = (f"the type of '{var}' is not visible (annotate it, e.g. "
-                             f"'{var}: cutlass.Int32')" if vtype is None else
-                             f"'{var}' is {vtype}: redux.sync reduces 32-bit integers and Float32")
     if vtype is not None:
         return None  # A type redux.sync does not reduce at all: nothing better to offer.
+    finding.no_fix_reason = _unknown_type(var)
     return finding
 
 
-def _fix_blocker(ctx: Context, fn: Function, match: Butterfly) -> str:
+def _unknown_type(var: str) -> str:
+    return (f"the type of '{var}' is not visible; where it is a 32-bit integer, saying so "
+            f"(e.g. '{var}: cutlass.Int32') lets the tool rewrite it")
+
+
+def _several_finding(ctx: Context, fn: Function, match: Butterfly,
+                     plans: List[Optional[Plan]], what: str, finding: Finding) -> Finding:
+    """Several values reduced in one loop: one warp_redux_sync each, when all have one."""
+    known = [p for p in plans if p is not None]
+    finding.message = (f"{what}: one cute.arch.warp_redux_sync per value does it where "
+                       "redux.sync has the reduction (32-bit integers, Float32 min/max)")
+    blocker = next((p for p in plans if p is None or not p.reducible), None)
+    if blocker is not None:
+        if blocker.vtype is None:
+            finding.no_fix_reason = _unknown_type(blocker.var)
+        elif blocker.vtype == "Float32" and blocker.kind == "add":
+            finding.no_fix_reason = (f"'{blocker.var}' is a Float32 sum: redux.sync reduces "
+                                     "Float32 only with min and max")
+            finding.message = (f"{what}: redux.sync has no Float32 add, so there is no "
+                               "one-instruction replacement for all of them; keep it")
+        else:
+            finding.no_fix_reason = (f"'{blocker.var}' is {blocker.vtype}: redux.sync reduces "
+                                     "32-bit integers and Float32")
+        return finding
+    reason = _fix_blocker(ctx, fn, match, known)
+    if reason:
+        finding.no_fix_reason = reason
+        return finding
+    fix = Fix(_replace(ctx, match.first, match.last, [_redux(ctx, p) for p in known]))
+    if any(p.vtype == "Float32" for p in known):
+        fix.safe, fix.reason = False, FLOAT_SM100
+    finding.fix = fix
+    return finding
+
+
+def _redux(ctx: Context, plan: Plan) -> str:
+    spelled = ctx.names.spelling(ARCH + ".warp_redux_sync")
+    return f"{plan.var} = {spelled}({plan.var}, \"{plan.redux_kind}\")"
+
+
+def _statements(match: Butterfly) -> List[ast.stmt]:
+    return [match.first, match.last]
+
+
+def _fix_blocker(ctx: Context, fn: Function, match: Butterfly, plans: List[Plan]) -> str:
     first, last = match.first, match.last
     src = ctx.source
+    if ctx.names.spelling(ARCH + ".warp_redux_sync") is None:
+        return "nothing imported in this file leads to cutlass.cute.arch"
+    literal = next((p for p in plans if p.literal), None)
+    if literal is not None:
+        return (f"'{literal.var}' is a Float32 only through the Python float it starts "
+                "from; the tool does not rewrite on that")
     if not (src.only_code_on_lines(first) and src.only_code_on_lines(last)):
         return "the butterfly shares its lines with other code"
     span = (src.begin(first), src.end(last))
@@ -328,7 +512,7 @@ def _rebinding_spans(ctx: Context, fn: Function,
     return spans
 
 
-def _replace(ctx: Context, first: ast.stmt, last: ast.stmt, statement: str) -> List[Edit]:
+def _replace(ctx: Context, first: ast.stmt, last: ast.stmt, statements: List[str]) -> List[Edit]:
     """Edits replacing the statements first..last (whole lines) with one statement;
     their comments are kept, each on a line of its own above it."""
     src = ctx.source
@@ -340,4 +524,5 @@ def _replace(ctx: Context, first: ast.stmt, last: ast.stmt, statement: str) -> L
     newline = src.line_break(last_line)
     text = "".join(indent + c[2] + (newline or "\n")
                    for c in src.comments_between(first.lineno, last_line))
-    return [Edit(begin, end, text + indent + statement + newline)]
+    body = (newline or "\n").join(indent + s for s in statements)
+    return [Edit(begin, end, text + body + newline)]

@@ -30,19 +30,18 @@ def check(ctx: Context) -> List[Finding]:
 def _walk(ctx: Context, fn: Function, stmts: Sequence[ast.stmt], guards: Guards,
           findings: List[Finding]) -> None:
     """guards: (level, statement) of the enclosing thread-varying control flow."""
-    varies = ctx.module.variation(fn)
     for stmt in stmts:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for call in _calls_outside_nested_blocks(stmt):
             _check_call(ctx, call, guards, findings)
         if isinstance(stmt, (ast.If, ast.While)):
-            level = ctx.module.expr_variation(stmt.test, varies)
+            level = ctx.module.level(stmt.test, fn)
             inner: Guards = guards + [(level, stmt)] if level != UNIFORM else guards
             _walk(ctx, fn, stmt.body, inner, findings)
             _walk(ctx, fn, stmt.orelse, inner, findings)
         elif isinstance(stmt, ast.For):
-            level = ctx.module.expr_variation(stmt.iter, varies)
+            level = ctx.module.level(stmt.iter, fn)
             inner = guards + [(level, stmt)] if level != UNIFORM else guards
             _walk(ctx, fn, stmt.body, inner, findings)
             _walk(ctx, fn, stmt.orelse, inner, findings)
@@ -55,7 +54,7 @@ def _walk(ctx: Context, fn: Function, stmts: Sequence[ast.stmt], guards: Guards,
             for block in blocks:
                 _walk(ctx, fn, block, guards, findings)
         elif hasattr(ast, "Match") and isinstance(stmt, ast.Match):
-            level = ctx.module.expr_variation(stmt.subject, varies)
+            level = ctx.module.level(stmt.subject, fn)
             inner = guards + [(level, stmt)] if level != UNIFORM else guards
             for case in stmt.cases:
                 _walk(ctx, fn, case.body, inner, findings)

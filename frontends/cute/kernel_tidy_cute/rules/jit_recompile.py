@@ -1,13 +1,15 @@
 """cute-jit-recompile: compilation repeated in a loop: a @cute.jit function
 called with no_cache=True (a fresh compilation per call), or cute.compile(...)
-on arguments the loop does not change (the same executor each time)."""
+on arguments the loop does not change (the same executor each time); and a
+hand-written compile cache whose key leaves out a value the compiled kernel is
+built from (a call differing only there reuses the wrong kernel)."""
 
 import ast
-from typing import Iterator, List, Optional, Sequence, Set, Union
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Union
 
 from ..context import Context
 from ..findings import Edit, Finding, Fix
-from ..model import assigned_names
+from ..model import Function, assigned_names, walk_own
 from ..names import CUTE
 
 ID = "cute-jit-recompile"
@@ -36,7 +38,7 @@ def check(ctx: Context) -> List[Finding]:
                         ctx.source.begin(call), ctx.source.end(call.func),
                         no_fix_reason="the compiled executor's arguments are chosen by the "
                                       "author (cute.compile takes example arguments)"))
-    return _innermost_first(findings)
+    return _innermost_first(findings) + _cache_keys(ctx)
 
 
 def _innermost_first(findings: List[Finding]) -> List[Finding]:
@@ -205,3 +207,102 @@ def _hoist(ctx: Context, loop: Loop, stmt: ast.stmt) -> Fix:
     loop_start = src.offset(loop.lineno, 0)
     return Fix([Edit(loop_start, loop_start, moved),
                 Edit(src.offset(first, 0), src.line_end(last), "")])
+
+
+# Hand-written compile caches: cache[key] = cute.compile(Kernel(a, b), ...) ----------
+
+def _cache_keys(ctx: Context) -> List[Finding]:
+    findings: List[Finding] = []
+    for fn in ctx.module.functions:
+        values = _single_values(fn)
+        for node in walk_own(fn.node):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Subscript)):
+                continue
+            compiled = node.value
+            if isinstance(compiled, ast.Name):
+                compiled = values.get(compiled.id, compiled)
+            if not ctx.names.call_of(compiled, CUTE + ".compile"):
+                continue
+            assert isinstance(compiled, ast.Call)
+            finding = _incomplete_key(ctx, fn, node.targets[0], compiled, values)
+            if finding is not None:
+                findings.append(finding)
+    return findings
+
+
+def _incomplete_key(ctx: Context, fn: Function, store: ast.Subscript, compiled: ast.Call,
+                    values: Dict[str, ast.expr]) -> Optional[Finding]:
+    key: ast.AST = store.slice
+    if isinstance(key, ast.Name):
+        key = values.get(key.id, key)
+    if not isinstance(key, (ast.Tuple, ast.Call)):
+        return None  # A key computed elsewhere: its parts are not visible.
+    kernel = compiled.args[0] if compiled.args else None
+    # The kernel object: its constructor call, or every one a name is assigned in
+    # the branches that choose it.
+    every = _all_values(fn)
+    kernels: List[ast.expr] = []
+    if isinstance(kernel, ast.Call):
+        kernels = [kernel]
+    elif isinstance(kernel, ast.Name):
+        kernels = every.get(kernel.id, [])
+    if not kernels or not all(isinstance(k, ast.Call) for k in kernels):
+        return None
+    params = {a.arg for a in fn.node.args.posonlyargs + fn.node.args.args +
+              fn.node.args.kwonlyargs} - {"self", "cls"}
+    built_from = _sources([a for k in kernels if isinstance(k, ast.Call)
+                           for a in k.args + [w.value for w in k.keywords]], every)
+    keyed = _sources([key], every)
+    missing = sorted((built_from & params) - keyed)
+    if not missing:
+        return None
+    names = ", ".join(f"'{m}'" for m in missing)
+    src = ctx.source
+    return Finding(
+        ID, f"compile cache key {src.text(key)} leaves out {names}, which the compiled kernel "
+            f"is built from ({_constructor(src.text, kernels[0])}): a call that differs only "
+            "there "
+            "reuses a kernel compiled for another value", src.begin(store), src.end(store),
+        no_fix_reason="which values belong in the key is the author's choice")
+
+
+def _all_values(fn: Function) -> Dict[str, List[ast.expr]]:
+    """Local names of fn with all the values `name = value` assigns them."""
+    values: Dict[str, List[ast.expr]] = {}
+    for node in walk_own(fn.node):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name):
+            values.setdefault(node.targets[0].id, []).append(node.value)
+    return values
+
+
+def _single_values(fn: Function) -> Dict[str, ast.expr]:
+    """Local names of fn assigned exactly once, by `name = value`."""
+    counts: Dict[str, int] = {}
+    values: Dict[str, ast.expr] = {}
+    for node in walk_own(fn.node):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            counts[node.id] = counts.get(node.id, 0) + 1
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name):
+            values[node.targets[0].id] = node.value
+    return {n: v for n, v in values.items() if counts.get(n) == 1}
+
+
+def _sources(exprs: Sequence[ast.AST], values: Dict[str, List[ast.expr]]) -> Set[str]:
+    """The names the expressions read, through the values of the local names."""
+    seen: Set[str] = set()
+    stack = [n.id for e in exprs for n in ast.walk(e) if isinstance(n, ast.Name)]
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for value in values.get(name, []):
+            stack.extend(n.id for n in ast.walk(value) if isinstance(n, ast.Name))
+    return seen
+
+
+def _constructor(text: Callable[[ast.AST], str], call: ast.expr) -> str:
+    return f"{text(call.func)}(...)" if isinstance(call, ast.Call) else "its constructor"

@@ -8,7 +8,6 @@ from typing import List, Optional
 from ..context import Context
 from ..findings import Finding
 from ..model import WARP_PRIMITIVES, Function, walk_own
-from ..names import constant_int
 
 ID = "cute-launch-config"
 MAX_THREADS_PER_BLOCK = 1024  # Every CUDA GPU since compute capability 2.0.
@@ -26,7 +25,7 @@ def check(ctx: Context) -> List[Finding]:
             continue  # Some other object's launch().
         if kernel is not None and kernel.kind != "kernel":
             continue
-        findings.extend(_check_launch(ctx, call, kernel))
+        findings.extend(_check_launch(ctx, call, kernel, caller))
     return findings
 
 
@@ -42,7 +41,8 @@ def _literal_non_int(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is not int
 
 
-def _check_launch(ctx: Context, call: ast.Call, kernel: Optional[Function]) -> List[Finding]:
+def _check_launch(ctx: Context, call: ast.Call, kernel: Optional[Function],
+                  caller: Optional[Function]) -> List[Finding]:
     src = ctx.source
     keywords = {k.arg: k.value for k in call.keywords if k.arg}
     found: List[Finding] = []
@@ -74,7 +74,7 @@ def _check_launch(ctx: Context, call: ast.Call, kernel: Optional[Function]) -> L
                "'fallback_cluster' without 'cluster': the DSL rejects it; set the preferred "
                "'cluster' too")
 
-    block = _literal_dims(keywords.get("block"))
+    block = _literal_dims(ctx, keywords.get("block"), caller)
     if block is not None:
         threads = math.prod(block)
         if threads > MAX_THREADS_PER_BLOCK:
@@ -87,8 +87,8 @@ def _check_launch(ctx: Context, call: ast.Call, kernel: Optional[Function]) -> L
                        f"block of {threads} threads is not a whole number of warps, but kernel "
                        f"'{kernel.name}' uses the warp-level '{primitive}': its last warp is "
                        "partial")
-    grid = _literal_dims(keywords.get("grid"))
-    cluster = _literal_dims(keywords.get("cluster"))
+    grid = _literal_dims(ctx, keywords.get("grid"), caller)
+    cluster = _literal_dims(ctx, keywords.get("cluster"), caller)
     if grid is not None and cluster is not None and len(cluster) == 3:
         grid3 = grid + [1] * (3 - len(grid))
         for axis, (g, c) in enumerate(zip(grid3, cluster)):
@@ -100,17 +100,19 @@ def _check_launch(ctx: Context, call: ast.Call, kernel: Optional[Function]) -> L
     return found
 
 
-def _literal_dims(node: Optional[ast.expr]) -> Optional[List[int]]:
-    """[x, y, z] when a launch dimension is written as integer literals."""
+def _literal_dims(ctx: Context, node: Optional[ast.expr],
+                  caller: Optional[Function]) -> Optional[List[int]]:
+    """[x, y, z] when a launch dimension is constant: literals, module constants,
+    values the class sets once in __init__ (self.threads_per_cta = 32 * len(ids))."""
     if node is None:
         return None
-    value = constant_int(node)
+    value = ctx.module.int_value(node, caller)
     if value is not None:
         return [value]
     elts = _dims(node)
     if elts is None or not 1 <= len(elts) <= 3:
         return None
-    values = [constant_int(e) for e in elts]
+    values = [ctx.module.int_value(e, caller) for e in elts]
     known = [v for v in values if v is not None]
     return known if len(known) == len(values) else None
 

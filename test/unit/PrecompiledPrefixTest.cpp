@@ -183,8 +183,8 @@ TEST_F(SharedHeaderParse, ACrashFailsItsOwnFileOnly) {
     writeFile(Files.back(), readFile(sourceDir() + "/examples/" + Name + ".cpp"));
   }
   auto Diagnostics = [](const ProcessResult &R) {
-    nlohmann::json Kept = nlohmann::json::array();
-    for (const nlohmann::json &D : nlohmann::json::parse(R.Out)["diagnostics"])
+    nlohmann::json Report = nlohmann::json::parse(R.Out), Kept = nlohmann::json::array();
+    for (const nlohmann::json &D : Report["diagnostics"])
       if (!llvm::StringRef(D["file"].get<std::string>()).ends_with("/scan.cpp"))
         Kept.push_back(D);
     return Kept;

@@ -89,19 +89,37 @@ bool activeLanesAreContiguous(const Stmt *S, Analyses &A) {
   return Shape && (*Shape)[1] == 1 && (*Shape)[2] == 1 && !A.Uniformity.isDivergent(S);
 }
 
+/// Whether code checked for \p Backend may run on LuisaCompute's CUDA backend.
+static bool allowsCuda(dsl::Target Backend) {
+  return Backend == dsl::Target::Any || Backend == dsl::Target::Cuda;
+}
+
 FixSafety warpReductionSafety(dsl::CombineOp Op, QualType Element, StringRef Collective,
-                              const Stmt *At, Analyses &A) {
+                              const Stmt *At, Analyses &A, dsl::Target Backend) {
+  // A guarded shuffle butterfly: a lane whose partner is inactive skips that
+  // partner's whole subtree; it is exact on a run of lanes from lane 0. A
+  // value left out is a wrong result, not a rounding: never offered.
+  if ((dsl::isFloatingValue(Element) || A.Ctx.getTypeSize(Element) > 32) && allowsCuda(Backend) &&
+      !activeLanesAreContiguous(At, A))
+    return FixSafety::none(
+        "LuisaCompute's CUDA " + Collective.str() +
+        " of float and 64-bit values is a guarded shuffle butterfly that leaves out the values "
+        "of some lanes when the active lanes have gaps (divergent code, blocks of several "
+        "rows), so the warp's result can be wrong; the Target option allows CUDA");
   if (Op == dsl::CombineOp::Sum && dsl::isFloatingValue(Element))
     return reassociationSafety(Op, Element, "warp_active_sum adds");
-  // A guarded shuffle butterfly: a lane whose partner is inactive skips that
-  // partner's whole subtree; it is exact on a run of lanes from lane 0.
-  if ((dsl::isFloatingValue(Element) || A.Ctx.getTypeSize(Element) > 32) &&
-      !activeLanesAreContiguous(At, A))
-    return FixSafety::unsafe(
-        "LuisaCompute's CUDA " + Collective.str() +
-        " of float and 64-bit values is a shuffle "
-        "butterfly that drops values when the active lanes have gaps (divergent code, "
-        "blocks of several rows)");
+  return FixSafety::safe();
+}
+
+FixSafety warpPrefixSumSafety(const Stmt *At, Analyses &A, dsl::Target Backend) {
+  // Each step adds the lane `d` below only when that lane is active: on a
+  // run of lanes from lane 0 that is every step of an exact scan.
+  if (allowsCuda(Backend) && !activeLanesAreContiguous(At, A))
+    return FixSafety::none(
+        "the amounts differ per lane, and LuisaCompute's CUDA warp_prefix_sum is a guarded "
+        "shuffle scan that leaves out the amounts of some lanes when the active lanes have gaps "
+        "(divergent code, blocks of several rows), so lanes can get overlapping slots; the "
+        "Target option allows CUDA");
   return FixSafety::safe();
 }
 
@@ -306,7 +324,8 @@ std::string warpReducedAtomicCode(StringRef Collective, StringRef Partial, const
 }
 
 void warpReducedAtomicFix(Diagnosis &D, const CXXMemberCallExpr *Fetch, const Expr *Operand,
-                          CombineOp Op, bool HasSugar, Analyses &A, ASTContext &Ctx) {
+                          CombineOp Op, bool HasSugar, Analyses &A, dsl::Target Backend,
+                          ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   QualType Element = dslValueType(Fetch->getType());
   std::string Collective = collectiveName(Op);
@@ -317,7 +336,7 @@ void warpReducedAtomicFix(Diagnosis &D, const CXXMemberCallExpr *Fetch, const Ex
     return warpReducedAtomicCode(Collective, Partial, Operand, OperandText, NewAtomic, Break, Fetch,
                                  Ctx);
   };
-  D.Safety = warpReductionSafety(Op, Element, Collective, Fetch, A);
+  D.Safety = warpReductionSafety(Op, Element, Collective, Fetch, A, Backend);
   if (!HasSugar)
     D.Safety = FixSafety::none("the rewrite needs the DSL sugar ($if) of luisa/dsl/sugar.h");
   if (OperandText.empty() || NewAtomic.empty())

@@ -48,11 +48,19 @@ std::string withArgumentReplaced(const clang::CallExpr *Call, llvm::StringRef Ne
 bool activeLanesAreContiguous(const clang::Stmt *S, dsl::Analyses &A);
 
 /// How safe it is to reduce the \p Element values with \p Collective at
-/// \p At before one atomic per warp: reassociated float sums round
-/// differently, and LuisaCompute's CUDA collectives of float and 64-bit
-/// values lose values when the active lanes have gaps.
+/// \p At before one atomic per warp on \p Backend: reassociated float sums
+/// round differently (unsafe), and LuisaCompute's CUDA collectives of float
+/// and 64-bit values leave values out when the active lanes have gaps (no
+/// fix where the run allows CUDA).
 FixSafety warpReductionSafety(dsl::CombineOp Op, clang::QualType Element,
-                              llvm::StringRef Collective, const clang::Stmt *At, dsl::Analyses &A);
+                              llvm::StringRef Collective, const clang::Stmt *At, dsl::Analyses &A,
+                              dsl::Target Backend);
+
+/// How safe it is to give each lane its offset with LuisaCompute's
+/// warp_prefix_sum of per-lane amounts at \p At on \p Backend: its CUDA
+/// shuffle scan leaves values out when the active lanes have gaps (no fix
+/// where the run allows CUDA); exact otherwise.
+FixSafety warpPrefixSumSafety(const clang::Stmt *At, dsl::Analyses &A, dsl::Target Backend);
 
 /// True if \p E writes DSL memory (an atomic or a write), so evaluating it
 /// twice would change the program.
@@ -118,7 +126,7 @@ std::string warpReducedAtomicCode(llvm::StringRef Collective, llvm::StringRef Pa
 /// reason there is none. \p HasSugar: `$if` is defined.
 void warpReducedAtomicFix(Diagnosis &D, const clang::CXXMemberCallExpr *Fetch,
                           const clang::Expr *Operand, dsl::CombineOp Op, bool HasSugar,
-                          dsl::Analyses &A, clang::ASTContext &Ctx);
+                          dsl::Analyses &A, dsl::Target Backend, clang::ASTContext &Ctx);
 
 } // namespace kernel_tidy::rules
 

@@ -395,9 +395,9 @@ std::string identityOf(CombineOp Op, QualType Element, ASTContext &Ctx) {
 /// and read after a barrier behind it.
 class BlockRewrite {
 public:
-  BlockRewrite(const Plan &P, ASTContext &Ctx, Analyses &A)
-      : P(P), Ctx(Ctx), SM(Ctx.getSourceManager()), A(A), Op(reductionOf(P.Method)),
-        TopBegin(SM.getExpansionLoc(P.Top->getBeginLoc())),
+  BlockRewrite(const Plan &P, ASTContext &Ctx, Analyses &A, dsl::Target Backend)
+      : P(P), Ctx(Ctx), SM(Ctx.getSourceManager()), A(A), Backend(Backend),
+        Op(reductionOf(P.Method)), TopBegin(SM.getExpansionLoc(P.Top->getBeginLoc())),
         TopEnd(endOfStatement(P.Top, SM, Ctx.getLangOpts())), Code(TopBegin, P.Fetch, Ctx),
         Slot(fresh(P.Used ? "block_cursor" : "block_" + collectiveSuffix(Op).str())),
         Read(Slot + ".read(0u)") {
@@ -430,10 +430,11 @@ public:
                                        lineEnding(At, SM) + lineIndentation(At, SM), P.Fetch, Ctx));
     Edits.insert(TopEnd, Code("\n{{dsl:sync_block}}();\n$if ({{leader}}) { {{total}}; };",
                               {{"leader", Leader}, {"total", global(Read)}}));
+    FixSafety Safety = warpReductionSafety(Op, P.Element, Collective, P.Fetch, A, Backend);
     // Float atomics add (planFor); the block's sum reorders them too.
-    return isFloatingValue(P.Element)
-               ? reassociationSafety(CombineOp::Sum, P.Element, "the block's sum adds")
-               : warpReductionSafety(Op, P.Element, Collective, P.Fetch, A);
+    if (Safety.Kind == Applicability::None || !isFloatingValue(P.Element))
+      return Safety;
+    return reassociationSafety(CombineOp::Sum, P.Element, "the block's sum adds");
   }
 
   /// The old value is used: threads take offsets in the block's range from
@@ -473,11 +474,7 @@ public:
                                       Publish, InnerBreak)) {
       return std::nullopt;
     }
-    if (Counted)
-      return FixSafety::safe();
-    return FixSafety::unsafe("the amounts differ per lane, and LuisaCompute's CUDA "
-                             "warp_prefix_sum is a shuffle scan that drops values "
-                             "when the active lanes have gaps (divergent code)");
+    return Counted ? FixSafety::safe() : warpPrefixSumSafety(P.Fetch, A, Backend);
   }
 
   EditList Edits;
@@ -529,6 +526,7 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   Analyses &A;
+  dsl::Target Backend;
   CombineOp Op;
   SourceLocation TopBegin, TopEnd;
   CodeTemplate Code;
@@ -574,7 +572,7 @@ void BlockPrivatizedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
                      : "every thread of the block does a global atomic %0 on the same slot of "
                        "'%1'; accumulate the block's values in shared memory and do one global "
                        "atomic per block";
-  BlockRewrite Rewrite(*P, Ctx, analyses(Ctx));
+  BlockRewrite Rewrite(*P, Ctx, analyses(Ctx), target());
   std::optional<FixSafety> Safety =
       P->Used ? Rewrite.handOutOffsets() : Rewrite.accumulate(OperandText);
   if (!Safety)

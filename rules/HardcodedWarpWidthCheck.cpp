@@ -242,6 +242,21 @@ void HardcodedWarpWidthCheck::checkHost(const MatchFinder::MatchResult &Result) 
   emit(Result, std::move(D));
 }
 
+/// True if \p At runs in a kernel or Callable that does not state its warp
+/// width with set_warp_size: its own or, in a helper function, one that
+/// calls the helper (directly or through other helpers). A helper that no
+/// code of the translation unit calls may run in any kernel: not reported.
+static bool runsWithUnstatedWidth(const Stmt *At, dsl::Analyses &A, unsigned Depth = 0) {
+  if (enclosingKernel(At, A.Ctx))
+    return !A.Widths.widthAt(At).SetBy;
+  if (Depth >= 8)
+    return false;
+  for (const CallExpr *Call : A.Uniformity.callersOf(A.Flow.enclosing(At).Body))
+    if (runsWithUnstatedWidth(anchorStatement(Call, A.Ctx), A, Depth + 1))
+      return true;
+  return false;
+}
+
 void HardcodedWarpWidthCheck::registerMatchers(MatchFinder *Finder) {
   auto HostOp = [](const char *Name, unsigned Value) {
     return binaryOperator(
@@ -284,9 +299,10 @@ void HardcodedWarpWidthCheck::check(const MatchFinder::MatchResult &Result) {
       !isIdArithmetic(Op->getArg(0), A.Writes) || isShiftAmount(Op, Ctx) ||
       (Named && !namesTheWarp(Named->getDecl())))
     return;
-  // An explicit set_warp_size states the width; helpers may run in any kernel.
+  // An explicit set_warp_size states the width. A helper is kernel code
+  // where a kernel that does not state it calls it.
   const Stmt *At = anchorStatement(Op, Ctx);
-  if (!enclosingKernel(At, Ctx) || widthAt(At, Ctx).SetBy)
+  if (!runsWithUnstatedWidth(At, A))
     return;
   StringRef Spelling = getOperatorSpelling(Op->getOperator());
   const SourceManager &SM = Ctx.getSourceManager();

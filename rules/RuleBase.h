@@ -84,6 +84,9 @@ public:
   }
 
 protected:
+  /// The backends the run allows (the option Target).
+  dsl::Target target() const { return Backend; }
+
   /// Reports \p D unless its site was reported already.
   void emit(const clang::ast_matchers::MatchFinder::MatchResult &Result, Diagnosis D);
 

@@ -54,7 +54,7 @@ void SharedAtomicCounterCheck::check(const MatchFinder::MatchResult &Result) {
              "with %2 first and let one lane per warp do the atomic";
   // The rewrite spells the guard with `$if`, which needs the DSL sugar.
   warpReducedAtomicFix(D, Fetch, Result.Nodes.getNodeAs<Expr>("operand"), Op,
-                       PP && PP->isMacroDefined("$if"), analyses(Ctx), Ctx);
+                       PP && PP->isMacroDefined("$if"), analyses(Ctx), target(), Ctx);
   emit(Result, std::move(D));
 }
 

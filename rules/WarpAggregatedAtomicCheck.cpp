@@ -83,9 +83,7 @@ void WarpAggregatedAtomicCheck::reportSlotAllocation(const MatchFinder::MatchRes
   D.Format = "every thread takes a slot with a %0 atomic %1 on the same slot of '%2'; let "
              "one lane per warp take the warp's slots (%3) and give each lane its offset (%4)";
   if (!UniformAmount)
-    D.Safety = FixSafety::unsafe(
-        "the amounts differ per lane, and LuisaCompute's CUDA warp_prefix_sum is a shuffle "
-        "scan that drops values when the active lanes have gaps (divergent code)");
+    D.Safety = warpPrefixSumSafety(Fetch, analyses(Ctx), target());
   std::string OperandText = atomicOperandText(Operand, Element, Ctx);
   // The new code goes before the statement that holds the atomic: the
   // expression statement itself, or the declaration or `return` around it.
@@ -140,7 +138,7 @@ void WarpAggregatedAtomicCheck::reportGlobalCounter(const MatchFinder::MatchResu
              "first and let one lane per warp do the atomic";
   D.Highlight.reset(); // The replaced statement.
   warpReducedAtomicFix(D, Fetch, Result.Nodes.getNodeAs<Expr>("operand"), Op,
-                       PP && PP->isMacroDefined("$if"), analyses(Ctx), Ctx);
+                       PP && PP->isMacroDefined("$if"), analyses(Ctx), target(), Ctx);
   emit(Result, std::move(D));
 }
 

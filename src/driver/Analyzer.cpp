@@ -32,12 +32,17 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
+#include <csignal>
+#include <cstring>
+#include <mutex>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -425,6 +430,32 @@ std::optional<PreambleFile> Analyzer::Impl::preambleFile(const std::string &AbsF
 
 namespace {
 
+/// Runs \p Body so that a crash in it (a signal such as SIGSEGV, a fatal
+/// LLVM error) ends \p Body only, as Clang runs its in-process compiler: ""
+/// when it returned, else what ended it. What it had allocated is leaked.
+std::string runRecoveringFromCrashes(llvm::function_ref<void()> Body) {
+  static std::once_flag Enabled;
+  std::call_once(Enabled, [] { llvm::CrashRecoveryContext::Enable(); });
+  const void *StackTrace = llvm::SavePrettyStackState();
+  llvm::CrashRecoveryContext Recovery;
+  if (Recovery.RunSafely(Body))
+    return "";
+  // The entries of the frames that were left are gone.
+  llvm::RestorePrettyStackState(StackTrace);
+  int Code = Recovery.RetCode;
+  if (Code > 128 && Code < 128 + NSIG)
+    return "signal " + std::to_string(Code - 128) + ", " + ::strsignal(Code - 128);
+  return "fatal error, exit code " + std::to_string(Code);
+}
+
+/// Test-only: whether the environment variable KERNEL_TIDY_TEST_CRASH_IN
+/// asks the analysis of \p AbsFile to crash (its value ends the path), so
+/// that tests can check that one file's crash fails that file only.
+bool crashRequestedFor(llvm::StringRef AbsFile) {
+  const char *Suffix = std::getenv("KERNEL_TIDY_TEST_CRASH_IN");
+  return Suffix && *Suffix && AbsFile.ends_with(Suffix);
+}
+
 std::string readAll(const std::string &Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
@@ -716,16 +747,27 @@ FileResult Analyzer::analyze(const std::string &File, const std::optional<std::s
     // A text given in memory (a fix being verified) that does not compile
     // is the caller's business: no "Error while processing" on stderr. Nor
     // for a parse with the PCH: one that fails is repeated without it.
+    if (crashRequestedFor(AbsFile))
+      ::raise(SIGSEGV);
     return runChecks(Context, *DB, AbsFile, FS, MainFileOnly, Contents.has_value() || UsePch);
   };
-  std::vector<ClangTidyError> Errors = Run(Pch != nullptr);
+  std::vector<ClangTidyError> Errors;
+  std::string Crash = runRecoveringFromCrashes([&] { Errors = Run(Pch != nullptr); });
   // A file that does not compile is reported exactly as a plain parse
-  // reports it (and a PCH made stale behind our back falls back here too).
-  if (Pch && llvm::any_of(Errors, [](const ClangTidyError &E) {
+  // reports it (and a PCH made stale behind our back falls back here too),
+  // and a crash reading the PCH (a Clang bug) is retried without it.
+  if (Pch && (!Crash.empty() || llvm::any_of(Errors, [](const ClangTidyError &E) {
         return E.DiagLevel == tooling::Diagnostic::Error &&
                StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
-      }))
-    Errors = Run(false);
+      }))) {
+    Errors.clear();
+    Crash = runRecoveringFromCrashes([&] { Errors = Run(false); });
+  }
+  if (!Crash.empty()) {
+    Result.Errors.push_back(
+        {File, 0, 0, "the analysis crashed (" + Crash + "); nothing of this file is reported"});
+    return Result;
+  }
   if (UsesModel && llvm::any_of(Errors, [](const ClangTidyError &E) {
         return E.DiagLevel == tooling::Diagnostic::Error &&
                StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");

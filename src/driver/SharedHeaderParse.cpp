@@ -219,6 +219,26 @@ std::string commandKey(const tooling::CompileCommand &Command, bool SkipLibraryB
          (SkipLibraryBodies ? "\nlibrary bodies skipped\n" : "\n");
 }
 
+/// Whether \p File, compiled with \p Command, has the parsing of template
+/// bodies delayed to the end of the file (-fdelayed-template-parsing; the
+/// default of clang-cl and MSVC targets before C++20). Clang 19 crashes
+/// (ASTReader::ReadLateParsedTemplates) reading the late-parsed templates of
+/// a PCH chained on another, so those files get no chained PCH. True also
+/// when the driver cannot read the command.
+bool delaysTemplateParsing(const tooling::CompileCommand &Command, const std::string &File) {
+  std::vector<const char *> Args;
+  for (const std::string &Arg : Command.CommandLine)
+    Args.push_back(Arg.c_str());
+  Args.push_back(File.c_str());
+  IgnoringDiagConsumer Quiet;
+  CreateInvocationOptions Options;
+  Options.Diags = CompilerInstance::createDiagnostics(new DiagnosticOptions, &Quiet,
+                                                      /*ShouldOwnClient=*/false);
+  Options.VFS = llvm::vfs::createPhysicalFileSystem();
+  std::unique_ptr<CompilerInvocation> Invocation = createInvocation(Args, std::move(Options));
+  return !Invocation || Invocation->getLangOpts().DelayedTemplateParsing;
+}
+
 PchJob makeJob(const tooling::CompileCommand &Command, const std::vector<std::string> &Includes,
                const HeaderCache &Cache, bool SkipLibraryBodies, const std::string &BasePch = "") {
   PchJob Job;
@@ -502,7 +522,8 @@ PrefixPlan planSharedParses(const std::vector<PreambleFile> &Files, const Header
   for (const auto &[Members, Group] : GroupJobs)
     for (const PreambleFile *M : *Members) {
       Uses.push_back({M, Group});
-      if (M->Includes.size() == All[Group].Result->Includes.size())
+      if (M->Includes.size() == All[Group].Result->Includes.size() ||
+          delaysTemplateParsing(M->Command, M->File))
         continue;
       PchJob Job = makeJob(M->Command, M->Includes, Cache, M->SkipLibraryBodies, All[Group].Pch);
       Job.BaseJob = static_cast<int>(Group);

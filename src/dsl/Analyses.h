@@ -22,7 +22,7 @@ public:
   /// checking rule's WarpSize option and target).
   Analyses(clang::ASTContext &Ctx, DefaultWarpWidths Defaults)
       : Ctx(Ctx), Writes(Ctx), Widths(Ctx, std::move(Defaults)), Blocks(Ctx, &Writes), Flow(Ctx),
-        Uniformity(Ctx, Writes, Flow), Divergence(Ctx, Uniformity, Flow, Writes),
+        Uniformity(Ctx, Writes, Flow, &Blocks, &Widths), Divergence(Ctx, Uniformity, Flow, Writes),
         Ranges(Ctx, Blocks, Widths, Writes),
         SharedAccesses(Ctx, Uniformity, Blocks, Widths, Ranges, Writes) {}
   /// Kernels that do not set a width run with exactly \p WarpSize lanes

@@ -3,6 +3,7 @@
 #include "src/dsl/ControlFlow.h"
 
 #include "src/dsl/Ast.h"
+#include "clang/AST/StmtCXX.h"
 
 using namespace clang;
 
@@ -80,6 +81,23 @@ std::vector<DslControl> ControlFlowAnalysis::controlsBetween(const Stmt *Inner, 
     OuterControls.pop_back();
   }
   return InnerControls;
+}
+
+std::vector<ControlFlowAnalysis::PriorReturn> ControlFlowAnalysis::returnsBefore(const Stmt *S) {
+  std::vector<PriorReturn> Returns;
+  auto AddReturnsIn = [&](const Stmt *Holder) {
+    for (const ExitSite &Exit : exits(Holder))
+      if (Exit.Kind == DslExit::Return)
+        Returns.push_back({Exit, Holder});
+  };
+  const Stmt *Body = enclosing(S).Body;
+  for (const Stmt *Before : statementsBefore(S, Ctx, Body))
+    AddReturnsIn(Before);
+  for (const Stmt *Node = S, *Parent = parentStmt(S, Ctx); Parent && Node != Body;
+       Node = Parent, Parent = parentStmt(Node, Ctx))
+    if (isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(Parent))
+      AddReturnsIn(Parent);
+  return Returns;
 }
 
 std::vector<ControlFlowAnalysis::LoopExit>

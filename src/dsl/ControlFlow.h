@@ -47,6 +47,19 @@ public:
   /// source order (same scope as barriers()).
   const std::vector<ExitSite> &exits(const clang::Stmt *Body);
 
+  /// A `$return` that threads may take before they reach a statement, and
+  /// the statement that holds it: the controls between the two decide which
+  /// threads take it.
+  struct PriorReturn {
+    ExitSite Exit;
+    const clang::Stmt *Holder;
+  };
+  /// The `$return`s that may run before \p S in its body: those in the
+  /// statements before it and, when \p S is in a C++ loop (unrolled as the
+  /// kernel is recorded), every one in that loop, which an earlier trip
+  /// recorded before this trip's copy of \p S.
+  std::vector<PriorReturn> returnsBefore(const clang::Stmt *S);
+
   /// An exit that leaves a DSL loop early, with the controls between it and
   /// the loop's body (innermost first): those decide which threads leave.
   struct LoopExit {

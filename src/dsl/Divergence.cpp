@@ -226,13 +226,11 @@ DivergenceAnalysis::witnessIn(const Stmt *S, unsigned Depth,
             return Decided(std::move(W), C, Leaving.Exit.Call);
   }
   // Threads that returned earlier do not reach S.
-  for (const Stmt *Before : statementsBefore(S, Ctx, Summary.Body))
-    for (const ExitSite &Exit : Flow.exits(Before))
-      if (Exit.Kind == DslExit::Return)
-        for (const DslControl &C : Flow.controlsBetween(Exit.Call, Before))
-          for (const Expr *Cond : C.Conditions)
-            if (auto W = witnessOfCondition(Cond, Summary.Body))
-              return Decided(std::move(W), C, Exit.Call);
+  for (const ControlFlowAnalysis::PriorReturn &Return : Flow.returnsBefore(S))
+    for (const DslControl &C : Flow.controlsBetween(Return.Exit.Call, Return.Holder))
+      for (const Expr *Cond : C.Conditions)
+        if (auto W = witnessOfCondition(Cond, Summary.Body))
+          return Decided(std::move(W), C, Return.Exit.Call);
   if (Depth >= 8 || !Bodies.insert(Summary.Body).second)
     return std::nullopt;
   for (const CallExpr *Call : callersOf(Summary.Body))

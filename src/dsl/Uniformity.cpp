@@ -4,6 +4,7 @@
 
 #include "src/dsl/Ast.h"
 #include "src/dsl/Divergence.h"
+#include "src/dsl/HostEval.h"
 #include "src/dsl/Names.h"
 #include "src/dsl/Statements.h"
 #include "clang/AST/DeclCXX.h"
@@ -12,6 +13,8 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+#include <numeric>
 
 using namespace clang;
 
@@ -338,11 +341,9 @@ Variance UniformityAnalysis::conditionsOf(const DslControl &Control) {
 
 Variance UniformityAnalysis::priorExitsOf(const Stmt *S) {
   Variance V = Variance::Grid;
-  for (const Stmt *Before : statementsBefore(S, Ctx, Flow.enclosing(S).Body))
-    for (const ExitSite &Exit : Flow.exits(Before))
-      if (Exit.Kind == DslExit::Return)
-        for (const DslControl &C : Flow.controlsBetween(Exit.Call, Before))
-          V = join(V, conditionsOf(C));
+  for (const ControlFlowAnalysis::PriorReturn &Return : Flow.returnsBefore(S))
+    for (const DslControl &C : Flow.controlsBetween(Return.Exit.Call, Return.Holder))
+      V = join(V, conditionsOf(C));
   return V;
 }
 
@@ -472,6 +473,143 @@ bool UniformityAnalysis::isLaneIdField(const FieldDecl *Field, bool InThisTransl
   return InThisTranslationUnit ? It->second.first : It->second.second;
 }
 
+namespace {
+
+/// A local variable initialised once and never written again: its uses
+/// stand for its initialiser.
+const Expr *fixedInitialiser(const Expr *E, WriteAnalysis &Writes) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || isa<ParmVarDecl>(Var) || !Var->isLocalVarDecl() || !Var->hasInit() ||
+      Writes.isWritten(Var))
+    return nullptr;
+  return Var->getInit();
+}
+
+/// True if \p E is `thread_id()` or `dispatch_id()`, or a fixed local holding it.
+bool isThreadIndexVectorValue(const Expr *E, WriteAnalysis &Writes) {
+  E = stripDslWrappers(E);
+  if (!E)
+    return false;
+  if (const Expr *Init = fixedInitialiser(E, Writes))
+    return isThreadIndexVectorValue(Init, Writes);
+  return isThreadIndexVector(dslCallName(E->IgnoreParenImpCasts()));
+}
+
+constexpr uint64_t Word = 0xFFFFFFFFu; // DSL integer arithmetic wraps at 32 bits.
+
+} // namespace
+
+std::optional<UniformityAnalysis::ThreadLine> UniformityAnalysis::threadLineOf(const Expr *E) {
+  E = stripDslWrappers(E);
+  if (!E || !dslValueType(E->getType())->isIntegerType())
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (const Expr *Init = fixedInitialiser(E, Writes))
+    return threadLineOf(Init);
+  StringRef Name = dslCallName(E);
+  if (isThreadIndexComponent(Name))
+    return ThreadLine{static_cast<unsigned>(Name.back() - 'x'), 1};
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const IdentifierInfo *Field = Member->getMemberDecl()->getIdentifier();
+    StringRef Component = Field ? Field->getName() : "";
+    if (Component.size() == 1 && Component[0] >= 'x' && Component[0] <= 'z' &&
+        isThreadIndexVectorValue(Member->getBase(), Writes))
+      return ThreadLine{static_cast<unsigned>(Component[0] - 'x'), 1};
+    return std::nullopt;
+  }
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+  if (!Op || Op->getNumArgs() != 2)
+    return std::nullopt;
+  const Expr *L = Op->getArg(0), *R = Op->getArg(1);
+  auto Scaled = [](std::optional<ThreadLine> Line, uint64_t Factor) -> std::optional<ThreadLine> {
+    if (!Line || (Line->Stride * Factor & Word) == 0)
+      return std::nullopt;
+    Line->Stride = Line->Stride * Factor & Word;
+    return Line;
+  };
+  auto Constant = [&](const Expr *Side) { return evaluateHostInt(stripDslWrappers(Side), Ctx); };
+  switch (Op->getOperator()) {
+  case OO_Plus:
+  case OO_Minus:
+    // Adding the same value in every lane of a warp keeps the differences.
+    if (auto Line = threadLineOf(L); Line && varianceOf(R) <= Variance::Warp)
+      return Line;
+    if (auto Line = threadLineOf(R); Line && varianceOf(L) <= Variance::Warp)
+      return Op->getOperator() == OO_Plus ? Line : Scaled(Line, Word); // -x = x * (2^32 - 1).
+    return std::nullopt;
+  case OO_Star:
+    if (auto Factor = Constant(R))
+      return Scaled(threadLineOf(L), static_cast<uint64_t>(*Factor) & Word);
+    if (auto Factor = Constant(L))
+      return Scaled(threadLineOf(R), static_cast<uint64_t>(*Factor) & Word);
+    return std::nullopt;
+  case OO_LessLess:
+    if (auto Shift = Constant(R); Shift && *Shift >= 0 && *Shift < 32)
+      return Scaled(threadLineOf(L), uint64_t(1) << *Shift);
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool UniformityAnalysis::warpsLieInRows(const Stmt *S) {
+  if (!Blocks || !Widths)
+    return false;
+  auto Shape = Blocks->sizeAt(S).known();
+  unsigned Widest = Widths->widthAt(S).Widest;
+  if (!Shape || Widest == 0)
+    return false;
+  // Lanes are consecutive threads of the block, row by row.
+  return ((*Shape)[1] == 1 && (*Shape)[2] == 1) || (*Shape)[0] % Widest == 0;
+}
+
+bool UniformityAnalysis::admitsOneLaneOfARow(const Expr *Equal, const Expr *Side,
+                                             const Expr *Other) {
+  if (varianceOf(Other) > Variance::Warp)
+    return false;
+  // The lanes of a warp in one row hold consecutive x-indices t..t+k (k below
+  // the warp width): `a + s * x` differ between two of them by s * d, d below
+  // the warp width, which is not 0 modulo 2^32 for an odd s, nor modulo a
+  // power of two M (a divisor of 2^32) when M / gcd(s, M) is at least the width.
+  Side = stripDslWrappers(Side);
+  if (!Side)
+    return false;
+  if (auto Line = threadLineOf(Side); Line && Line->Dim == 0 && Line->Stride % 2 == 1)
+    return warpsLieInRows(Equal);
+  const auto *Mod = dyn_cast<CXXOperatorCallExpr>(Side->IgnoreParenImpCasts());
+  if (!Mod || Mod->getOperator() != OO_Percent || Mod->getNumArgs() != 2)
+    return false;
+  std::optional<int64_t> Modulus = evaluateHostInt(stripDslWrappers(Mod->getArg(1)), Ctx);
+  auto Line = threadLineOf(Mod->getArg(0));
+  if (!Modulus || *Modulus <= 0 || *Modulus > int64_t(Word) + 1 || !llvm::isPowerOf2_64(*Modulus) ||
+      !Line || Line->Dim != 0 || !warpsLieInRows(Equal))
+    return false;
+  uint64_t Period = uint64_t(*Modulus) / std::gcd(Line->Stride, uint64_t(*Modulus));
+  return Period >= Widths->widthAt(Equal).Widest;
+}
+
+void UniformityAnalysis::pinnedDimensions(const Expr *Cond, unsigned &Pinned) {
+  Cond = stripDslWrappers(Cond);
+  const auto *Op = Cond ? dyn_cast<CXXOperatorCallExpr>(Cond) : nullptr;
+  if (!Op || Op->getNumArgs() != 2)
+    return;
+  const Expr *L = Op->getArg(0), *R = Op->getArg(1);
+  if (Op->getOperator() == OO_Amp || Op->getOperator() == OO_AmpAmp) {
+    pinnedDimensions(L, Pinned);
+    pinnedDimensions(R, Pinned);
+    return;
+  }
+  if (Op->getOperator() != OO_EqualEqual)
+    return;
+  // An odd multiple of an index equal to a warp-uniform value leaves one
+  // index per warp (the multiple is invertible modulo 2^32).
+  for (auto [Side, Other] : {std::pair(L, R), std::pair(R, L)})
+    if (auto Line = threadLineOf(Side);
+        Line && Line->Stride % 2 == 1 && varianceOf(Other) <= Variance::Warp)
+      Pinned |= 1u << Line->Dim;
+}
+
 bool UniformityAnalysis::admitsOneLanePerWarp(const Expr *Cond) {
   Cond = stripDslWrappers(Cond);
   if (!Cond)
@@ -484,12 +622,24 @@ bool UniformityAnalysis::admitsOneLanePerWarp(const Expr *Cond) {
   const Expr *L = Op->getArg(0), *R = Op->getArg(1);
   switch (Op->getOperator()) {
   case OO_AmpAmp:
-  case OO_Amp:
-    return admitsOneLanePerWarp(L) || admitsOneLanePerWarp(R);
+  case OO_Amp: {
+    if (admitsOneLanePerWarp(L) || admitsOneLanePerWarp(R))
+      return true;
+    // One thread of the block: every dimension that may have more than one
+    // thread is pinned (warps never span blocks).
+    unsigned Pinned = 0, Needed = 7;
+    pinnedDimensions(Cond, Pinned);
+    if (auto Shape = Blocks ? Blocks->sizeAt(Cond).known() : std::nullopt)
+      for (unsigned Dim = 0; Dim < 3; ++Dim)
+        if ((*Shape)[Dim] == 1)
+          Needed &= ~(1u << Dim);
+    return (Pinned & Needed) == Needed;
+  }
   case OO_EqualEqual:
     // Distinct lanes have distinct ids, so one value matches one lane.
     return (isLaneId(L) && varianceOf(R) <= Variance::Warp) ||
-           (isLaneId(R) && varianceOf(L) <= Variance::Warp);
+           (isLaneId(R) && varianceOf(L) <= Variance::Warp) || admitsOneLaneOfARow(Cond, L, R) ||
+           admitsOneLaneOfARow(Cond, R, L);
   default:
     return false;
   }

@@ -14,7 +14,9 @@
 #ifndef KERNEL_TIDY_SRC_DSL_UNIFORMITY_H
 #define KERNEL_TIDY_SRC_DSL_UNIFORMITY_H
 
+#include "src/dsl/BlockSize.h"
 #include "src/dsl/ControlFlow.h"
+#include "src/dsl/WarpWidth.h"
 #include "src/dsl/Writes.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
@@ -37,8 +39,11 @@ llvm::StringRef varianceName(Variance V);
 /// memoized for one translation unit.
 class UniformityAnalysis {
 public:
-  UniformityAnalysis(clang::ASTContext &Ctx, WriteAnalysis &Writes, ControlFlowAnalysis &Flow)
-      : Ctx(Ctx), Writes(Writes), Flow(Flow) {}
+  /// Without \p Blocks and \p Widths, no block shape is known (only a
+  /// guard that pins a thread of the block proves one lane per warp).
+  UniformityAnalysis(clang::ASTContext &Ctx, WriteAnalysis &Writes, ControlFlowAnalysis &Flow,
+                     BlockSizeAnalysis *Blocks = nullptr, WarpWidthAnalysis *Widths = nullptr)
+      : Ctx(Ctx), Writes(Writes), Flow(Flow), Blocks(Blocks), Widths(Widths) {}
 
   /// How uniform the value of \p E is.
   Variance varianceOf(const clang::Expr *E);
@@ -74,8 +79,25 @@ public:
   /// units make (unless \p InThisTranslationUnit).
   bool isLaneIdField(const clang::FieldDecl *Field, bool InThisTranslationUnit = false);
 
+  /// A per-thread index along one dimension of the block, times a constant,
+  /// plus a warp-uniform offset: `dispatch_x() + prefix`, `2u * t.x` with
+  /// `auto t = thread_id();`.
+  struct ThreadLine {
+    unsigned Dim = 0;    ///< 0, 1, 2: x, y, z.
+    uint64_t Stride = 1; ///< Modulo 2^32.
+  };
+  /// \p E as a ThreadLine, if it is one: thread_x/y/z(), dispatch_x/y/z(), a
+  /// component of thread_id() or dispatch_id() (also of a local holding
+  /// one), a local initialised from one and never written again, and sums
+  /// with warp-uniform values and products with host constants of those.
+  std::optional<ThreadLine> threadLineOf(const clang::Expr *E);
+
   /// True if at most one lane per warp can make \p Cond true:
-  /// `warp_is_first_active_lane()`, `lane == X` with X warp-uniform, or a
+  /// `warp_is_first_active_lane()`, `lane == X` with X warp-uniform, an
+  /// x-index equal to a warp-uniform value or its residue modulo a power of
+  /// two at least the warp width (`(dispatch_x() + prefix) % 256u == 0u`)
+  /// where each warp lies in one row of the block, a conjunction that pins
+  /// one thread of the block (`t.x == 0u & t.y == 0u` in a 2D block), or a
   /// conjunction with such a side.
   bool admitsOneLanePerWarp(const clang::Expr *Cond);
 
@@ -89,11 +111,17 @@ private:
   Variance joinOf(llvm::ArrayRef<const clang::Expr *> Exprs);
   Variance conditionsOf(const DslControl &Control);
   Variance priorExitsOf(const clang::Stmt *S);
+  bool admitsOneLaneOfARow(const clang::Expr *Equal, const clang::Expr *Side,
+                           const clang::Expr *Other);
+  bool warpsLieInRows(const clang::Stmt *S);
+  void pinnedDimensions(const clang::Expr *Cond, unsigned &Pinned);
   const clang::Decl *functionKey(const clang::Stmt *Body);
 
   clang::ASTContext &Ctx;
   WriteAnalysis &Writes;
   ControlFlowAnalysis &Flow;
+  BlockSizeAnalysis *Blocks;
+  WarpWidthAnalysis *Widths;
   llvm::DenseMap<const clang::VarDecl *, Variance> Variables;
   llvm::DenseSet<const clang::VarDecl *> InProgress;
   unsigned Assumptions = 0;                                ///< Cycles broken optimistically so far.

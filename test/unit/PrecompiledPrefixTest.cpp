@@ -14,11 +14,13 @@
 #include "llvm/Support/Path.h"
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <cstdio>
 #include <ctime>
 #include <unistd.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace kernel_tidy::test {
 namespace {
@@ -136,6 +138,87 @@ TEST_F(SharedHeaderParse, SameReportAsPlainParse) {
   EXPECT_NE(std::string::npos, B.Out.find("\"luisa-shared-atomic-counter\"")) << B.Out;
   EXPECT_NE(std::string::npos, B.Out.find("\"luisa-butterfly-reduction\""));
   EXPECT_NE(std::string::npos, B.Out.find("+++ ")); // Fixes were verified and diffed.
+}
+
+// Issue 48: with -fdelayed-template-parsing, Clang 19 crashed reading the
+// late-parsed templates of a file's PCH chained on its group's
+// (ASTReader::ReadLateParsedTemplates, SIGSEGV): two files whose leading
+// includes differ ended the whole run. Such files share their group's PCH
+// only, and both are reported, at -j1 and -j2.
+TEST_F(SharedHeaderParse, DelayedTemplateParsingGetsNoChainedPch) {
+  writeFile(Dir + "/a.cpp", "#include <vector>\n#include <map>\n"
+                            "int a() { std::vector<int> v{1}; std::map<int, int> m;\n"
+                            "  m[v[0]] = 1; return static_cast<int>(m.size()); }\n");
+  writeFile(Dir + "/b.cpp", "#include <vector>\n#include <string>\n#include <map>\n"
+                            "int b() { std::vector<std::string> v{\"x\"};\n"
+                            "  std::map<std::string, int> m; m[v[0]] = 1;\n"
+                            "  return static_cast<int>(m.size()); }\n");
+  std::string Database = "[";
+  for (const char *Name : {"a", "b"})
+    Database += std::string(Database.size() > 1 ? "," : "") + "{\"directory\": \"" + Dir +
+                "\", \"file\": \"" + Name +
+                ".cpp\", \"command\": \"clang++-19 -std=c++20 -fdelayed-template-parsing -c " +
+                Name + ".cpp\"}";
+  writeFile(Dir + "/compile_commands.json", Database + "]\n");
+  for (const char *Jobs : {"1", "2"}) {
+    ProcessResult R = runWithCache(
+        {"check", "-p", Dir, "--format", "json", "-j", Jobs, Dir + "/a.cpp", Dir + "/b.cpp"});
+    ASSERT_EQ(0, R.ExitCode) << R.Err;
+    nlohmann::json Report = nlohmann::json::parse(R.Out);
+    EXPECT_EQ(2, Report["summary"]["files"]) << R.Out;
+    EXPECT_TRUE(Report["summary"]["errors"].empty()) << R.Out;
+  }
+  // The group's PCH of <vector>, and none chained on it.
+  EXPECT_EQ(1u, pchFiles().size());
+}
+
+// A crash in one file's analysis is that file's error: the run goes on, the
+// other files' findings are reported exactly as without it, and the exit
+// code says that a file failed. KERNEL_TIDY_TEST_CRASH_IN (test-only) makes
+// the analysis of the file it names crash with SIGSEGV.
+TEST_F(SharedHeaderParse, ACrashFailsItsOwnFileOnly) {
+  std::vector<std::string> Files;
+  for (const char *Name : {"histogram", "scan", "softmax"}) {
+    Files.push_back(Dir + "/" + Name + ".cpp");
+    writeFile(Files.back(), readFile(sourceDir() + "/examples/" + Name + ".cpp"));
+  }
+  auto Diagnostics = [](const ProcessResult &R) {
+    nlohmann::json Report = nlohmann::json::parse(R.Out), Kept = nlohmann::json::array();
+    for (const nlohmann::json &D : Report["diagnostics"])
+      if (!llvm::StringRef(D["file"].get<std::string>()).ends_with("/scan.cpp"))
+        Kept.push_back(D);
+    return Kept;
+  };
+  std::vector<std::string> Args = Files;
+  Args.insert(Args.begin(), {"-j", "2"});
+  ProcessResult Whole = run(Args);
+  ASSERT_EQ(1, Whole.ExitCode) << Whole.Err;
+  nlohmann::json Expected = Diagnostics(Whole);
+  ASSERT_FALSE(Expected.empty()) << Whole.Out;
+  ASSERT_NE(Expected.size(), nlohmann::json::parse(Whole.Out)["diagnostics"].size());
+
+  // What the crashed analysis had allocated is left behind on purpose.
+  const char *Given = ::getenv("ASAN_OPTIONS");
+  std::optional<std::string> Sanitizer = Given ? std::optional<std::string>(Given) : std::nullopt;
+  ::setenv("ASAN_OPTIONS", (Sanitizer.value_or("") + ":detect_leaks=0").c_str(), 1);
+  ::setenv("KERNEL_TIDY_TEST_CRASH_IN", "/scan.cpp", 1);
+  for (const char *Jobs : {"1", "2"}) {
+    Args[1] = Jobs;
+    ProcessResult R = run(Args);
+    EXPECT_EQ(2, R.ExitCode) << R.Err;
+    EXPECT_EQ(Expected, Diagnostics(R)) << Jobs;
+    nlohmann::json Errors = nlohmann::json::parse(R.Out)["summary"]["errors"];
+    ASSERT_EQ(1u, Errors.size()) << R.Out;
+    EXPECT_EQ(Files[1], Errors[0]["file"]);
+    EXPECT_EQ("the analysis crashed (signal 11, Segmentation fault); nothing of this file is "
+              "reported",
+              Errors[0]["message"]);
+  }
+  ::unsetenv("KERNEL_TIDY_TEST_CRASH_IN");
+  if (Sanitizer)
+    ::setenv("ASAN_OPTIONS", Sanitizer->c_str(), 1);
+  else
+    ::unsetenv("ASAN_OPTIONS");
 }
 
 // The cached PCH is rebuilt when a header it read is touched or changed, and

@@ -152,6 +152,37 @@ TEST(Uniformity, UniformEarlyReturnDoesNotDiverge) {
   EXPECT_EQ(Variance::Grid, U.controlOf(0));
 }
 
+TEST(Uniformity, ReturnInAnEarlierTripOfAHostLoop) {
+  // Found by integration/simt/fuzz/uniformity.py (seed 5): a C++ loop is
+  // unrolled as the kernel is recorded, so a `$return` later in its body was
+  // taken, in an earlier trip, before this trip's statements.
+  Analysed Varying(R"(
+    for (uint h = 0u; h < 2u; ++h) {
+      probe(0u);
+      $if (thread_x() % 3u == h) { $return(); };
+    }
+  )");
+  EXPECT_EQ(Variance::Thread, Varying.controlOf(0));
+  EXPECT_TRUE(Varying.A->Divergence.witnessFor(Varying.S.probeStatement(0)).has_value());
+  // In a DSL loop inside the C++ loop; a block-uniform condition.
+  Analysed PerBlock(R"(
+    for (uint h = 0u; h < 2u; ++h) {
+      $if (n > 0u) { probe(0u); };
+      $for (i, 2u) { $if (block_id().x == h) { $return(); }; };
+    }
+  )");
+  EXPECT_EQ(Variance::Block, PerBlock.controlOf(0));
+  // Every thread or none returns: still grid-uniform.
+  Analysed Uniform(R"(
+    for (uint h = 0u; h < 2u; ++h) {
+      probe(0u);
+      $if (n == h) { $return(); };
+    }
+  )");
+  EXPECT_EQ(Variance::Grid, Uniform.controlOf(0));
+  EXPECT_FALSE(Uniform.A->Divergence.witnessFor(Uniform.S.probeStatement(0)).has_value());
+}
+
 TEST(Uniformity, LaneIds) {
   Analysed U(R"(
     auto lane = warp_lane_id();
@@ -252,7 +283,51 @@ TEST(Uniformity, OneLanePerWarp) {
   dsl::UniformityAnalysis &Uni = U.A->Uniformity;
   for (unsigned I = 0; I < 4; ++I)
     EXPECT_TRUE(Uni.runsOnOneLanePerWarp(U.S.probeStatement(I))) << I;
-  for (unsigned I = 4; I < 7; ++I)
+  for (unsigned I = 4; I < 6; ++I)
+    EXPECT_FALSE(Uni.runsOnOneLanePerWarp(U.S.probeStatement(I))) << I;
+  // A block of one row (256 threads): each warp holds consecutive x-indices.
+  EXPECT_TRUE(Uni.runsOnOneLanePerWarp(U.S.probeStatement(6)));
+}
+
+TEST(Uniformity, OneLanePerWarpByArithmetic) {
+  // The lanes of a warp in one row of the block hold consecutive x-indices,
+  // so their residues modulo a power of two at least the warp width differ.
+  // (Probes are numbered in source order: the prelude's first.)
+  Analysed U(R"(
+    auto idx = dispatch_x() + n;
+    $if (idx % 256u == 0u) { probe(3u); };
+    auto pair_idx = dispatch_x() * 2u;
+    $if (pair_idx % 256u == 0u & n > 1u) { probe(4u); };
+    auto t = thread_id();
+    $if (t.x == 0u & t.y == 0u) { probe(5u); };
+    $if (32u == (n - thread_id().x) % 32u) { probe(6u); };
+    $if (idx % 16u == 0u) { probe(7u); };
+    $if ((dispatch_x() + thread_x()) % 256u == 0u) { probe(8u); };
+    $if ((dispatch_x() + buffer.read(thread_x())) % 256u == 0u) { probe(9u); };
+    $if (dispatch_x() * 16u % 256u == 0u) { probe(10u); };
+    $if (idx % 96u == 0u) { probe(11u); };
+    $if (t.y == 0u) { probe(12u); };
+    UInt moved = dispatch_x(); moved = moved + thread_x();
+    $if (moved % 256u == 0u) { probe(13u); };
+  )",
+             R"(
+void build_2d(Device &device) {
+  Kernel2D tile = [&](BufferUInt b) noexcept {
+    auto t = thread_id();
+    $if (t.x == 0u & t.y == 0u) { probe(0u); };
+    $if (t.x == 0u) { probe(1u); };
+    $if (dispatch_x() % 256u == 0u) { probe(2u); };
+  };
+}
+)");
+  dsl::UniformityAnalysis &Uni = U.A->Uniformity;
+  for (unsigned I : {0u, 3u, 4u, 5u, 6u})
+    EXPECT_TRUE(Uni.runsOnOneLanePerWarp(U.S.probeStatement(I))) << I;
+  // Near misses: in 16x16 blocks a warp spans two rows, so an x-index
+  // repeats; a modulus below the warp width, an offset that varies per lane,
+  // a stride that repeats a residue within a warp, a modulus that is not a
+  // power of two (wrap-around), a y-index alone, a variable written again.
+  for (unsigned I : {1u, 2u, 7u, 8u, 9u, 10u, 11u, 12u, 13u})
     EXPECT_FALSE(Uni.runsOnOneLanePerWarp(U.S.probeStatement(I))) << I;
 }
 

@@ -1210,8 +1210,8 @@ TEST_F(HostileInput, AStackOverflowFailsItsOwnFileOnly) {
   ::setenv("ASAN_OPTIONS", (Sanitizer + ":detect_leaks=0").c_str(), 1);
   ::setenv("KERNEL_TIDY_TEST_CRASH_IN", "overflow:/deep.cpp", 1);
   for (const char *Jobs : {"1", "2"}) {
-    ProcessResult R = runKernelTidy(
-        {"check", "--bundled-model", "--no-pch", "--format", "json", "-j", Jobs, Deep, Other});
+    ProcessResult R =
+        runKernelTidy({"check", "--bundled-model", "--format", "json", "-j", Jobs, Deep, Other});
     EXPECT_EQ(2, R.ExitCode) << R.Err;
     nlohmann::json Report = nlohmann::json::parse(R.Out, nullptr, false);
     ASSERT_FALSE(Report.is_discarded()) << R.Out << R.Err;

@@ -26,9 +26,11 @@ if [ "${KERNEL_TIDY_SKIP_SANITIZERS:-0}" != 1 ]; then
   # sanitized suite covers elsewhere, many times over (every fixture through
   # clang-apply-replacements, a 10 MB source, PCH rebuilds with the real-size
   # model, every fixture with the real LuisaCompute headers, the bundled model's
-  # parse of 19 real API uses, the examples' documented findings), and cost minutes
-  # each under the sanitizers; and the test that crashes an analysis on purpose to see
-  # the run recover (a sanitizer's own SEGV handler and leak check are not what it tests).
+  # parse of 19 real API uses, the examples' documented findings, a fresh checkout's
+  # PCH reuse, a 200,000-term expression), and cost minutes each under the
+  # sanitizers; and the tests that crash an analysis (a signal, a stack overflow) on
+  # purpose to see the run recover (a sanitizer's own SEGV handler and leak check are
+  # not what they test).
   ctest --test-dir build-asan --output-on-failure -j "$(nproc)" \
-    -E '^(Reliability\.ExportedFixesApplyLikeFix|Reliability\.LargeGeneratedSourceIsAnalysed|SharedHeaderParse\.SameReportAsPlainParse|SharedHeaderParse\.RebuiltWhenAHeaderChanges|RealHeaders\.RuleFixturesGiveTheBundledModelsFindingsAndFixes|BundledModel\.RealProjectsApiUsesParse|examples_as_documented|SharedHeaderParse\.ACrashFailsItsOwnFileOnly)$'
+    -E '^(Reliability\.ExportedFixesApplyLikeFix|Reliability\.LargeGeneratedSourceIsAnalysed|SharedHeaderParse\.SameReportAsPlainParse|SharedHeaderParse\.RebuiltWhenAHeaderChanges|RealHeaders\.RuleFixturesGiveTheBundledModelsFindingsAndFixes|BundledModel\.RealProjectsApiUsesParse|examples_as_documented|SharedHeaderParse\.ACrashFailsItsOwnFileOnly|SharedHeaderParse\.ARestoredCacheServesAFreshCheckoutExactly|HostileInput\.A200000TermExpressionIsAnalysed|HostileInput\.AStackOverflowFailsItsOwnFileOnly)$'
 fi

@@ -125,6 +125,11 @@ if(Python3_FOUND)
            --mutate butterfly-drops-a-lane,privatized-without-second-barrier,tree-wrong-identity,batching-reorders-a-chain,privatized-without-zeroing,leader-plain-update,privatized-barrier-first-warp-only,tree-reads-unwritten-partial,scan-inclusive-exclusive-swapped,float-zeroed-for-huge-inputs)
   set_tests_properties(simt_fuzz simt_fuzz_mutations PROPERTIES
     LABELS "fuzz;simt" RESOURCE_LOCK simt_fuzz_work TIMEOUT 900)
+  # Its arguments, each checked before anything runs (seconds; nothing is built).
+  add_test(NAME simt_fuzz_arguments
+           COMMAND sh ${CMAKE_SOURCE_DIR}/test/integration/fuzz-arguments.sh ${Python3_EXECUTABLE}
+                   ${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz.py ${_simt_binary_dir} $<TARGET_FILE:kernel-tidy>)
+  set_tests_properties(simt_fuzz_arguments PROPERTIES LABELS simt TIMEOUT 60)
 endif()
 # The uniformity property test (integration/simt/fuzz/uniformity.py, issue 30 item 3):
 # what kernel-tidy's uniformity and divergence analyses claim about the probes of

@@ -41,6 +41,7 @@
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
 #include <csignal>
+#include <pthread.h>
 #include <cstring>
 #include <mutex>
 
@@ -366,7 +367,7 @@ struct Analyzer::Impl {
       if (AsErrorGlobs.contains(Check))
         AsErrors.push_back(Check);
     if (!Cute)
-      Cute = std::make_unique<CuteFrontendProcess>(Options.CuteFrontend);
+      Cute = std::make_unique<CuteFrontendProcess>(Options.CuteFrontend, Options.CancelPython);
     FileResult Result = Cute->analyze(Request, AsErrors);
     Result.ReadFromDisk = Read.ReadFromDisk;
     // --line-filter, as for C++ files (issue 31, item 14).
@@ -430,30 +431,117 @@ std::optional<PreambleFile> Analyzer::Impl::preambleFile(const std::string &AbsF
 
 namespace {
 
-/// Runs \p Body so that a crash in it (a signal such as SIGSEGV, a fatal
-/// LLVM error) ends \p Body only, as Clang runs its in-process compiler: ""
-/// when it returned, else what ended it. What it had allocated is leaked.
+/// The stack of the thread each analysis runs on. Clang recurses on deeply
+/// nested code (a 200,000-term expression needs over 8 MiB, a thread's
+/// usual stack); Clang's driver, too, runs its compiler on a thread of its
+/// own. Only what is used is ever committed.
+constexpr unsigned AnalysisStackBytes = 256u << 20;
+
+/// Where the signal handler runs when a thread's stack is exhausted: on the
+/// exhausted stack it could not run, and the process would end.
+constexpr size_t SignalStackBytes = 256u << 10;
+
+/// The lowest address of the stack of the analysis on this thread, and where
+/// to note that a fault hit its end (a stack overflow).
+thread_local uintptr_t AnalysisStackLow = 0;
+thread_local volatile sig_atomic_t *AnalysisStackOverflowed = nullptr;
+/// LLVM's crash recovery handler of SIGSEGV, which onSegv hands over to.
+struct sigaction RecoverySegv;
+
+/// Notes a fault at the end of an analysis' stack, then recovers as LLVM does.
+void onSegv(int Signal, siginfo_t *Info, void *Context) {
+  uintptr_t At = reinterpret_cast<uintptr_t>(Info->si_addr);
+  if (AnalysisStackOverflowed && AnalysisStackLow && At + (1u << 20) >= AnalysisStackLow &&
+      At < AnalysisStackLow + (64u << 10))
+    *AnalysisStackOverflowed = 1;
+  if (RecoverySegv.sa_flags & SA_SIGINFO)
+    RecoverySegv.sa_sigaction(Signal, Info, Context);
+  else if (RecoverySegv.sa_handler != SIG_DFL && RecoverySegv.sa_handler != SIG_IGN)
+    RecoverySegv.sa_handler(Signal);
+}
+
+/// Runs \p Body on a thread with a large stack so that a crash in it (a
+/// signal such as SIGSEGV, a stack overflow, a fatal LLVM error) ends
+/// \p Body only, as Clang runs its in-process compiler: "" when it
+/// returned, else what ended it. What it had allocated is leaked.
 std::string runRecoveringFromCrashes(llvm::function_ref<void()> Body) {
   static std::once_flag Enabled;
-  std::call_once(Enabled, [] { llvm::CrashRecoveryContext::Enable(); });
+  std::call_once(Enabled, [] {
+    llvm::CrashRecoveryContext::Enable();
+    // LLVM's handlers run on the faulting stack, which an overflow has
+    // used up: SIGSEGV and SIGBUS are handled on a signal stack instead.
+    struct sigaction Action;
+    if (::sigaction(SIGBUS, nullptr, &Action) == 0) {
+      Action.sa_flags |= SA_ONSTACK;
+      ::sigaction(SIGBUS, &Action, nullptr);
+    }
+    if (::sigaction(SIGSEGV, nullptr, &RecoverySegv) == 0) {
+      Action = RecoverySegv;
+      Action.sa_sigaction = onSegv;
+      Action.sa_flags |= SA_ONSTACK | SA_SIGINFO;
+      ::sigaction(SIGSEGV, &Action, nullptr);
+    }
+  });
   const void *StackTrace = llvm::SavePrettyStackState();
+  std::vector<char> SignalStack(SignalStackBytes);
+  volatile sig_atomic_t Overflowed = 0;
   llvm::CrashRecoveryContext Recovery;
-  if (Recovery.RunSafely(Body))
+  bool Returned = Recovery.RunSafelyOnThread(
+      [&] {
+        stack_t Alternate = {};
+        Alternate.ss_sp = SignalStack.data();
+        Alternate.ss_size = SignalStack.size();
+        ::sigaltstack(&Alternate, nullptr);
+        pthread_attr_t Attributes;
+        void *Low = nullptr;
+        size_t Size = 0;
+        if (::pthread_getattr_np(::pthread_self(), &Attributes) == 0) {
+          ::pthread_attr_getstack(&Attributes, &Low, &Size);
+          ::pthread_attr_destroy(&Attributes);
+        }
+        AnalysisStackLow = reinterpret_cast<uintptr_t>(Low);
+        AnalysisStackOverflowed = &Overflowed;
+        Body();
+        AnalysisStackOverflowed = nullptr;
+        stack_t Off = {};
+        Off.ss_flags = SS_DISABLE;
+        ::sigaltstack(&Off, nullptr);
+      },
+      AnalysisStackBytes);
+  if (Returned)
     return "";
   // The entries of the frames that were left are gone.
   llvm::RestorePrettyStackState(StackTrace);
+  if (Overflowed)
+    return "stack overflow: the code is nested more deeply than a " +
+           std::to_string(AnalysisStackBytes >> 20) + " MiB stack allows";
   int Code = Recovery.RetCode;
   if (Code > 128 && Code < 128 + NSIG)
     return "signal " + std::to_string(Code - 128) + ", " + ::strsignal(Code - 128);
   return "fatal error, exit code " + std::to_string(Code);
 }
 
-/// Test-only: whether the environment variable KERNEL_TIDY_TEST_CRASH_IN
-/// asks the analysis of \p AbsFile to crash (its value ends the path), so
-/// that tests can check that one file's crash fails that file only.
-bool crashRequestedFor(llvm::StringRef AbsFile) {
-  const char *Suffix = std::getenv("KERNEL_TIDY_TEST_CRASH_IN");
-  return Suffix && *Suffix && AbsFile.ends_with(Suffix);
+/// Test-only: how the environment variable KERNEL_TIDY_TEST_CRASH_IN asks
+/// the analysis of \p AbsFile to crash, so that tests can check that one
+/// file's crash fails that file only: a value that ends the path raises
+/// SIGSEGV; "overflow:" followed by one exhausts the stack.
+enum class TestCrash { None, Signal, StackOverflow };
+TestCrash crashRequestedFor(llvm::StringRef AbsFile) {
+  const char *Value = std::getenv("KERNEL_TIDY_TEST_CRASH_IN");
+  llvm::StringRef Suffix = Value ? Value : "";
+  bool Overflow = Suffix.consume_front("overflow:");
+  if (Suffix.empty() || !AbsFile.ends_with(Suffix))
+    return TestCrash::None;
+  return Overflow ? TestCrash::StackOverflow : TestCrash::Signal;
+}
+
+/// Recurses until the stack is exhausted (KERNEL_TIDY_TEST_CRASH_IN).
+[[gnu::noinline]] unsigned exhaustStack(unsigned Depth) {
+  volatile char Frame[1024];
+  Frame[0] = static_cast<char>(Depth);
+  if (Depth == ~0u)
+    return Frame[0];
+  return exhaustStack(Depth + 1) + Frame[Depth % 1024];
 }
 
 std::string readAll(const std::string &Path) {
@@ -735,7 +823,7 @@ FileResult Analyzer::analyze(const std::string &File, const std::optional<std::s
   auto Run = [&](bool UsePch) {
     std::vector<std::string> PchArgs;
     if (UsePch)
-      PchArgs = {"-include-pch", Pch->PchPath};
+      PchArgs = {"-include-pch", Pch->PchPath, "-Xclang", "-fvalidate-ast-input-files-content"};
     ClangTidyContext Context(State->makeOptionsProvider(FS, HeaderFilter, PchArgs));
     if (!State->Options.ProfileDir.empty()) {
       // clang-tidy names a profile after the file and the second it was
@@ -747,8 +835,10 @@ FileResult Analyzer::analyze(const std::string &File, const std::optional<std::s
     // A text given in memory (a fix being verified) that does not compile
     // is the caller's business: no "Error while processing" on stderr. Nor
     // for a parse with the PCH: one that fails is repeated without it.
-    if (crashRequestedFor(AbsFile))
+    if (TestCrash Crash = crashRequestedFor(AbsFile); Crash == TestCrash::Signal)
       ::raise(SIGSEGV);
+    else if (Crash == TestCrash::StackOverflow)
+      exhaustStack(0);
     return runChecks(Context, *DB, AbsFile, FS, MainFileOnly, Contents.has_value() || UsePch);
   };
   std::vector<ClangTidyError> Errors;

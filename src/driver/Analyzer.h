@@ -6,6 +6,7 @@
 #include "src/driver/Findings.h"
 #include "src/driver/PrecompiledPrefix.h"
 #include "src/dsl/Profitability.h"
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -53,6 +54,9 @@ struct AnalysisOptions {
   /// The header cache's size limit (--cache-size); else
   /// KERNEL_TIDY_CACHE_SIZE, else DefaultCacheLimit.
   std::optional<uint64_t> CacheLimit;
+  /// While set and true, a running CuTe DSL frontend analysis stops and its
+  /// file is reported as not analysed (`kernel-tidy lsp`: the text changed).
+  std::shared_ptr<const std::atomic<bool>> CancelPython;
 };
 
 /// The compile arguments of a file parsed with the bundled DSL model in

@@ -246,8 +246,9 @@ FileResult CuteFrontendProcess::analyze(const CuteRequest &Request,
                   "cannot start the CuTe DSL frontend with '" + Python + "': " + Error);
   }
   auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(Timeout);
-  PipedProcess::Answer Answer = Process.exchange(formatCuteRequest(Request), Deadline,
-                                                 AnswerLimitBase + 16 * Request.Text.size());
+  PipedProcess::Answer Answer =
+      Process.exchange(formatCuteRequest(Request), Deadline,
+                       AnswerLimitBase + 16 * Request.Text.size(), Cancel.get());
   std::string Who = "the CuTe DSL frontend ('" + Python + "')";
   std::string Stderr = llvm::StringRef(Answer.Stderr).trim().str();
   switch (Answer.What) {
@@ -269,6 +270,8 @@ FileResult CuteFrontendProcess::analyze(const CuteRequest &Request,
     return fail(Request.Path, Who + " wrote an answer of more than " +
                                   std::to_string(AnswerLimitBase + 16 * Request.Text.size()) +
                                   " bytes on " + Request.Path + "; it was stopped");
+  case PipedProcess::Answer::Cancelled:
+    return fail(Request.Path, "not analysed: the analysis of " + Request.Path + " was cancelled");
   case PipedProcess::Answer::Early:
     return fail(Request.Path,
                 Who + " answered before it had read " + Request.Path + "; it was stopped");

@@ -14,8 +14,10 @@
 #include "src/driver/Findings.h"
 #include "src/driver/PipedProcess.h"
 #include "llvm/ADT/StringRef.h"
+#include <atomic>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -54,15 +56,20 @@ std::string cuteInterpreter(std::string &Error);
 /// frontend that ends (a crash, a bad answer) is started again for the next
 /// file; one that does not answer in time (KERNEL_TIDY_PYTHON_TIMEOUT
 /// seconds, default 300) is stopped, and the later files sent to this object
-/// fail at once instead of waiting again.
+/// fail at once instead of waiting again. While \p Cancel (when given) is
+/// true, an analysis is stopped and its file reported as not analysed; the
+/// next file starts a new interpreter.
 class CuteFrontendProcess {
 public:
-  explicit CuteFrontendProcess(std::string Frontend) : Frontend(std::move(Frontend)) {}
+  explicit CuteFrontendProcess(std::string Frontend,
+                               std::shared_ptr<const std::atomic<bool>> Cancel = nullptr)
+      : Frontend(std::move(Frontend)), Cancel(std::move(Cancel)) {}
 
   FileResult analyze(const CuteRequest &Request, const std::vector<std::string> &AsErrors);
 
 private:
   std::string Frontend;
+  std::shared_ptr<const std::atomic<bool>> Cancel;
   std::string Python;
   PipedProcess Process;
   std::string Stopped; ///< Why no more files are sent (a timeout), else "".

@@ -11,9 +11,13 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <mutex>
 #include <set>
+#include <thread>
 
 namespace kernel_tidy {
 namespace {
@@ -27,9 +31,13 @@ constexpr int InvalidRequest = -32600;
 constexpr int MethodNotFound = -32601;
 constexpr int InvalidParams = -32602;
 constexpr int ServerNotInitialized = -32002;
+constexpr int RequestCancelled = -32800;
 } // namespace error_code
 
 void log(const std::string &Message) {
+  // From the message loop and the analysis worker.
+  static std::mutex LogLock;
+  std::lock_guard<std::mutex> Guard(LogLock);
   llvm::errs() << "kernel-tidy lsp: " << Message << "\n";
   llvm::errs().flush();
 }
@@ -117,7 +125,9 @@ struct Document {
   std::string Path; ///< "" unless a local file.
   std::string Text;
   std::optional<int64_t> Version;
-  FileResult Result; ///< Of Text; empty unless Path is a .py file.
+  uint64_t Generation = 0; ///< Changes with Text (and on save).
+  uint64_t Analysed = 0;   ///< The Generation that Result is of; 0: none.
+  FileResult Result;       ///< Empty unless Path is a .py file.
 };
 
 /// The finding as a diagnostic. A client that shows no related information
@@ -233,23 +243,40 @@ std::string withChange(const std::string &Text, const Json &Change) {
   return Text.substr(0, Begin) + NewText + Text.substr(End);
 }
 
+/// The documents and their analyses: the message loop (which handles every
+/// message at once) and the analysis worker (one document at a time) share
+/// it under its lock. A document's text is analysed on the worker, never on
+/// the loop; a result is published only if its text is still the
+/// document's, and a change to the document being analysed cancels that
+/// analysis (issue 49, items 6 and 7; issue 52, item 3).
 class Server {
 public:
-  Server(int Out, std::unique_ptr<Analyzer> Analysis, AnalysisOptions Options, std::string Version)
-      : Out(Out), Analysis(std::move(Analysis)), Options(std::move(Options)),
-        Version(std::move(Version)) {}
+  Server(int Out, AnalysisOptions Options, std::string Version)
+      : Out(Out), Options(std::move(Options)), Version(std::move(Version)) {
+    this->Options.CancelPython = Cancel;
+  }
 
-  /// Whether a document changed since its diagnostics were published.
-  bool hasStale() const { return !ShutDown && !Stale.empty(); }
+  ~Server() { stopWorker(); }
 
-  /// Analyses and publishes one changed document, as it is now: changes
-  /// that queued up while the server was busy are analysed once, in their
-  /// latest version (issue 49, item 7).
-  void analyseOneStale() {
-    std::string Uri = *Stale.begin();
-    Stale.erase(Stale.begin());
-    if (auto Doc = Documents.find(Uri); Doc != Documents.end())
-      publish(Uri, Doc->second);
+  /// Starts the worker; false with \p Error when the options cannot work.
+  bool startWorker(std::string &Error) {
+    std::unique_ptr<Analyzer> Analysis = Analyzer::create(Options, Error);
+    if (!Analysis)
+      return false;
+    Worker = std::thread([this, A = std::move(Analysis)]() mutable { work(std::move(A)); });
+    return true;
+  }
+
+  /// Lets the worker finish what it is doing (cancelled) and waits for it.
+  void stopWorker() {
+    {
+      std::lock_guard<std::mutex> Guard(Lock);
+      Stopping = true;
+      *Cancel = true;
+    }
+    Wake.notify_all();
+    if (Worker.joinable())
+      Worker.join();
   }
 
   /// Handles one message; false once the client said `exit` or cannot be
@@ -258,16 +285,16 @@ public:
     // nlohmann's copy and destruction recurse once per level.
     if (std::string Deep = nestingProblem(Body, /*JsonStrings=*/true); !Deep.empty()) {
       replyError(nullptr, error_code::ParseError, "the message is not JSON-RPC: " + Deep);
-      return Writable;
+      return writable();
     }
     Json Message = Json::parse(Body.begin(), Body.end(), nullptr, /*allow_exceptions=*/false);
     if (Message.is_discarded()) {
       replyError(nullptr, error_code::ParseError, "the message is not JSON");
-      return Writable;
+      return writable();
     }
     if (!Message.is_object()) {
       replyError(nullptr, error_code::InvalidRequest, "the message is not a JSON-RPC object");
-      return Writable;
+      return writable();
     }
     auto Method = Message.find("method");
     auto Id = Message.find("id");
@@ -277,12 +304,12 @@ public:
         return true;
       replyError(Id == Message.end() ? Json() : *Id, error_code::InvalidRequest,
                  "the message has no method");
-      return Writable;
+      return writable();
     }
     if (Id != Message.end() && !Id->is_number_integer() && !Id->is_string()) {
       replyError(nullptr, error_code::InvalidRequest,
                  "the request's id is neither a number nor a string");
-      return Writable;
+      return writable();
     }
     const std::string Name = *Method;
     Json Params = Message.value("params", Json::object());
@@ -297,15 +324,33 @@ public:
       else
         log("invalid params of " + Name + ": " + E.what());
     }
-    return Writable;
+    return writable();
+  }
+
+  /// Whether request \p Id was cancelled by a `$/cancelRequest` that came
+  /// before it was handled; answers it (RequestCancelled) if so.
+  bool answerIfCancelled(llvm::StringRef Body, const std::set<std::string> &Cancelled) {
+    if (Cancelled.empty())
+      return false;
+    Json Message = Json::parse(Body.begin(), Body.end(), nullptr, /*allow_exceptions=*/false);
+    if (!Message.is_object() || !Message.contains("id") || !Message.contains("method") ||
+        !Cancelled.count(Message["id"].dump()))
+      return false;
+    replyError(Message["id"], error_code::RequestCancelled, "cancelled by the client");
+    return true;
   }
 
   int exitCode() const { return ShutDown ? 0 : 1; }
 
 private:
+  bool writable() {
+    std::lock_guard<std::mutex> Guard(SendLock);
+    return Writable;
+  }
   void send(const Json &Message) {
     // Messages quote source text, which need not be UTF-8.
     std::string Body = Message.dump(-1, ' ', false, Json::error_handler_t::replace);
+    std::lock_guard<std::mutex> Guard(SendLock);
     if (Writable && !lsp::writeAll(Out, lsp::frame(Body))) {
       log("cannot write to the client; stopping");
       Writable = false;
@@ -337,16 +382,21 @@ private:
       return replyError(Id, error_code::InvalidRequest, Method + " after shutdown");
     if (Method == "shutdown") {
       ShutDown = true;
+      stopWorker();
       return reply(Id, nullptr);
     }
     if (Method == "textDocument/codeAction") {
       std::string Uri = Params.at("textDocument").at("uri");
+      Params.at("range").at("start");
+      std::lock_guard<std::mutex> Guard(Lock);
       auto Doc = Documents.find(Uri);
-      // Actions are offered for the text as it is now.
-      if (Doc != Documents.end() && Stale.erase(Uri))
-        publish(Uri, Doc->second);
-      return reply(Id,
-                   Doc == Documents.end() ? Json::array() : codeActions(Uri, Doc->second, Params));
+      // Actions are offered for an analysis of the text as it is now, at
+      // once: while a newer text waits for its analysis there are none (an
+      // edit computed on an older text could change the wrong bytes); the
+      // client asks again when the new diagnostics come.
+      if (Doc == Documents.end() || Doc->second.Analysed != Doc->second.Generation)
+        return reply(Id, Json::array());
+      return reply(Id, codeActions(Uri, Doc->second, Params));
     }
     replyError(Id, error_code::MethodNotFound, "method not found: " + Method);
   }
@@ -365,96 +415,194 @@ private:
       D.Text = Item.at("text").get<std::string>();
       if (Item.contains("version"))
         D.Version = Item["version"].get<int64_t>();
+      std::lock_guard<std::mutex> Guard(Lock);
+      D.Generation = ++Generations;
       Documents[Uri] = std::move(D);
-      Stale.insert(Uri);
+      markStale(Uri);
     } else if (Method == "textDocument/didChange") {
       std::string Uri = Params.at("textDocument").at("uri");
-      auto Doc = Documents.find(Uri);
-      if (Doc == Documents.end())
-        return log("didChange of a document that is not open: " + Uri), true;
-      std::string Text = Doc->second.Text;
+      std::string Text;
+      {
+        std::lock_guard<std::mutex> Guard(Lock);
+        auto Doc = Documents.find(Uri);
+        if (Doc == Documents.end())
+          return log("didChange of a document that is not open: " + Uri), true;
+        Text = Doc->second.Text;
+      }
+      // Only the loop writes texts: applying the changes needs no lock.
       for (const Json &Change : Params.at("contentChanges"))
         Text = withChange(Text, Change);
+      std::optional<int64_t> NewVersion;
       if (Params["textDocument"].contains("version"))
-        Doc->second.Version = Params["textDocument"]["version"].get<int64_t>();
-      Doc->second.Text = std::move(Text);
-      Stale.insert(Uri);
+        NewVersion = Params["textDocument"]["version"].get<int64_t>();
+      std::lock_guard<std::mutex> Guard(Lock);
+      Document &D = Documents[Uri];
+      if (NewVersion)
+        D.Version = NewVersion;
+      D.Text = std::move(Text);
+      D.Generation = ++Generations;
+      markStale(Uri);
     } else if (Method == "textDocument/didSave") {
       // Saved: the configuration beside it may have changed too.
       std::string Uri = Params.at("textDocument").at("uri");
-      if (Documents.count(Uri))
-        Stale.insert(Uri);
+      std::lock_guard<std::mutex> Guard(Lock);
+      if (auto Doc = Documents.find(Uri); Doc != Documents.end()) {
+        Doc->second.Generation = ++Generations;
+        markStale(Uri);
+      }
     } else if (Method == "textDocument/didClose") {
       std::string Uri = Params.at("textDocument").at("uri");
-      Stale.erase(Uri);
-      if (Documents.erase(Uri))
+      bool Closed;
+      {
+        std::lock_guard<std::mutex> Guard(Lock);
+        Stale.erase(Uri);
+        Closed = Documents.erase(Uri);
+        if (Uri == Analysing)
+          *Cancel = true;
+      }
+      if (Closed)
         send({{"jsonrpc", "2.0"},
               {"method", "textDocument/publishDiagnostics"},
               {"params", {{"uri", Uri}, {"diagnostics", Json::array()}}}});
     }
-    return true; // Other notifications ($/cancelRequest, ...) need nothing.
+    return true; // Other notifications need nothing ($/cancelRequest: see the loop).
   }
 
-  /// Analyses \p D's text (a .py file's; other documents get no findings)
-  /// and publishes its diagnostics.
-  void publish(const std::string &Uri, Document &D) {
-    D.Result = FileResult();
-    if (!D.Path.empty() && isPythonFile(D.Path)) {
-      D.Result = Analysis->analyze(D.Path, D.Text);
-      // Offered fixes are those --fix would apply: the fixed text parses.
-      verifyFixes(D.Result, *Analysis);
-      // A document the CuTe frontend did not finish in time is reported as
-      // not analysed (its error); the interpreter, which a run stops for
-      // good, is restarted for the others (issue 49, item 6).
-      if (llvm::any_of(D.Result.Errors, [](const ParseError &E) {
-            return llvm::StringRef(E.Message).contains(" did not answer within ");
-          })) {
-        std::string Error;
-        if (auto Fresh = Analyzer::create(Options, Error))
-          Analysis = std::move(Fresh);
-        else
-          log("cannot restart the analysis: " + Error);
-      }
+  /// Queues \p Uri for the worker; the analysis of an older text of it, if
+  /// running, is cancelled. Under Lock.
+  void markStale(const std::string &Uri) {
+    Stale.insert(Uri);
+    if (Uri == Analysing)
+      *Cancel = true;
+    Wake.notify_all();
+  }
+
+  /// The worker: analyses the latest text of each stale document, one at a
+  /// time, and publishes what is still current.
+  void work(std::unique_ptr<Analyzer> Analysis) {
+    std::unique_lock<std::mutex> Guard(Lock);
+    for (;;) {
+      Wake.wait(Guard, [&] { return Stopping || !Stale.empty(); });
+      if (Stopping)
+        return;
+      std::string Uri = *Stale.begin();
+      Stale.erase(Stale.begin());
+      auto Doc = Documents.find(Uri);
+      if (Doc == Documents.end())
+        continue;
+      Document Snapshot = Doc->second;
+      Analysing = Uri;
+      *Cancel = false;
+      Guard.unlock();
+      analyse(Snapshot, Analysis);
+      Json Diagnostics = diagnostics(Snapshot);
+      Guard.lock();
+      Analysing.clear();
+      Doc = Documents.find(Uri);
+      // A result of an older text (or a cancelled one) is dropped.
+      if (Doc == Documents.end() || Doc->second.Generation != Snapshot.Generation)
+        continue;
+      Doc->second.Result = std::move(Snapshot.Result);
+      Doc->second.Analysed = Snapshot.Generation;
+      Json Params = {{"uri", Uri}, {"diagnostics", std::move(Diagnostics)}};
+      if (Snapshot.Version)
+        Params["version"] = *Snapshot.Version;
+      // Sent under Lock: a newer text's diagnostics cannot overtake these.
+      send({{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"}, {"params", Params}});
     }
-    Json Params = {{"uri", Uri}, {"diagnostics", diagnostics(D)}};
-    if (D.Version)
-      Params["version"] = *D.Version;
-    send({{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"}, {"params", Params}});
+  }
+
+  /// Analyses \p D's text (a .py file's; other documents get no findings).
+  void analyse(Document &D, std::unique_ptr<Analyzer> &Analysis) {
+    D.Result = FileResult();
+    if (D.Path.empty() || !isPythonFile(D.Path))
+      return;
+    D.Result = Analysis->analyze(D.Path, D.Text);
+    // Offered fixes are those --fix would apply: the fixed text parses.
+    verifyFixes(D.Result, *Analysis);
+    // A document the CuTe frontend did not finish in time is reported as
+    // not analysed (its error); the interpreter, which a run stops for
+    // good, is restarted for the others (issue 49, item 6).
+    if (llvm::any_of(D.Result.Errors, [](const ParseError &E) {
+          return llvm::StringRef(E.Message).contains(" did not answer within ");
+        })) {
+      std::string Error;
+      if (auto Fresh = Analyzer::create(Options, Error))
+        Analysis = std::move(Fresh);
+      else
+        log("cannot restart the analysis: " + Error);
+    }
   }
 
   int Out;
-  std::unique_ptr<Analyzer> Analysis;
   AnalysisOptions Options; ///< To start a new analysis after a timeout.
   std::string Version;
+  /// Set to stop the running analysis (its text changed).
+  std::shared_ptr<std::atomic<bool>> Cancel = std::make_shared<std::atomic<bool>>(false);
+  bool Initialized = false; ///< Loop only.
+  bool ShutDown = false;    ///< Loop only.
+
+  std::mutex Lock; ///< Guards what follows, up to SendLock.
+  std::condition_variable Wake;
   std::map<std::string, Document> Documents; ///< By URI.
-  std::set<std::string> Stale;               ///< Changed since last published.
-  bool Initialized = false;
-  bool ShutDown = false;
+  std::set<std::string> Stale;               ///< Changed since last analysed.
+  std::string Analysing;                     ///< The URI on the worker, or "".
+  uint64_t Generations = 0;                  ///< The last Document::Generation given.
+  bool Stopping = false;
+
+  std::mutex SendLock; ///< Guards writes to Out and Writable.
   bool Writable = true;
+  std::thread Worker;
 };
 
 } // namespace
+
+/// The ids (as JSON text) of the `$/cancelRequest`s among the whole
+/// messages that \p Raw holds, unread.
+static std::set<std::string> cancelsWaiting(llvm::StringRef Raw) {
+  std::set<std::string> Ids;
+  if (!Raw.contains("$/cancelRequest"))
+    return Ids;
+  while (lsp::holdsMessage(Raw)) {
+    size_t HeaderEnd = Raw.find("\r\n\r\n");
+    size_t Length = 0;
+    if (HeaderEnd == llvm::StringRef::npos ||
+        !Raw.take_front(HeaderEnd).contains_insensitive("content-length:"))
+      break;
+    llvm::StringRef Header = Raw.take_front(HeaderEnd);
+    Header = Header.substr(Header.find_insensitive("content-length:") + 15);
+    if (Header.take_until([](char C) { return C == '\r'; }).trim().getAsInteger(10, Length) ||
+        Raw.size() < HeaderEnd + 4 + Length)
+      break;
+    llvm::StringRef Body = Raw.substr(HeaderEnd + 4, Length);
+    Raw = Raw.drop_front(HeaderEnd + 4 + Length);
+    if (!Body.contains("$/cancelRequest") || !nestingProblem(Body, true).empty())
+      continue;
+    Json Message = Json::parse(Body.begin(), Body.end(), nullptr, /*allow_exceptions=*/false);
+    if (Message.is_object() && Message.value("method", Json()) == "$/cancelRequest" &&
+        Message.contains("params") && Message["params"].is_object() &&
+        Message["params"].contains("id"))
+      Ids.insert(Message["params"]["id"].dump());
+  }
+  return Ids;
+}
 
 /// A message header (its lines, not its body) is not read past this size.
 constexpr size_t MaxHeaderBytes = size_t(64) << 20;
 
 int serveLanguageServer(int In, int Out, const AnalysisOptions &Options,
                         const std::string &Version) {
-  std::string Error;
-  std::unique_ptr<Analyzer> Analysis = Analyzer::create(Options, Error);
-  if (!Analysis) {
+  Server Session(Out, Options, Version);
+  if (std::string Error; !Session.startWorker(Error)) {
     llvm::errs() << "kernel-tidy: error: " << Error << "\n";
     return 2;
   }
-  Server Session(Out, std::move(Analysis), Options, Version);
   std::string Raw, Body;
+  // Requests that a `$/cancelRequest` named before they were handled (ids as
+  // JSON text). Every request is answered as it is read, so only one that
+  // waits behind its cancel in the input can be cancelled.
+  std::set<std::string> Cancelled;
   for (;;) {
-    // Messages first, while any are waiting: a burst of changes is
-    // analysed once, in its latest text.
-    if (Session.hasStale() && !lsp::holdsMessage(Raw) && !lsp::readable(In)) {
-      Session.analyseOneStale();
-      continue;
-    }
     lsp::Framed Next = lsp::readMessage(In, Raw, Body, lsp::MaxMessageBytes, MaxHeaderBytes);
     switch (Next.K) {
     case lsp::Framed::End:
@@ -478,6 +626,9 @@ int serveLanguageServer(int In, int Out, const AnalysisOptions &Options,
       return 1;
     case lsp::Framed::Message:
       Raw.erase(0, Next.BodyEnd);
+      Cancelled = cancelsWaiting(Raw);
+      if (Session.answerIfCancelled(Body, Cancelled))
+        continue;
       if (!Session.handle(Body))
         return Session.exitCode();
       continue;

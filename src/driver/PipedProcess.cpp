@@ -39,6 +39,8 @@ bool readAvailable(int FD, std::string &Out) {
   return Got < 0 && (errno == EINTR || errno == EAGAIN);
 }
 
+constexpr int CancelPollMs = 10;
+
 int msUntil(std::chrono::steady_clock::time_point Deadline) {
   auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
       Deadline - std::chrono::steady_clock::now());
@@ -149,7 +151,7 @@ std::string PipedProcess::reap() {
 
 PipedProcess::Answer PipedProcess::exchange(llvm::StringRef Request,
                                             std::chrono::steady_clock::time_point Deadline,
-                                            size_t MaxLine) {
+                                            size_t MaxLine, const std::atomic<bool> *Cancel) {
   Answer Result;
   ErrTail.clear();
   size_t Sent = 0;
@@ -179,10 +181,14 @@ PipedProcess::Answer PipedProcess::exchange(llvm::StringRef Request,
       return Finish(Answer::Ended);
     if (std::chrono::steady_clock::now() >= Deadline)
       return Finish(Answer::TimedOut);
+    if (Cancel && Cancel->load())
+      return Finish(Answer::Cancelled);
     struct pollfd Fds[3] = {{FromChild, POLLIN, 0},
                             {ErrFromChild, POLLIN, 0},
                             {Sent < Request.size() ? ToChild : -1, POLLOUT, 0}};
-    int Ready = ::poll(Fds, 3, msUntil(Deadline));
+    // A cancel flag is looked at every CancelPollMs.
+    int Ready =
+        ::poll(Fds, 3, Cancel ? std::min(msUntil(Deadline), CancelPollMs) : msUntil(Deadline));
     if (Ready < 0 && errno != EINTR)
       return Finish(Answer::Ended);
     if (Fds[2].revents & (POLLOUT | POLLERR | POLLHUP)) {

@@ -14,6 +14,7 @@
 #define KERNEL_TIDY_SRC_DRIVER_PIPEDPROCESS_H
 
 #include "llvm/ADT/StringRef.h"
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -44,11 +45,12 @@ public:
   /// What an exchange ended with.
   struct Answer {
     enum Kind {
-      Line,     ///< Text holds the answer, without its line break.
-      Ended,    ///< The child closed its output first (Status says how it ended).
-      TimedOut, ///< No answer before the deadline.
-      TooLong,  ///< The answer grew past the limit.
-      Early,    ///< A line came before the whole request was sent (out of step).
+      Line,      ///< Text holds the answer, without its line break.
+      Ended,     ///< The child closed its output first (Status says how it ended).
+      TimedOut,  ///< No answer before the deadline.
+      TooLong,   ///< The answer grew past the limit.
+      Early,     ///< A line came before the whole request was sent (out of step).
+      Cancelled, ///< The caller's cancel flag was set first.
     } What = Ended;
     std::string Text;
     std::string Status; ///< "exit 1", "signal 11" (for Ended).
@@ -56,10 +58,11 @@ public:
   };
 
   /// Writes \p Request to the child's stdin and reads one line of its stdout,
-  /// before \p Deadline and at most \p MaxLine bytes long. The child is
-  /// stopped after any answer but a Line.
+  /// before \p Deadline and at most \p MaxLine bytes long, or until
+  /// \p Cancel (when given; another thread sets it) becomes true. The child
+  /// is stopped after any answer but a Line.
   Answer exchange(llvm::StringRef Request, std::chrono::steady_clock::time_point Deadline,
-                  size_t MaxLine);
+                  size_t MaxLine, const std::atomic<bool> *Cancel = nullptr);
 
 private:
   void readStderr();

@@ -94,7 +94,8 @@ bool prefixApplies(const PrecompiledHeader &Header, llvm::StringRef Text, llvm::
          std::equal(Header.Includes.begin(), Header.Includes.end(), Includes.begin());
 }
 
-/// "SIZE MTIME HASH" of a file, or "" when it cannot be read.
+/// "SIZE HASH" of a file, or "" when it cannot be read. No time stamp: a
+/// checkout or a restored cache gives the same text new times.
 static std::string fingerprint(llvm::StringRef Path) {
   llvm::sys::fs::file_status Status;
   // Only regular files: an inventory naming /dev/zero or a FIFO (damaged, or
@@ -106,10 +107,7 @@ static std::string fingerprint(llvm::StringRef Path) {
                                             /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return "";
-  uint64_t MTime = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                       Status.getLastModificationTime().time_since_epoch())
-                       .count();
-  return std::to_string(Status.getSize()) + " " + std::to_string(MTime) + " " +
+  return std::to_string(Status.getSize()) + " " +
          llvm::utohexstr(llvm::xxh3_64bits((*Buffer)->getBuffer()));
 }
 
@@ -130,12 +128,12 @@ bool dependenciesUnchanged(llvm::StringRef Manifest) {
   llvm::SmallVector<llvm::StringRef> Lines;
   Manifest.split(Lines, '\n', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef Line : Lines) {
-    // SIZE MTIME HASH PATH (the path may hold spaces).
+    // SIZE HASH PATH (the path may hold spaces).
     size_t Spaces = 0, Pos = 0;
-    for (; Pos < Line.size() && Spaces < 3; ++Pos)
+    for (; Pos < Line.size() && Spaces < 2; ++Pos)
       if (Line[Pos] == ' ')
         ++Spaces;
-    if (Spaces != 3)
+    if (Spaces != 2)
       return false;
     if (fingerprint(Line.substr(Pos)) != Line.substr(0, Pos - 1))
       return false;

@@ -58,8 +58,8 @@ struct PrefixPlan {
 bool prefixApplies(const PrecompiledHeader &Header, llvm::StringRef Text, llvm::StringRef FileDir);
 
 /// The dependencies of a PCH as recorded next to it: one line per file,
-/// "SIZE MTIME HASH PATH". Valid when every file still has that size,
-/// modification time and contents.
+/// "SIZE HASH PATH". Valid when every file still has that size and those
+/// contents (times are not compared: see fingerprint in the .cpp).
 std::string describeDependencies(const std::vector<std::string> &Files);
 bool dependenciesUnchanged(llvm::StringRef Manifest);
 

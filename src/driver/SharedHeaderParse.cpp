@@ -248,7 +248,7 @@ PchJob makeJob(const tooling::CompileCommand &Command, const std::vector<std::st
   Job.Prefix = "// kernel-tidy: the preamble of one or more files\n";
   for (const std::string &Include : Includes)
     Job.Prefix += "#include " + Include + "\n";
-  std::string Key = "kernel-tidy pch 4\n" CLANG_VERSION_STRING "\n" +
+  std::string Key = "kernel-tidy pch 5\n" CLANG_VERSION_STRING "\n" +
                     commandKey(Command, SkipLibraryBodies) + "base: " + Job.BasePch + "\n" +
                     Job.Prefix;
   Job.Dir = Cache.entryPath("pch-" + llvm::utohexstr(llvm::xxh3_64bits(Key)));
@@ -295,7 +295,14 @@ BuildExit build(const PchJob &Job) {
   PchCommand.Filename = Job.Header;
   if (!Job.BasePch.empty())
     PchCommand.CommandLine.insert(PchCommand.CommandLine.end(), {"-include-pch", Job.BasePch});
-  PchCommand.CommandLine.insert(PchCommand.CommandLine.end(), {"-x", "c++-header", Job.Header});
+  // Valid by content, not by time stamps, so that a fresh checkout (new
+  // times, same text) and a cache restored by CI (issue 52, item 1) use it:
+  // no times in the PCH, and Clang compares a header's contents where its
+  // time differs. Paths stay absolute: the key holds them.
+  PchCommand.CommandLine.insert(PchCommand.CommandLine.end(),
+                                {"-Xclang", "-fno-pch-timestamp", "-Xclang",
+                                 "-fvalidate-ast-input-files-content", "-x", "c++-header",
+                                 Job.Header});
   OneCommandDatabase DB(PchCommand);
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));

@@ -106,6 +106,21 @@ def check_workflow(path):
             check(steps[-1].get("run", "").strip() == "exit ${{ steps.%s.outputs.status }}" % lint[0]["id"],
                   f"{name}: the last step must exit with kernel-tidy's exit code")
         check("grep" not in runs(jobs[name]), f"{name}: a verdict from grep")
+        # The header cache is restored before the lint step and saved after it
+        # (issue 52, item 1): keyed by version, shard and the headers, with a
+        # restore-key for partial hits, in the folder the lint step uses.
+        cache = uses(jobs[name], "actions/cache")
+        check(len(cache) == 1, f"{name}: kernel-tidy's header cache is not cached")
+        if cache and lint:
+            spec = cache[0].get("with", {})
+            key, restore = str(spec.get("key", "")), str(spec.get("restore-keys", ""))
+            check("hashFiles(" in key and "matrix.shard" in key and "outputs.version" in key,
+                  f"{name}: the cache key must hold the version, the shard and a hash of the headers")
+            check(restore.strip() and key.startswith(restore.strip()),
+                  f"{name}: restore-keys must be a prefix of the key")
+            check(steps.index(cache[0]) < steps.index(lint[0]), f"{name}: the cache is restored after the lint")
+            check(lint[0].get("env", {}).get("KERNEL_TIDY_CACHE_DIR") == spec.get("path"),
+                  f"{name}: the lint step does not use the cached folder")
 
     # The report job merges and uploads even when shards failed.
     reports = [n for n, j in jobs.items() if uses(j, "github/codeql-action/upload-sarif")]

@@ -347,5 +347,85 @@ TEST_F(CuteLsp, ASlowDocumentIsAbandonedAlone) {
   shutDown(*Client);
 }
 
+// Issue 49, items 6 and 7; issue 52, item 3: analysis runs off the message
+// loop. While a document's analysis hangs, requests are answered at once; a
+// change cancels the analysis of the older text (its result is never
+// published), and a `$/cancelRequest` read before its request is handled
+// answers that request RequestCancelled.
+TEST_F(CuteLsp, TheMessageLoopAnswersWhileAnAnalysisRuns) {
+  std::string Frontend = Dir + "/slow_frontend.py";
+  writeFile(Frontend, "import os, sys, time\n"
+                      "sys.path.insert(0, os.path.dirname(sys.argv[1]))\n"
+                      "import kernel_tidy_cute as k\n"
+                      "real = k.analyze\n"
+                      "def slow(text, *args):\n"
+                      "    if b'SLOW' in text:\n"
+                      "        time.sleep(1000)\n"
+                      "    return real(text, *args)\n"
+                      "k.analyze = slow\n"
+                      "sys.exit(k.main([]))\n");
+  std::string Python = Dir + "/python";
+  writeFile(Python, "#!/bin/sh\nexec python3 -I -B '" + Frontend + "' \"$3\"\n");
+  ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
+  // The limit is far longer than the test may take: only a cancel ends the
+  // hung analysis in time.
+  auto Client = std::make_unique<LspClient>(
+      std::vector<std::string>{KERNEL_TIDY_BINARY, "lsp"},
+      std::vector<std::string>{"KERNEL_TIDY_PYTHON=" + Python, "KERNEL_TIDY_PYTHON_TIMEOUT=600"},
+      Dir + "/server.log");
+  initialize(*Client);
+  std::string Uri = fileUri(Dir + "/k.py");
+  open(*Client, Uri, std::string(Kernel) + "# SLOW\n");
+  Json Range = {{"start", {{"line", 8}, {"character", 4}}},
+                {"end", {{"line", 8}, {"character", 4}}}};
+  Json ActionParams = {{"textDocument", {{"uri", Uri}}},
+                       {"range", Range},
+                       {"context", {{"diagnostics", Json::array()}}}};
+  // The text is not analysed yet: no action, and no wait for the analysis.
+  auto Asked = std::chrono::steady_clock::now();
+  auto Reply =
+      Client->response(Client->request("textDocument/codeAction", ActionParams), seconds(60));
+  ASSERT_TRUE(Reply) << log();
+  EXPECT_LT(std::chrono::steady_clock::now() - Asked, seconds(10)) << "blocked by the analysis";
+  EXPECT_EQ(Json::array(), (*Reply)["result"]) << Reply->dump();
+
+  // A request and its cancel, read together: the request is not handled.
+  auto Frame = [](const Json &Message) {
+    std::string Body = Message.dump();
+    return "Content-Length: " + std::to_string(Body.size()) + "\r\n\r\n" + Body;
+  };
+  Client->sendRaw(
+      Frame({{"jsonrpc", "2.0"},
+             {"id", 900},
+             {"method", "textDocument/codeAction"},
+             {"params", ActionParams}}) +
+      Frame({{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", 900}}}}));
+  Reply = Client->response(900, seconds(60));
+  ASSERT_TRUE(Reply) << log();
+  EXPECT_EQ(-32800, Reply->contains("error") ? (*Reply)["error"].value("code", 0) : 0)
+      << Reply->dump();
+
+  // The edit cancels the hung analysis of version 1; version 2 is analysed.
+  Client->notify("textDocument/didChange", {{"textDocument", {{"uri", Uri}, {"version", 2}}},
+                                            {"contentChanges", Json::array({{{"text", Kernel}}})}});
+  std::vector<int> Published;
+  auto Latest = Client->waitFor(
+      [&](const Json &M) {
+        if (M.value("method", "") != "textDocument/publishDiagnostics")
+          return false;
+        Published.push_back(M["params"].value("version", -1));
+        return Published.back() == 2;
+      },
+      seconds(60));
+  ASSERT_TRUE(Latest) << log();
+  EXPECT_EQ(std::vector<int>{2}, Published) << "version 1's analysis was not dropped";
+  EXPECT_EQ(2u, (*Latest)["params"]["diagnostics"].size()) << Latest->dump();
+  // Now the analysis is of the text as it is: the actions are offered.
+  Reply = Client->response(Client->request("textDocument/codeAction", ActionParams), seconds(60));
+  ASSERT_TRUE(Reply) << log();
+  EXPECT_EQ(2u, (*Reply)["result"].size()) << Reply->dump();
+  shutDown(*Client);
+}
+
 } // namespace
 } // namespace kernel_tidy::test

@@ -1183,5 +1183,55 @@ TEST_F(HostileInput, ALanguageServerRefusesAHeaderWithoutAnEnd) {
       << R.Err;
 }
 
+// Issue 49, item 17: Clang recurses on a 200,000-term expression more deeply
+// than a thread's usual 8 MiB stack allows, and the process died. Each
+// analysis runs on a thread with a large stack: the file is analysed.
+TEST_F(HostileInput, A200000TermExpressionIsAnalysed) {
+  std::string Terms = "a";
+  for (int I = 1; I < 200000; ++I)
+    Terms += "+a";
+  std::string File = put("deep.cpp", "int f(int a) { return " + Terms + "; }\n");
+  ProcessResult R = runKernelTidy({"check", "--bundled-model", "--format", "json", File});
+  EXPECT_EQ(0, R.ExitCode) << R.Err;
+  EXPECT_EQ(0u, nlohmann::json::parse(R.Out)["summary"]["errors"].size()) << R.Out;
+}
+
+// A stack overflow (deeper code still) is that file's error, named as such:
+// the fault is handled on a signal stack, the run goes on with the other
+// files, and the exit code says that a file failed. KERNEL_TIDY_TEST_CRASH_IN
+// (test-only) with "overflow:" makes the analysis of the file it names
+// recurse without end.
+TEST_F(HostileInput, AStackOverflowFailsItsOwnFileOnly) {
+  std::string Deep = put("deep.cpp", safeSource());
+  std::string Other = put("other.cpp", safeSource());
+  const char *Given = ::getenv("ASAN_OPTIONS");
+  std::string Sanitizer = Given ? Given : "";
+  // What the crashed analysis had allocated is left behind on purpose.
+  ::setenv("ASAN_OPTIONS", (Sanitizer + ":detect_leaks=0").c_str(), 1);
+  ::setenv("KERNEL_TIDY_TEST_CRASH_IN", "overflow:/deep.cpp", 1);
+  for (const char *Jobs : {"1", "2"}) {
+    ProcessResult R =
+        runKernelTidy({"check", "--bundled-model", "--format", "json", "-j", Jobs, Deep, Other});
+    EXPECT_EQ(2, R.ExitCode) << R.Err;
+    nlohmann::json Report = nlohmann::json::parse(R.Out, nullptr, false);
+    ASSERT_FALSE(Report.is_discarded()) << R.Out << R.Err;
+    nlohmann::json Errors = Report["summary"]["errors"];
+    ASSERT_EQ(1u, Errors.size()) << R.Out;
+    EXPECT_EQ(Deep, Errors[0]["file"]);
+    EXPECT_EQ("the analysis crashed (stack overflow: the code is nested more deeply than a 256 "
+              "MiB stack allows); nothing of this file is reported",
+              Errors[0]["message"]);
+    size_t OtherFindings = 0;
+    for (const nlohmann::json &D : Report["diagnostics"])
+      OtherFindings += D["file"] == Other;
+    EXPECT_EQ(1u, OtherFindings) << R.Out;
+  }
+  ::unsetenv("KERNEL_TIDY_TEST_CRASH_IN");
+  if (Given)
+    ::setenv("ASAN_OPTIONS", Given, 1);
+  else
+    ::unsetenv("ASAN_OPTIONS");
+}
+
 } // namespace
 } // namespace kernel_tidy::test

@@ -90,6 +90,15 @@ protected:
     EXPECT_FALSE(llvm::sys::fs::getUniqueID(Path, ID)) << Path;
     return ID;
   }
+  /// Gives \p File a modification time \p Seconds from now.
+  static void setTime(const std::string &File, int Seconds) {
+    int FD;
+    ASSERT_FALSE(llvm::sys::fs::openFileForWrite(File, FD, llvm::sys::fs::CD_OpenExisting,
+                                                 llvm::sys::fs::OF_Append));
+    llvm::sys::fs::setLastAccessAndModificationTime(
+        FD, llvm::sys::toTimePoint(std::time(nullptr) + Seconds));
+    ::close(FD);
+  }
   /// A kernel-tidy run with this test's cache folder.
   ProcessResult runWithCache(const std::vector<std::string> &Args) {
     ::setenv("KERNEL_TIDY_CACHE_DIR", Cache.c_str(), 1);
@@ -257,17 +266,13 @@ TEST_F(SharedHeaderParse, RebuiltWhenAHeaderChanges) {
   llvm::sys::fs::UniqueID Built = idOf(pchFiles()[0]);
   EXPECT_EQ(Built, idOf((run(Args), pchFiles()[0]))); // Unchanged: reused.
 
-  // Same text, new time stamp: Clang would reject the PCH; it is rebuilt.
-  int FD;
-  ASSERT_FALSE(llvm::sys::fs::openFileForWrite(Inc + "/extra.h", FD, llvm::sys::fs::CD_OpenExisting,
-                                               llvm::sys::fs::OF_Append));
-  llvm::sys::fs::setLastAccessAndModificationTime(FD,
-                                                  llvm::sys::toTimePoint(std::time(nullptr) + 100));
-  ::close(FD);
+  // Same text, new time stamp (a fresh checkout): entries are valid by
+  // contents, so the PCH is reused (issue 52, item 1).
+  setTime(Inc + "/extra.h", 100);
   ProcessResult B = run(Args);
   EXPECT_EQ(A.Out, B.Out);
   llvm::sys::fs::UniqueID Touched = idOf(pchFiles()[0]);
-  EXPECT_NE(Built, Touched);
+  EXPECT_EQ(Built, Touched);
 
   // Changed text: rebuilt, and the files now fail to compile in both modes.
   writeFile(Inc + "/extra.h", "#pragma once\ninline constexpr unsigned kWidth = 32u;\n");
@@ -361,6 +366,78 @@ TEST_F(SharedHeaderParse, QuotedIncludePreamblesGiveThePlainReportAtJ1AndJ2) {
     // No warning of kernel-tidy or Clang (the JSON report on stderr has severities).
     EXPECT_EQ(std::string::npos, R.Err.find("warning:")) << Name << "\n" << R.Err;
   }
+}
+
+// Issue 52, item 1: a CI job restores the cache into a fresh checkout. In
+// the same folder (new time stamps, same text) every entry is used as it is;
+// in another folder the PCHs whose key holds a path of the first folder (a
+// quoted header beside the file) are rebuilt, never used, and the others (the
+// library headers' PCH) are used. Reports are byte for byte a plain parse's.
+TEST_F(SharedHeaderParse, ARestoredCacheServesAFreshCheckoutExactly) {
+  auto Checkout = [&](const std::string &Root, int Seconds) {
+    llvm::sys::fs::remove_directories(Root);
+    llvm::sys::fs::create_directories(Root);
+    writeFile(Root + "/scale.h", "#pragma once\ninline constexpr int kScale = 2;\n");
+    std::vector<std::string> Files;
+    // The preambles share the library header only: its PCH, and one chained
+    // on it per file.
+    const char *Preambles[] = {"#include <luisa/luisa-compute.h>\n#include \"scale.h\"\n",
+                               "#include <luisa/luisa-compute.h>\n#include <luisa/dsl/sugar.h>\n"
+                               "#include \"scale.h\"\n"};
+    for (int I = 0; I < 2; ++I) {
+      Files.push_back(Root + "/k" + std::to_string(I) + ".cpp");
+      writeFile(Files.back(), butterflyFile(Preambles[I], I));
+    }
+    for (const std::string &File : {Root + "/scale.h", Files[0], Files[1]})
+      setTime(File, Seconds);
+    Files.insert(Files.begin(), {"--diff", "--unsafe-fixes", "-j", "1"});
+    return Files;
+  };
+  auto Ids = [&] {
+    std::map<std::string, llvm::sys::fs::UniqueID> Found;
+    for (const std::string &Pch : pchFiles())
+      Found[Pch] = idOf(Pch);
+    return Found;
+  };
+  std::vector<std::string> Args = Checkout(Dir + "/a", 0);
+  auto Plain = Args;
+  Plain.insert(Plain.begin(), "--no-pch");
+  ProcessResult Expected = run(Plain);
+  EXPECT_NE(std::string::npos, Expected.Out.find("+++ ")) << Expected.Out;
+  ProcessResult First = run(Args);
+  auto Built = Ids();
+  ASSERT_EQ(3u, Built.size()) << First.Err;
+
+  Checkout(Dir + "/a", 100); // Cloned again into the same folder.
+  ProcessResult Again = run(Args);
+  EXPECT_EQ(Built, Ids()) << "a fresh checkout rebuilt an entry";
+  for (const ProcessResult *R : {&First, &Again}) {
+    EXPECT_EQ(Expected.ExitCode, R->ExitCode) << R->Err;
+    EXPECT_EQ(Expected.Out, R->Out);
+    EXPECT_EQ(jsonOf(Expected), jsonOf(*R));
+  }
+
+  std::vector<std::string> Moved = Checkout(Dir + "/b", 200); // Another folder.
+  // The plain parse's report there: the same, with b's paths.
+  auto InB = [&](std::string Text) {
+    for (size_t At = Text.find(Dir + "/a/"); At != std::string::npos;
+         At = Text.find(Dir + "/a/", At + 1))
+      Text.replace(At, Dir.size() + 3, Dir + "/b/");
+    return Text;
+  };
+  ProcessResult MovedExpected = Expected;
+  MovedExpected.Out = InB(Expected.Out);
+  MovedExpected.Err = InB(Expected.Err);
+  ProcessResult MovedRun = run(Moved);
+  EXPECT_EQ(MovedExpected.ExitCode, MovedRun.ExitCode) << MovedRun.Err;
+  EXPECT_EQ(MovedExpected.Out, MovedRun.Out);
+  EXPECT_EQ(jsonOf(MovedExpected), jsonOf(MovedRun));
+  auto After = Ids();
+  // Folder a's entries are untouched; the library headers' PCH is used, and
+  // only the preambles with b's "scale.h" are new.
+  EXPECT_EQ(5u, After.size());
+  for (const auto &[Pch, Id] : Built)
+    EXPECT_EQ(Id, After[Pch]) << Pch;
 }
 
 // A single file (a pre-commit hook, an editor's save action) builds the PCH

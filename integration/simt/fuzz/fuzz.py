@@ -296,6 +296,30 @@ class Runner:
         return inst.source(drops), open(os.path.join(self.work, "after.cpp")).read()
 
 
+def check_arguments(ap, args):
+    """Every argument is checked before anything runs: a bad one is one line of usage
+    error (exit 2), never a traceback or a run that tests nothing (issue 49, item 16)."""
+    for rule in args.rules.split(","):
+        if rule not in generators.GENERATORS:
+            ap.error(f"--rules: unknown rule {rule!r} (known: {', '.join(generators.GENERATORS)})")
+    for mutation in filter(None, args.mutate.split(",")):
+        if mutation not in MUTATIONS:
+            ap.error(f"--mutate: unknown mutation {mutation!r} (known: {', '.join(sorted(MUTATIONS))})")
+    if args.expect_failure and not args.mutate:
+        ap.error("--expect-failure needs --mutate")
+    for name in ("count", "runs"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name} must be at least 1, not {getattr(args, name)}")
+    if args.warp_size not in (4, 8, 16, 32, 64, 128):
+        ap.error(f"--warp-size must be a power of two from 4 to 128, not {args.warp_size}")
+    tool = args.kernel_tidy
+    if not os.path.isfile(tool) or not os.access(tool, os.X_OK):
+        ap.error(f"--kernel-tidy: {tool!r} is not an executable file")
+    if not os.path.isfile(os.path.join(args.simt_build, "CMakeCache.txt")):
+        ap.error(f"--simt-build: {args.simt_build!r} is not a CMake build folder (no CMakeCache.txt); "
+                 "configure integration/simt into it first")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--simt-build", required=True)
@@ -312,10 +336,8 @@ def main():
     ap.add_argument("--cover", action="store_true",
                     help="add instances until every branch of each generator is taken")
     args = ap.parse_args()
+    check_arguments(ap, args)
     rules = args.rules.split(",")
-    for rule in rules:
-        if rule not in generators.GENERATORS:
-            sys.exit(f"unknown rule {rule!r} (known: {', '.join(generators.GENERATORS)})")
     instances, uncovered = [], {}
     for rule in rules:
         if args.cover:

@@ -5,6 +5,7 @@
 #   share/kernel-tidy/api-model, share/kernel-tidy/docs      read at run time
 #   share/doc/kernel-tidy/                                  docs/, examples, copyright
 #   share/man/man1/kernel-tidy.1.gz, kernel-clangd.1.gz
+#   share/bash-completion/completions/kernel-tidy, share/zsh/vendor-completions/_kernel-tidy
 # The executables find share/kernel-tidy from their own location, and Clang's
 # resource directory at the absolute path of Debian's libclang-common-19-dev.
 
@@ -21,6 +22,12 @@ install(FILES integration/ci/github-actions.yml integration/ci/pre-commit-config
               integration/ci/pre-commit-hooks.yaml
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples/ci)
 install(FILES packaging/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Shell completions, generated from the command line's definition
+# (test/integration/cli-docs.py), where bash-completion and Debian's zsh look.
+install(FILES packaging/completions/kernel-tidy.bash
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME kernel-tidy)
+install(FILES packaging/completions/_kernel-tidy
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
 
 # find_package(KernelTidy): imported executables and the plugin, and
 # kernel_tidy_lint() from integration/ci/KernelTidy.cmake.

@@ -15,8 +15,8 @@ using namespace clang::tidy;
 namespace kernel_tidy::rules {
 
 static const RuleInfo Rules[] = {
-#define KERNEL_TIDY_RULE(Id, Class, Fix, Summary) {Id, Fix, Summary, "C++"},
-#define KERNEL_TIDY_CUTE_RULE(Id, Fix, Summary) {Id, Fix, Summary, "Python"},
+#define KERNEL_TIDY_RULE(Id, Class, Kind, Fix, Summary) {Id, Fix, Summary, "C++", Kind},
+#define KERNEL_TIDY_CUTE_RULE(Id, Kind, Fix, Summary) {Id, Fix, Summary, "Python", Kind},
 #include "rules/Rules.def"
 };
 
@@ -33,7 +33,7 @@ const RuleInfo *findRule(llvm::StringRef Id) {
 class LuisaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
-#define KERNEL_TIDY_RULE(Id, Class, Fix, Summary) Factories.registerCheck<Class>(Id);
+#define KERNEL_TIDY_RULE(Id, Class, Kind, Fix, Summary) Factories.registerCheck<Class>(Id);
 #include "rules/Rules.def"
   }
 };

@@ -16,6 +16,8 @@ struct RuleInfo {
   /// "C++" (a clang-tidy check of rules/) or "Python" (a CuTe DSL rule of
   /// frontends/cute, run by the driver on .py files).
   llvm::StringRef Language;
+  /// "correctness", "portability" or "performance" (rules/Rules.def).
+  llvm::StringRef Kind;
 };
 
 /// Every rule, in registry order (rules/Rules.def).

@@ -27,12 +27,14 @@
 #include "src/driver/Sarif.h"
 #include "src/driver/UnifiedDiff.h"
 #include "src/dsl/WarpWidth.h"
+#include "tool/CliDocs.h"
 
 #include <CLI/CLI.hpp>
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
@@ -69,19 +71,29 @@ std::string shareDir(const char *Argv0) {
   return Dir.str().str();
 }
 
-/// Where the links of the rule pages point in SARIF help.markdown: the URL the
-/// build was configured with (KERNEL_TIDY_DOCS_URL), else the docs in the
-/// share folder.
+/// Where the links to the rule pages point (SARIF helpUri and help.markdown,
+/// `kernel-tidy rules`, the language server): the environment's
+/// KERNEL_TIDY_DOCS_URL, else the URL the build was configured with, else the
+/// docs in the share folder.
 std::string docsBase(const std::string &Share) {
+  if (auto Url = llvm::sys::Process::GetEnv("KERNEL_TIDY_DOCS_URL"); Url && !Url->empty())
+    return *Url;
   return *KERNEL_TIDY_DOCS_URL ? std::string(KERNEL_TIDY_DOCS_URL) : Share + "/docs";
 }
 
 struct CheckCommand {
   std::vector<std::string> Files;
   std::vector<std::string> Excludes;
+  bool NoRespectGitignore = false;
   std::string Format = "text";
   std::string Checks;
   std::string ConfigFile;
+  std::optional<std::string> Config;
+  std::vector<std::string> ExtraArgs;
+  std::vector<std::string> ExtraArgsBefore;
+  bool DumpConfig = false;
+  bool ExplainConfig = false;
+  bool ListChecks = false;
   std::string BuildPath;
   std::string WarningsAsErrors;
   std::string Shard;
@@ -161,7 +173,11 @@ kernel_tidy::AnalysisOptions analysisOptions(const CheckCommand &Cmd,
   Options.LineFilter = Cmd.LineFilter;
   Options.BuildPath = Cmd.BuildPath;
   Options.ForceBundledModel = Cmd.BundledModel;
+  Options.Config = Cmd.Config;
+  // clang-tidy puts --extra-arg after the arguments that follow `--`.
   Options.ExtraArgs = std::move(CompilerArgs);
+  Options.ExtraArgs.insert(Options.ExtraArgs.end(), Cmd.ExtraArgs.begin(), Cmd.ExtraArgs.end());
+  Options.ExtraArgsBefore = Cmd.ExtraArgsBefore;
   Options.Pch = Cmd.NoPch ? kernel_tidy::PchMode::Off : kernel_tidy::PchMode::Auto;
   if (!Cmd.CacheSize.empty())
     Options.CacheLimit = kernel_tidy::parseCacheSize(Cmd.CacheSize); // Checked by CLI11.
@@ -203,8 +219,8 @@ std::optional<std::vector<std::string>> selectFiles(const CheckCommand &Cmd, std
     return std::nullopt;
   }
   unsigned SkippedCpp = 0;
-  auto Files =
-      kernel_tidy::collectFiles(Cmd.Files, Cmd.Excludes, Cmd.BuildPath, Error, &SkippedCpp);
+  auto Files = kernel_tidy::collectFiles(Cmd.Files, Cmd.Excludes, Cmd.BuildPath, Error, &SkippedCpp,
+                                         /*RespectIgnoreFiles=*/!Cmd.NoRespectGitignore);
   if (!Files)
     return std::nullopt;
   if (SkippedCpp && !Cmd.Quiet)
@@ -426,9 +442,11 @@ void printFileReport(const CheckCommand &Cmd, const kernel_tidy::FileResult &Res
   std::cout << Diff;
   // After --fix or --diff, --quiet leaves out what was fixed (the pre-commit
   // fix hooks pass it) but tells what remains, as Ruff's -q does.
-  kernel_tidy::TextOptions Text = textOptions(Cmd);
-  Text.RemainingOnly = Cmd.Quiet && (Cmd.Fix || Cmd.Diff);
-  (reportToStderr(Cmd) ? std::cerr : std::cout) << kernel_tidy::formatText({Result}, Text);
+  bool RemainingOnly = Cmd.Quiet && (Cmd.Fix || Cmd.Diff);
+  (reportToStderr(Cmd) ? std::cerr : std::cout)
+      << kernel_tidy::formatText(RemainingOnly ? kernel_tidy::remainingFindings({Result})
+                                               : std::vector<kernel_tidy::FileResult>{Result},
+                                 textOptions(Cmd));
   std::cout.flush();
 }
 
@@ -447,11 +465,8 @@ void printReport(const CheckCommand &Cmd, const std::vector<kernel_tidy::FileRes
   // After --fix, the CI formats report what remains: they have no way to
   // mark a finding fixed (JSON has "fixed"; issue 49, item 12).
   std::vector<kernel_tidy::FileResult> Remaining;
-  if (Cmd.Fix && !Cmd.Diff && Cmd.Format != "json" && Cmd.Format != "text") {
-    Remaining = Results;
-    for (kernel_tidy::FileResult &R : Remaining)
-      llvm::erase_if(R.Findings, [](const kernel_tidy::Finding &F) { return F.FixApplied; });
-  }
+  if (Cmd.Fix && !Cmd.Diff && Cmd.Format != "json" && Cmd.Format != "text")
+    Remaining = kernel_tidy::remainingFindings(Results);
   const std::vector<kernel_tidy::FileResult> &Shown = Remaining.empty() ? Results : Remaining;
   if (Cmd.Format == "json")
     Document << kernel_tidy::formatJson(Results, KERNEL_TIDY_VERSION);
@@ -600,6 +615,62 @@ int verifyConfiguration(const CheckCommand &Cmd, const kernel_tidy::AnalysisOpti
   return ExitClean;
 }
 
+/// --dump-config, --explain-config and --list-checks, as clang-tidy prints
+/// them, for the first file named (or the current folder: its C++ checks
+/// and CuTe DSL rules both).
+int printConfiguration(const CheckCommand &Cmd, const kernel_tidy::AnalysisOptions &Options) {
+  std::string Error;
+  auto Checker = kernel_tidy::Analyzer::create(Options, Error);
+  std::vector<std::string> Files;
+  if (!Cmd.Files.empty())
+    Files.push_back(llvm::sys::fs::is_directory(Cmd.Files[0]) ? Cmd.Files[0] + "/kernel-tidy.cpp"
+                                                              : Cmd.Files[0]);
+  else
+    Files = {"kernel-tidy.cpp", "kernel-tidy.py"}; // Stand for the current folder.
+  if (Checker && Error.empty())
+    Error = Checker->configurationError(Files[0]);
+  if (!Error.empty()) {
+    std::cerr << "kernel-tidy: error: " << Error << "\n";
+    return ExitError;
+  }
+  if (Cmd.DumpConfig) {
+    std::cout << Checker->configurationText(Files[0]);
+    return ExitClean;
+  }
+  std::vector<std::string> Lines;
+  for (const std::string &File : Files)
+    for (std::string &Line :
+         Cmd.ExplainConfig ? Checker->explainConfiguration(File) : Checker->enabledChecks(File))
+      Lines.push_back(std::move(Line));
+  if (Cmd.ExplainConfig) {
+    for (const std::string &Line : Lines)
+      std::cout << Line << "\n";
+    return ExitClean;
+  }
+  std::cout << "Enabled checks:\n";
+  for (const std::string &Check : Lines)
+    std::cout << "    " << Check << "\n";
+  std::cout << "\n";
+  return ExitClean;
+}
+
+/// Why -p \p BuildPath cannot work, in one line with what to do; "" when
+/// it names a folder with a compile database.
+std::string buildPathProblem(const std::string &BuildPath) {
+  if (BuildPath.empty())
+    return "";
+  if (!llvm::sys::fs::is_directory(BuildPath))
+    return "-p '" + BuildPath + "': no such folder (-p names the build folder that holds " +
+           "compile_commands.json)";
+  for (const char *Name : {"/compile_commands.json", "/compile_flags.txt"})
+    if (llvm::sys::fs::exists(BuildPath + Name))
+      return "";
+  return "-p '" + BuildPath +
+         "': no compile_commands.json in it (CMake writes one when configured with "
+         "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON; without -p, kernel-tidy finds one above each file "
+         "or parses with the bundled DSL model)";
+}
+
 /// --enable-check-profile: the temporary folder clang-tidy stores each
 /// analysis' profile in, removed at the end of the run, and by the signal
 /// handlers when a run is interrupted (issue 49, item 15).
@@ -699,8 +770,22 @@ bool outputsSpareTheInputs(const CheckCommand &Cmd, const std::vector<std::strin
   return true;
 }
 
-int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
-             const std::string &Share) {
+int runCheck(CheckCommand Cmd, std::vector<std::string> CompilerArgs, const std::string &Share) {
+  // `check -` reads standard input, as Ruff's; --stdin-filename names it.
+  if (llvm::is_contained(Cmd.Files, "-")) {
+    if (Cmd.Files.size() > 1) {
+      std::cerr << "kernel-tidy: error: '-' (standard input) is checked on its own; give no "
+                   "other files with it\n";
+      return ExitError;
+    }
+    Cmd.Files.clear();
+    if (Cmd.StdinFilename.empty())
+      Cmd.StdinFilename = "stdin.cpp";
+  }
+  if (std::string Problem = buildPathProblem(Cmd.BuildPath); !Problem.empty()) {
+    std::cerr << "kernel-tidy: error: " << Problem << "\n";
+    return ExitError;
+  }
   kernel_tidy::AnalysisOptions Options = analysisOptions(Cmd, std::move(CompilerArgs), Share);
   if (!llvm::sys::fs::is_directory(Options.ModelDir)) {
     std::cerr << "kernel-tidy: error: bundled DSL model not found at '" << Options.ModelDir
@@ -740,6 +825,8 @@ int runCheck(const CheckCommand &Cmd, std::vector<std::string> CompilerArgs,
   }
   if (Cmd.VerifyConfig)
     return verifyConfiguration(Cmd, Options);
+  if (Cmd.DumpConfig || Cmd.ExplainConfig || Cmd.ListChecks)
+    return printConfiguration(Cmd, Options);
   ProfileFolder Profiles(Cmd.CheckProfile);
   Options.ProfileDir = Profiles.Path;
   std::string Error;
@@ -865,9 +952,26 @@ struct RulesCommand {
   std::string ConfigFile;
 };
 
-/// The rules in aligned columns: id, whether the configuration enables it,
-/// the kinds of fix its findings can have, and what it does.
-int listRules(const RulesCommand &Cmd, const std::string &Share) {
+/// The rules whose id matches \p Glob (every rule for an empty one) in
+/// aligned columns: id, whether the configuration enables it, what kind of
+/// problem it finds, the kinds of fix its findings can have, and what it
+/// does; then where each rule's page is.
+int listRules(const RulesCommand &Cmd, const std::string &Share, llvm::StringRef Glob) {
+  auto Pattern = llvm::GlobPattern::create(Glob.empty() ? "*" : Glob);
+  if (!Pattern) {
+    std::cerr << "kernel-tidy: error: invalid rule pattern '" << Glob.str()
+              << "': " << llvm::toString(Pattern.takeError()) << "\n";
+    return ExitError;
+  }
+  std::vector<const kernel_tidy::rules::RuleInfo *> Shown;
+  for (const auto &Rule : kernel_tidy::rules::allRules())
+    if (Pattern->match(Rule.Id))
+      Shown.push_back(&Rule);
+  if (Shown.empty()) {
+    std::cerr << "kernel-tidy: error: no rule matches '" << Glob.str()
+              << "' (see 'kernel-tidy rules')\n";
+    return ExitError;
+  }
   std::string Error;
   auto Checker =
       kernel_tidy::Analyzer::create(installedOptions(Share, Cmd.Checks, Cmd.ConfigFile), Error);
@@ -884,28 +988,35 @@ int listRules(const RulesCommand &Cmd, const std::string &Share) {
   std::vector<std::string> Enabled = Checker->enabledChecks("kernel-tidy-rules.cpp");
   for (std::string &Rule : Checker->enabledChecks("kernel-tidy-rules.py"))
     Enabled.push_back(std::move(Rule));
-  size_t IdWidth = std::strlen("RULE"), FixWidth = std::strlen("FIX");
-  for (const auto &Rule : kernel_tidy::rules::allRules()) {
-    IdWidth = std::max(IdWidth, Rule.Id.size());
-    FixWidth = std::max(FixWidth, Rule.FixKinds.size());
+  size_t IdWidth = std::strlen("RULE"), KindWidth = std::strlen("KIND"),
+         FixWidth = std::strlen("FIX");
+  for (const auto *Rule : Shown) {
+    IdWidth = std::max(IdWidth, Rule->Id.size());
+    KindWidth = std::max(KindWidth, Rule->Kind.size());
+    FixWidth = std::max(FixWidth, Rule->FixKinds.size());
   }
-  auto Row = [&](llvm::StringRef Id, llvm::StringRef On, llvm::StringRef Fix,
-                 llvm::StringRef What) {
-    std::cout << Id.str() << std::string(IdWidth - Id.size() + 2, ' ') << On.str()
-              << std::string(9 - On.size(), ' ') << Fix.str()
-              << std::string(FixWidth - Fix.size() + 2, ' ') << What.str() << "\n";
+  auto Pad = [](llvm::StringRef Text, size_t Width) {
+    return Text.str() + std::string(Width - Text.size() + 2, ' ');
   };
-  Row("RULE", "ENABLED", "FIX", "WHAT");
-  for (const auto &Rule : kernel_tidy::rules::allRules())
-    Row(Rule.Id, llvm::is_contained(Enabled, Rule.Id.str()) ? "yes" : "no", Rule.FixKinds,
-        Rule.Summary);
+  auto Row = [&](llvm::StringRef Id, llvm::StringRef On, llvm::StringRef Kind, llvm::StringRef Fix,
+                 llvm::StringRef What) {
+    std::cout << Pad(Id, IdWidth) << Pad(On, 7) << Pad(Kind, KindWidth) << Pad(Fix, FixWidth)
+              << What.str() << "\n";
+  };
+  Row("RULE", "ENABLED", "KIND", "FIX", "WHAT");
+  for (const auto *Rule : Shown)
+    Row(Rule->Id, llvm::is_contained(Enabled, Rule->Id.str()) ? "yes" : "no", Rule->Kind,
+        Rule->FixKinds, Rule->Summary);
+  std::cout << "\nA rule's page: kernel-tidy rules RULE, or "
+            << kernel_tidy::ruleDocUri("RULE", docsBase(Share)) << "\n";
   return ExitClean;
 }
 
 int runRules(const RulesCommand &Cmd, const std::string &Share) {
   const std::string &Id = Cmd.Id;
-  if (Id.empty())
-    return listRules(Cmd, Share);
+  // A glob (as --checks takes) lists the rules it matches.
+  if (Id.empty() || Id.find_first_of("*?[") != std::string::npos)
+    return listRules(Cmd, Share, Id);
   if (!kernel_tidy::rules::findRule(Id)) {
     std::cerr << "kernel-tidy: error: unknown rule '" << Id << "' (see 'kernel-tidy rules')\n";
     return ExitError;
@@ -1013,6 +1124,8 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
       .add_option("--exclude", Cmd.Excludes,
                   "Leave out files and folders whose path matches this glob (repeatable)")
       ->allow_extra_args(false); // One glob per --exclude: files may follow.
+  Check.add_flag("--no-respect-gitignore", Cmd.NoRespectGitignore,
+                 "Also walk what .gitignore, .ignore and .git/info/exclude ignore");
   Check.add_option("--format", Cmd.Format, "Report format")
       ->check(CLI::IsMember({"text", "json", "sarif", "github", "gitlab", "junit"}));
   Check.add_option("--sarif-root", Cmd.SarifRoot,
@@ -1024,8 +1137,29 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
   Check.add_option("--warnings-as-errors", Cmd.WarningsAsErrors,
                    "Checks whose findings are errors (clang-tidy globs); exit code 3 "
                    "when one remains");
-  Check.add_option("--config-file", Cmd.ConfigFile,
-                   "Read the configuration from this file instead of .clang-tidy lookup");
+  auto *ConfigFile =
+      Check.add_option("--config-file", Cmd.ConfigFile,
+                       "Read the configuration from this file instead of .clang-tidy lookup");
+  Check
+      .add_option("--config", Cmd.Config,
+                  "The configuration as YAML or JSON text instead of .clang-tidy lookup, as "
+                  "clang-tidy's: '{Checks: \"-*,luisa-*\", CheckOptions: {WarpSize: 64}}'")
+      ->excludes(ConfigFile);
+  Check.add_flag("--dump-config", Cmd.DumpConfig,
+                 "Print the configuration of the first file (or of the current folder) as YAML "
+                 "and exit, as clang-tidy's --dump-config");
+  Check.add_flag("--explain-config", Cmd.ExplainConfig,
+                 "Say for each enabled check where it is enabled, and exit (clang-tidy's option)");
+  Check.add_flag("--list-checks", Cmd.ListChecks,
+                 "List the enabled checks and exit (clang-tidy's option)");
+  Check
+      .add_option("--extra-arg", Cmd.ExtraArgs,
+                  "An argument to append to the compile command (repeatable; clang-tidy's)")
+      ->allow_extra_args(false);
+  Check
+      .add_option("--extra-arg-before", Cmd.ExtraArgsBefore,
+                  "An argument to prepend to the compile command (repeatable; clang-tidy's)")
+      ->allow_extra_args(false);
   Check.add_option("-p", Cmd.BuildPath, "Build directory with compile_commands.json");
   Check
       .add_option(
@@ -1164,6 +1298,31 @@ int runLsp(const LspCommand &Cmd, const std::string &Share) {
                                           KERNEL_TIDY_VERSION);
 }
 
+/// The options of \p Sub that \p Args misspell: for each argument that
+/// looks like an option Sub does not have, the nearest that it has (at most
+/// two edits away), as "'--fixx': did you mean '--fix'?".
+std::vector<std::string> misspelledOptions(const CLI::App &Sub, llvm::ArrayRef<const char *> Args) {
+  std::vector<std::string> Hints;
+  for (llvm::StringRef Arg : Args) {
+    if (Arg == "--")
+      break; // The compiler's arguments follow.
+    llvm::StringRef Name = Arg.split('=').first;
+    if (!Name.starts_with("--") || Sub.get_option_no_throw(Name.str()))
+      continue;
+    std::string Best;
+    unsigned BestDistance = 3;
+    for (const CLI::Option *Option : Sub.get_options())
+      for (const std::string &Long : Option->get_lnames())
+        if (unsigned D = Name.drop_front(2).edit_distance(Long); D < BestDistance) {
+          BestDistance = D;
+          Best = "--" + Long;
+        }
+    if (!Best.empty())
+      Hints.push_back("'" + Name.str() + "': did you mean '" + Best + "'?");
+  }
+  return Hints;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -1200,7 +1359,8 @@ int main(int argc, char **argv) {
   RulesCommand RulesCmd;
   CLI::App *Rules =
       App.add_subcommand("rules", "List the rules, or print one rule's documentation");
-  Rules->add_option("id", RulesCmd.Id, "Rule id");
+  Rules->add_option("id", RulesCmd.Id,
+                    "Rule id, or a glob ('cute-*') to list the rules it matches");
   Rules->add_option("--checks", RulesCmd.Checks,
                     "Checks to enable or disable on top of the configuration (as for check)");
   Rules->add_option("--config-file", RulesCmd.ConfigFile,
@@ -1225,6 +1385,17 @@ int main(int argc, char **argv) {
                   "Use this configuration file instead of each file's .clang-tidy");
 
   // `kernel-tidy k.cpp`: a file where the command goes.
+  // The man page's options, README.md's option tables and the shell
+  // completions are made from the definitions above (scripts/cli-docs.py).
+  if (argc == 3 && llvm::StringRef(argv[1]) == "__cli-docs") {
+    std::string Docs = kernel_tidy::cli_docs::generate(App, argv[2]);
+    if (Docs.empty()) {
+      std::cerr << "kernel-tidy: error: __cli-docs takes man, options, bash or zsh\n";
+      return ExitError;
+    }
+    std::cout << Docs;
+    return ExitClean;
+  }
   if (ToolArgc > 1 && argv[1][0] != '-' &&
       !llvm::is_contained({"check", "merge", "rules", "cache", "lsp"}, llvm::StringRef(argv[1])) &&
       llvm::sys::fs::exists(argv[1])) {
@@ -1239,6 +1410,10 @@ int main(int argc, char **argv) {
     App.parse(ToolArgc, argv);
   } catch (const CLI::ParseError &E) {
     int Code = App.exit(E);
+    std::vector<CLI::App *> Parsed = App.get_subcommands();
+    for (const std::string &Hint : misspelledOptions(Parsed.empty() ? App : *Parsed.front(),
+                                                     llvm::ArrayRef(argv + 1, argc - 1)))
+      std::cerr << "kernel-tidy: " << Hint << "\n";
     return Code == 0 ? ExitClean : ExitError;
   }
   std::string Share = shareDir(argv[0]);

@@ -19,6 +19,10 @@
 //    fix it turns into a code action); kernel-clangd marks those actions
 //    not preferred (`isPreferred: false`), so that an editor's "apply the
 //    preferred fixes" never changes rounding;
+//  - clangd links each clang-tidy finding to clang-tidy's own pages, where
+//    the kernel-tidy checks have none: kernel-clangd links them to their
+//    pages in kernel-tidy's docs (KERNEL_TIDY_DOCS_URL, else the installed
+//    docs), as `kernel-tidy lsp` and SARIF do;
 //  - clangd's list of fast clang-tidy checks (the one `FastCheckFilter:
 //    Strict`, clangd's default, keeps) also names the kernel-tidy checks, as
 //    measured by bench/clangd-check-time; every other check keeps clangd's
@@ -30,6 +34,7 @@
 #include "rules/RuleRegistry.h"
 #include "src/driver/LspTransport.h"
 #include "src/driver/Nesting.h"
+#include "src/driver/Paths.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -81,6 +86,21 @@ std::string defaultModelDir(const char *Argv0) {
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
   llvm::SmallString<256> Dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
   llvm::sys::path::append(Dir, KERNEL_TIDY_SHARE_SUBDIR, "api-model");
+  return Dir.str().str();
+}
+
+/// Where the kernel-tidy rule pages are: KERNEL_TIDY_DOCS_URL from the
+/// environment, else the URL the build was configured with, else the docs
+/// installed next to the executable.
+std::string docsBase(const char *Argv0) {
+  if (auto Url = llvm::sys::Process::GetEnv("KERNEL_TIDY_DOCS_URL"); Url && !Url->empty())
+    return *Url;
+  if (*KERNEL_TIDY_DOCS_URL)
+    return KERNEL_TIDY_DOCS_URL;
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Dir, KERNEL_TIDY_SHARE_SUBDIR, "docs");
   return Dir.str().str();
 }
 
@@ -213,12 +233,27 @@ bool unpreferUnsafeFixes(llvm::json::Array *Actions) {
   return Changed;
 }
 
+/// Links the diagnostic \p D of a kernel-tidy check to the rule's page
+/// instead of clang-tidy's (which has none for them); true if it did.
+bool linkRulePage(llvm::json::Object &D, const std::string &DocsBase) {
+  std::optional<llvm::StringRef> Code = D.getString("code");
+  llvm::json::Object *Description = D.getObject("codeDescription");
+  if (!Code || !Description || !kernel_tidy::rules::findRule(*Code))
+    return false;
+  (*Description)["href"] = kernel_tidy::ruleDocUri(*Code, DocsBase);
+  return true;
+}
+
 /// clangd's message \p Body with its unsafe fixes not preferred (the
 /// result of a codeAction request, the code actions that clangd puts in
-/// published diagnostics), or nothing if it has none.
-std::optional<std::string> withUnsafeFixesNotPreferred(llvm::StringRef Body) {
-  // Most messages mention no unsafe fix: pass them on unparsed.
-  if (!Body.contains(kernel_tidy::fix_protocol::unsafeFixNote("")))
+/// published diagnostics) and the kernel-tidy findings linked to their
+/// rules' pages, or nothing if it has neither.
+std::optional<std::string> withKernelTidyActionsAndLinks(llvm::StringRef Body,
+                                                         const std::string &DocsBase) {
+  // Most messages mention no unsafe fix and no check's page: pass them on
+  // unparsed. clangd links a check `luisa-x` to .../clang-tidy/checks/luisa/x.html.
+  if (!Body.contains(kernel_tidy::fix_protocol::unsafeFixNote("")) &&
+      !Body.contains("/clang-tidy/checks/luisa/"))
     return std::nullopt;
   std::optional<llvm::json::Value> Message = parseMessage(Body);
   llvm::json::Object *Object = Message ? Message->getAsObject() : nullptr;
@@ -228,8 +263,10 @@ std::optional<std::string> withUnsafeFixesNotPreferred(llvm::StringRef Body) {
   if (llvm::json::Object *Params = Object->getObject("params"))
     if (llvm::json::Array *Diagnostics = Params->getArray("diagnostics"))
       for (llvm::json::Value &Diagnostic : *Diagnostics)
-        if (llvm::json::Object *D = Diagnostic.getAsObject())
+        if (llvm::json::Object *D = Diagnostic.getAsObject()) {
           Changed |= unpreferUnsafeFixes(D->getArray("codeActions"));
+          Changed |= linkRulePage(*D, DocsBase);
+        }
   if (!Changed)
     return std::nullopt;
   std::string Patched;
@@ -238,9 +275,10 @@ std::optional<std::string> withUnsafeFixesNotPreferred(llvm::StringRef Body) {
 }
 
 /// Sends clangd's standard output to the client through a thread that
-/// marks unsafe fixes not preferred; every other byte passes through
-/// unchanged. The returned thread ends when clangd's output is closed.
-std::optional<std::thread> installUnsafeFixFilter() {
+/// marks unsafe fixes not preferred and links the kernel-tidy findings to
+/// their pages; every other byte passes through unchanged. The returned
+/// thread ends when clangd's output is closed.
+std::optional<std::thread> installOutputFilter(const std::string &DocsBase) {
   int Pipe[2];
   if (::pipe(Pipe) != 0)
     return std::nullopt;
@@ -248,14 +286,14 @@ std::optional<std::thread> installUnsafeFixFilter() {
   if (Client < 0 || ::dup2(Pipe[1], STDOUT_FILENO) < 0)
     return std::nullopt;
   ::close(Pipe[1]);
-  return std::thread([Client, In = Pipe[0]] {
+  return std::thread([Client, In = Pipe[0], DocsBase] {
     std::string Raw, Body;
     bool Open = true;
     for (kernel_tidy::lsp::Framed Next;
          Open && (Next = kernel_tidy::lsp::readMessage(In, Raw, Body)).K ==
                      kernel_tidy::lsp::Framed::Message;) {
       // Raw may hold the start of the next message past BodyEnd.
-      std::optional<std::string> Patched = withUnsafeFixesNotPreferred(Body);
+      std::optional<std::string> Patched = withKernelTidyActionsAndLinks(Body, DocsBase);
       Open = writeAll(Client, Patched ? llvm::StringRef(*Patched)
                                       : llvm::StringRef(Raw).take_front(Next.BodyEnd));
       Raw.erase(0, Next.BodyEnd);
@@ -333,10 +371,10 @@ int main(int argc, char *argv[]) {
 
   std::optional<std::thread> Filter;
   if (Serving) {
-    Filter = installUnsafeFixFilter();
+    Filter = installOutputFilter(docsBase(argv[0]));
     if (!Filter)
       llvm::errs() << "kernel-clangd: cannot wrap standard output; unsafe fixes are offered "
-                      "as clangd marks them\n";
+                      "as clangd marks them, links as clangd makes them\n";
   }
 
   std::vector<char *> Argv{argv[0]};

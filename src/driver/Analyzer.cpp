@@ -251,6 +251,7 @@ struct Analyzer::Impl {
     std::vector<std::string> Before{"-fno-caret-diagnostics"};
     if (!Options.ResourceDir.empty())
       Before.push_back("-resource-dir=" + Options.ResourceDir);
+    Before.insert(Before.end(), Options.ExtraArgsBefore.begin(), Options.ExtraArgsBefore.end());
     Overrides.ExtraArgsBefore = Before;
     Overrides.UseColor = false;
     // --header-filter wins over the configuration; the file's own
@@ -699,7 +700,14 @@ std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options, std::string 
     }
     Result->State->LineFilter = std::move(Parsed.LineFilter);
   }
-  if (const auto &Path = Result->State->Options.ConfigFile) {
+  const AnalysisOptions &Given = Result->State->Options;
+  if (Given.ConfigFile && Given.Config) {
+    Error = "--config and --config-file both give the configuration; use one";
+    return nullptr;
+  }
+  std::unique_ptr<llvm::MemoryBuffer> ConfigText;
+  std::string ConfigName;
+  if (const auto &Path = Given.ConfigFile) {
     // Only a regular file of bounded size: /dev/zero would never end.
     if (std::string Problem = inputFileProblem(*Path); !Problem.empty()) {
       Error = "cannot read config file '" + *Path + "': it " + Problem;
@@ -710,19 +718,25 @@ std::unique_ptr<Analyzer> Analyzer::create(AnalysisOptions Options, std::string 
       Error = "cannot read config file '" + *Path + "': " + Text.getError().message();
       return nullptr;
     }
-    if (std::string Deep = nestingProblem((*Text)->getBuffer(), /*JsonStrings=*/false);
+    ConfigText = std::move(*Text);
+    ConfigName = "config file '" + *Path + "'";
+  } else if (Given.Config) {
+    ConfigText = llvm::MemoryBuffer::getMemBufferCopy(*Given.Config, "--config");
+    ConfigName = "--config";
+  }
+  if (ConfigText) {
+    if (std::string Deep = nestingProblem(ConfigText->getBuffer(), /*JsonStrings=*/false);
         !Deep.empty()) {
-      Error = "invalid config file '" + *Path + "': " + Deep;
+      Error = "invalid " + ConfigName + ": " + Deep;
       return nullptr;
     }
     std::string Diagnostics;
-    auto Parsed =
-        parseConfigurationWithDiags((*Text)->getMemBufferRef(), [&](const llvm::SMDiagnostic &D) {
-          Diagnostics += D.getMessage().str();
-        });
+    auto Parsed = parseConfigurationWithDiags(
+        ConfigText->getMemBufferRef(),
+        [&](const llvm::SMDiagnostic &D) { Diagnostics += D.getMessage().str(); });
     if (!Parsed) {
-      Error = "invalid config file '" + *Path +
-              "': " + (Diagnostics.empty() ? Parsed.getError().message() : Diagnostics);
+      Error = "invalid " + ConfigName + ": " +
+              (Diagnostics.empty() ? Parsed.getError().message() : Diagnostics);
       return nullptr;
     }
     Result->State->ConfigOptions = std::move(*Parsed);
@@ -884,6 +898,36 @@ std::vector<std::string> Analyzer::enabledChecks(const std::string &File) {
   if (isPythonFile(File))
     return Impl::cuteChecks(Provider->getOptions(File));
   return getCheckNames(Provider->getOptions(File), false);
+}
+
+std::string Analyzer::configurationText(const std::string &File) {
+  ClangTidyOptions Opts =
+      State->makeOptionsProvider(llvm::vfs::getRealFileSystem())->getOptions(absolutePath(File));
+  // What the driver adds for itself is not the user's configuration.
+  Opts.CheckOptions.erase("UnsafeFixes");
+  Opts.UseColor.reset();
+  Opts.ExtraArgsBefore = State->Options.ExtraArgsBefore;
+  Opts.ExtraArgs = State->Options.ExtraArgs;
+  return configurationAsText(Opts);
+}
+
+std::vector<std::string> Analyzer::explainConfiguration(const std::string &File) {
+  std::string AbsFile = absolutePath(File);
+  auto Provider = State->makeOptionsProvider(llvm::vfs::getRealFileSystem());
+  auto Sources = Provider->getRawOptions(AbsFile);
+  std::vector<std::string> Lines;
+  for (const std::string &Check : enabledChecks(AbsFile))
+    for (const auto &[Opts, Source] : llvm::reverse(Sources))
+      if (Opts.Checks && GlobList(*Opts.Checks).contains(Check)) {
+        Lines.push_back(
+            "'" + Check + "' is enabled in the " +
+            (Source == ClangTidyOptionsProvider::OptionsSourceTypeDefaultBinary
+                 ? std::string("kernel-tidy defaults (") + *Impl::defaults().Checks + ")"
+                 : Source) +
+            ".");
+        break;
+      }
+  return Lines;
 }
 
 std::vector<std::string> Analyzer::configurationWarnings(const std::string &File) {

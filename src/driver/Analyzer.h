@@ -23,8 +23,11 @@ namespace kernel_tidy {
 struct AnalysisOptions {
   std::optional<std::string> Checks;     ///< clang-tidy glob; adds to config.
   std::optional<std::string> ConfigFile; ///< Instead of .clang-tidy lookup.
-  std::optional<unsigned> WarpSize;      ///< Overrides the WarpSize option.
-  std::optional<dsl::Target> Target;     ///< Overrides the Target option.
+  /// clang-tidy's --config: the configuration's YAML or JSON text, instead
+  /// of .clang-tidy lookup.
+  std::optional<std::string> Config;
+  std::optional<unsigned> WarpSize;  ///< Overrides the WarpSize option.
+  std::optional<dsl::Target> Target; ///< Overrides the Target option.
   /// Checks whose findings are errors (clang-tidy's WarningsAsErrors globs,
   /// added to the configuration's).
   std::optional<std::string> WarningsAsErrors;
@@ -38,11 +41,12 @@ struct AnalysisOptions {
   /// Where clang-tidy stores each analysis' time per check (a folder per
   /// analysis, JSON); empty: no profiling.
   std::string ProfileDir;
-  std::string BuildPath;              ///< -p: where compile_commands.json is.
-  std::vector<std::string> ExtraArgs; ///< After `--` on the command line.
-  bool ForceBundledModel = false;     ///< Ignore compile databases.
-  std::string ModelDir;               ///< The bundled DSL model's include directory.
-  std::string ResourceDir;            ///< Clang's resource directory.
+  std::string BuildPath;                    ///< -p: where compile_commands.json is.
+  std::vector<std::string> ExtraArgs;       ///< --extra-arg, and after `--` on the command line.
+  std::vector<std::string> ExtraArgsBefore; ///< --extra-arg-before.
+  bool ForceBundledModel = false;           ///< Ignore compile databases.
+  std::string ModelDir;                     ///< The bundled DSL model's include directory.
+  std::string ResourceDir;                  ///< Clang's resource directory.
   /// The CuTe DSL frontend's entry script (frontends/cute/run.py), which
   /// analyses .py files.
   std::string CuteFrontend;
@@ -91,6 +95,14 @@ public:
 
   /// The names of the checks enabled for \p File.
   std::vector<std::string> enabledChecks(const std::string &File);
+
+  /// The configuration of \p File as clang-tidy's --dump-config prints it
+  /// (YAML), without what the driver sets for itself.
+  std::string configurationText(const std::string &File);
+
+  /// For each check enabled for \p File, where it is enabled, as
+  /// clang-tidy's --explain-config says it ("'X' is enabled in the ...").
+  std::vector<std::string> explainConfiguration(const std::string &File);
 
   /// What is suspicious in the configuration of \p File, as clang-tidy
   /// warns: a glob of --checks that matches no check, or a `luisa-`/`cute-`

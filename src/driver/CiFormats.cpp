@@ -2,6 +2,7 @@
 
 #include "src/driver/CiFormats.h"
 
+#include "rules/RuleRegistry.h"
 #include "src/driver/Fingerprint.h"
 #include "src/driver/Paths.h"
 #include "llvm/ADT/StringExtras.h"
@@ -69,6 +70,17 @@ std::string location(const std::string &File, unsigned Line, unsigned Column) {
   return File + ":" + std::to_string(Line) + ":" + std::to_string(Column);
 }
 
+/// GitLab's severity for a finding, from what its rule finds (Rules.def): a
+/// wrong or undefined kernel is critical, one right on some backends only
+/// major, a slow one minor; --warnings-as-errors makes it at least major.
+llvm::StringRef gitlabSeverity(const Finding &F) {
+  const rules::RuleInfo *Rule = rules::findRule(F.Rule);
+  llvm::StringRef Kind = Rule ? Rule->Kind : "performance";
+  if (Kind == "correctness")
+    return "critical";
+  return Kind == "portability" || F.AsError ? "major" : "minor";
+}
+
 } // namespace
 
 std::string formatGithub(const std::vector<FileResult> &Results, const std::string &Root) {
@@ -77,10 +89,17 @@ std::string formatGithub(const std::vector<FileResult> &Results, const std::stri
                      unsigned EndLine, unsigned EndColumn, const std::string &Title,
                      const std::string &Message) {
     Out += std::string("::") + Kind + " file=" + githubEscape(relativeToRoot(File, Root), true);
+    // GitHub takes columns only for a range within one line (its annotations
+    // API rejects start/end columns when the lines differ).
+    bool OneLine = !EndLine || EndLine == Line;
     if (Line) {
-      Out += ",line=" + std::to_string(Line) + ",col=" + std::to_string(Column);
+      Out += ",line=" + std::to_string(Line);
+      if (OneLine)
+        Out += ",col=" + std::to_string(Column);
       if (EndLine)
-        Out += ",endLine=" + std::to_string(EndLine) + ",endColumn=" + std::to_string(EndColumn);
+        Out += ",endLine=" + std::to_string(EndLine);
+      if (EndLine && OneLine)
+        Out += ",endColumn=" + std::to_string(EndColumn);
     }
     Out += ",title=" + githubEscape(Title, true) + "::" + githubEscape(Message, false) + "\n";
   };
@@ -121,7 +140,7 @@ std::string formatGitlab(const std::vector<FileResult> &Results, const std::stri
            {"check_name", F.Rule},
            {"fingerprint",
             llvm::utohexstr(llvm::xxh3_64bits(Path + "\n" + F.Rule + "\n" + Prints[I]))},
-           {"severity", F.AsError ? "major" : "minor"},
+           {"severity", gitlabSeverity(F)},
            {"location",
             {{"path", Path}, {"lines", {{"begin", F.Begin.Line}, {"end", F.End.Line}}}}}});
     }
@@ -130,26 +149,39 @@ std::string formatGitlab(const std::vector<FileResult> &Results, const std::stri
 }
 
 std::string formatJunit(const std::vector<FileResult> &Results) {
-  size_t Failures = 0;
+  // One test case per finding (a failure) and per file error (an error, as a
+  // test that could not run), so that a CI's test view lists each on its own;
+  // a file with neither is one passing case.
+  size_t Tests = 0, Failures = 0, Errors = 0;
   std::string Cases;
+  auto Case = [&](const std::string &File, const std::string &Name, const std::string &Body) {
+    ++Tests;
+    Cases += "    <testcase name=\"" + xmlEscape(Name) + "\" classname=\"" + xmlEscape(File) + "\"";
+    Cases += Body.empty() ? "/>\n" : ">\n" + Body + "    </testcase>\n";
+  };
   for (const FileResult &R : Results) {
-    std::string Failed;
-    for (const ParseError &E : R.Errors)
-      Failed += "      <failure type=\"error\" message=\"" + xmlEscape(E.Message) + "\">" +
-                xmlEscape(location(E.File, E.Line, E.Column) + ": error: " + E.Message) +
-                "</failure>\n";
-    for (const Finding &F : R.Findings)
-      Failed += "      <failure type=\"" + xmlEscape(F.Rule) + "\" message=\"" +
-                xmlEscape(F.Message) + "\">" +
-                xmlEscape(location(F.File, F.Begin.Line, F.Begin.Column) + ": " +
-                          (F.AsError ? "error: " : "warning: ") + F.Message + " [" + F.Rule + "]") +
-                "</failure>\n";
-    Failures += !Failed.empty();
-    Cases += "    <testcase name=\"" + xmlEscape(R.File) + "\" classname=\"kernel-tidy\"";
-    Cases += Failed.empty() ? "/>\n" : ">\n" + Failed + "    </testcase>\n";
+    for (const ParseError &E : R.Errors) {
+      ++Errors;
+      Case(R.File, "kernel-tidy:" + std::to_string(E.Line) + ":" + std::to_string(E.Column),
+           "      <error type=\"error\" message=\"" + xmlEscape(E.Message) + "\">" +
+               xmlEscape(location(E.File, E.Line, E.Column) + ": error: " + E.Message) +
+               "</error>\n");
+    }
+    for (const Finding &F : R.Findings) {
+      ++Failures;
+      Case(F.File,
+           F.Rule + ":" + std::to_string(F.Begin.Line) + ":" + std::to_string(F.Begin.Column),
+           "      <failure type=\"" + xmlEscape(F.Rule) + "\" message=\"" + xmlEscape(F.Message) +
+               "\">" +
+               xmlEscape(location(F.File, F.Begin.Line, F.Begin.Column) + ": " +
+                         (F.AsError ? "error: " : "warning: ") + F.Message + " [" + F.Rule + "]") +
+               "</failure>\n");
+    }
+    if (R.Errors.empty() && R.Findings.empty())
+      Case(R.File, "kernel-tidy", "");
   }
-  std::string Counts = "tests=\"" + std::to_string(Results.size()) + "\" failures=\"" +
-                       std::to_string(Failures) + "\" errors=\"0\"";
+  std::string Counts = "tests=\"" + std::to_string(Tests) + "\" failures=\"" +
+                       std::to_string(Failures) + "\" errors=\"" + std::to_string(Errors) + "\"";
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kernel-tidy\" " + Counts +
          ">\n  <testsuite name=\"kernel-tidy\" " + Counts + ">\n" + Cases +
          "  </testsuite>\n</testsuites>\n";

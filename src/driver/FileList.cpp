@@ -3,6 +3,7 @@
 #include "src/driver/FileList.h"
 
 #include "src/driver/CuteFrontend.h"
+#include "src/driver/IgnoreFiles.h"
 #include "src/driver/Paths.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -108,8 +109,11 @@ bool isHidden(llvm::StringRef Path) {
 /// a parent would otherwise make the walk endless), and only regular files
 /// are taken: a FIFO or a device in the tree is not source code.
 std::vector<std::string> walk(const std::string &Dir, const ExcludeList &Excludes,
-                              std::string &Error) {
+                              bool RespectIgnoreFiles, std::string &Error) {
   std::vector<std::string> Files;
+  std::optional<IgnoreFiles> Ignore;
+  if (RespectIgnoreFiles)
+    Ignore.emplace(Dir);
   std::set<llvm::sys::fs::UniqueID> Entered;
   llvm::sys::fs::file_status Root;
   if (!llvm::sys::fs::status(Dir, Root))
@@ -124,13 +128,22 @@ std::vector<std::string> walk(const std::string &Dir, const ExcludeList &Exclude
       continue;
     }
     if (Status.type() == llvm::sys::fs::file_type::directory_file) {
-      if (isHidden(Path) || Excludes.excludes(Path) || !Entered.insert(Status.getUniqueID()).second)
+      if (isHidden(Path) || Excludes.excludes(Path) ||
+          (Ignore && Ignore->ignored(Path.str(), true)) ||
+          !Entered.insert(Status.getUniqueID()).second)
         It.no_push();
+      else if (Ignore)
+        Ignore->enter(Path.str());
       continue;
     }
     if (Status.type() == llvm::sys::fs::file_type::regular_file && isSourceFileName(Path.str()) &&
-        !Excludes.excludes(Path) && (!isPythonFile(Path) || mentionsCutlass(Path.str())))
-      Files.push_back(Path.str());
+        !Excludes.excludes(Path) && !(Ignore && Ignore->ignored(Path.str(), false)) &&
+        (!isPythonFile(Path) || mentionsCutlass(Path.str()))) {
+      // `check .` lists `k.cpp`, not `./k.cpp`, as clang-tidy and Ruff do.
+      llvm::SmallString<256> Listed(Path);
+      llvm::sys::path::remove_dots(Listed, /*remove_dot_dot=*/false);
+      Files.push_back(Listed.str().str());
+    }
   }
   if (EC)
     Error = "cannot list '" + Dir + "': " + EC.message();
@@ -173,7 +186,8 @@ bool isSourceFileName(const std::string &Path) {
 std::optional<std::vector<std::string>> collectFiles(const std::vector<std::string> &Inputs,
                                                      const std::vector<std::string> &Excludes,
                                                      const std::string &BuildPath,
-                                                     std::string &Error, unsigned *SkippedCpp) {
+                                                     std::string &Error, unsigned *SkippedCpp,
+                                                     bool RespectIgnoreFiles) {
   ExcludeList Exclude;
   if (!Exclude.parse(Excludes, Error))
     return std::nullopt;
@@ -189,7 +203,7 @@ std::optional<std::vector<std::string>> collectFiles(const std::vector<std::stri
       Candidates.push_back(Input); // Missing files are reported by the analysis.
       continue;
     }
-    std::vector<std::string> Found = walk(Input, Exclude, Error);
+    std::vector<std::string> Found = walk(Input, Exclude, RespectIgnoreFiles, Error);
     if (!Error.empty())
       return std::nullopt;
     if (BuildPath.empty() && !hasCompileDatabase(Input)) {

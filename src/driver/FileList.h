@@ -18,7 +18,10 @@ bool isSourceFileName(const std::string &Path);
 /// no inputs, every file of the compile database in \p BuildPath. Paths
 /// matching an \p Excludes glob (clang-tidy style `*`, matched against the
 /// path as listed) are left out, and so are folders matching one.
-/// Duplicates are dropped; the order is otherwise kept.
+/// Duplicates are dropped; the order is otherwise kept. With
+/// \p RespectIgnoreFiles, a walk leaves out what the folders' `.gitignore`
+/// and `.ignore` files and the repository's `.git/info/exclude` ignore
+/// (IgnoreFiles); files named on the command line are always taken.
 ///
 /// In a folder that no compile database covers (none given, none in it or
 /// above it), a C++ file that includes no LuisaCompute header, directly or
@@ -26,7 +29,8 @@ bool isSourceFileName(const std::string &Path);
 /// bundled model can parse: it is left out and counted in \p SkippedCpp.
 std::optional<std::vector<std::string>>
 collectFiles(const std::vector<std::string> &Inputs, const std::vector<std::string> &Excludes,
-             const std::string &BuildPath, std::string &Error, unsigned *SkippedCpp = nullptr);
+             const std::string &BuildPath, std::string &Error, unsigned *SkippedCpp = nullptr,
+             bool RespectIgnoreFiles = true);
 
 /// A CI matrix's share of \p Files: shard \p K (1-based) of \p N.
 ///

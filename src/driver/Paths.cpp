@@ -3,6 +3,7 @@
 #include "src/driver/Paths.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -69,6 +70,30 @@ std::optional<std::string> readInputFile(const std::string &Path, std::string &E
 bool isHeaderLike(llvm::StringRef File) {
   llvm::StringRef Ext = llvm::sys::path::extension(File);
   return Ext == ".h" || Ext == ".hpp" || Ext == ".inl";
+}
+
+std::string encodeUriPath(llvm::StringRef Path) {
+  std::string Out;
+  for (unsigned char C : Path) {
+    if (llvm::isAlnum(C) || llvm::StringRef("/-._~").contains(C))
+      Out += C;
+    else
+      Out += "%" + llvm::utohexstr(C, /*LowerCase=*/false, 2);
+  }
+  return Out;
+}
+
+std::string docsUri(const std::string &DocsBase) {
+  std::string Base = llvm::StringRef(DocsBase).contains("://")
+                         ? DocsBase
+                         : "file://" + encodeUriPath(absolutePath(DocsBase));
+  if (!llvm::StringRef(Base).ends_with("/"))
+    Base += "/";
+  return Base;
+}
+
+std::string ruleDocUri(llvm::StringRef Rule, const std::string &DocsBase) {
+  return docsUri(DocsBase) + "rules/" + Rule.str() + ".md";
 }
 
 } // namespace kernel_tidy

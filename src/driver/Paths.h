@@ -21,6 +21,16 @@ std::string relativeToRoot(const std::string &Path, const std::string &Root);
 /// An absolute, dot-free version of \p Path.
 std::string absolutePath(const std::string &Path);
 
+/// \p Path with what RFC 3986 does not allow in a URI's path percent-encoded.
+std::string encodeUriPath(llvm::StringRef Path);
+
+/// \p DocsBase, the docs folder or their URL, as a URI ending in '/'.
+std::string docsUri(const std::string &DocsBase);
+
+/// The page of the rule \p Rule in the docs at \p DocsBase (a folder or a
+/// URL): what reports and editors link a finding to.
+std::string ruleDocUri(llvm::StringRef Rule, const std::string &DocsBase);
+
 /// Whether \p File is named as a header (.h, .hpp, .inl): Clang takes it
 /// for C++ only when told, and other files of a run may include it.
 bool isHeaderLike(llvm::StringRef File);

@@ -8,6 +8,7 @@
 #include "clang/Basic/LangOptions.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/TextDiagnostic.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Base64.h"
 #include "llvm/Support/JSON.h"
@@ -212,6 +213,12 @@ void emitFinding(ClangText &Text, const Finding &F, const TextOptions &Options) 
 
 } // namespace
 
+std::vector<FileResult> remainingFindings(std::vector<FileResult> Results) {
+  for (FileResult &R : Results)
+    llvm::erase_if(R.Findings, [](const Finding &F) { return F.FixApplied; });
+  return Results;
+}
+
 std::string formatText(const std::vector<FileResult> &Results, const TextOptions &Options) {
   ClangText Text(Options.Colour);
   for (const FileResult &R : Results) {
@@ -224,8 +231,7 @@ std::string formatText(const std::vector<FileResult> &Results, const TextOptions
                        : E.File,
                 DiagnosticsEngine::Error, E.Message);
     for (const Finding &F : R.Findings)
-      if (!(Options.RemainingOnly && F.FixApplied))
-        emitFinding(Text, F, Options);
+      emitFinding(Text, F, Options);
     for (const std::string &Note : R.FixNotes)
       Text.print(Note + "\n");
   }

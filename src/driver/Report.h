@@ -26,10 +26,13 @@ std::string formatStatistics(const std::vector<FileResult> &Results, unsigned Hi
 
 /// How text reports are printed.
 struct TextOptions {
-  bool Colour = false;        ///< Clang's terminal colours.
-  bool FixesWritten = false;  ///< --fix wrote the applied fixes (clang-tidy's note).
-  bool RemainingOnly = false; ///< Leave out the findings whose fix was applied or shown.
+  bool Colour = false;       ///< Clang's terminal colours.
+  bool FixesWritten = false; ///< --fix wrote the applied fixes (clang-tidy's note).
 };
+
+/// \p Results without the findings whose fix was applied (or shown by
+/// --diff): what remains, for `--quiet --fix` and the CI formats after --fix.
+std::vector<FileResult> remainingFindings(std::vector<FileResult> Results);
 
 /// Per file, its parse errors, its findings and the notes of its dropped
 /// fixes, as clang-tidy prints them: by Clang's TextDiagnostic over the

@@ -18,6 +18,17 @@ namespace {
 
 enum class ReportKind { Sarif, Json, Baseline, Unknown };
 
+/// A count of the JSON report's summary, which merging adds up.
+struct SummaryCount {
+  const char *Name;
+  bool Required; ///< False for a count newer than version 1's first reports.
+};
+const SummaryCount SummaryCounts[] = {{"files", true},
+                                      {"diagnostics", true},
+                                      {"fixable", true},
+                                      {"unsafe_fixable", false},
+                                      {"fixed", true}};
+
 bool hasCount(const json &Item, const char *Key) {
   auto It = Item.find(Key);
   return It != Item.end() && It->is_number_unsigned();
@@ -72,11 +83,9 @@ ReportKind kindOf(const json &Report) {
   }
   if (Is("diagnostics", json::value_t::array) && Is("summary", json::value_t::object)) {
     const json &Summary = Report.at("summary");
-    for (const char *Count : {"files", "diagnostics", "fixable", "fixed"})
-      if (!hasCount(Summary, Count))
+    for (const SummaryCount &Count : SummaryCounts)
+      if ((Count.Required || Summary.contains(Count.Name)) && !hasCount(Summary, Count.Name))
         return ReportKind::Unknown;
-    if (Summary.contains("unsafe_fixable") && !hasCount(Summary, "unsafe_fixable"))
-      return ReportKind::Unknown;
     if (!allEntries(Report.at("diagnostics"), isJsonDiagnostic) ||
         Summary.at("diagnostics") != Report.at("diagnostics").size() ||
         !allEntries(Summary.value("errors", json()), isJsonError))
@@ -125,8 +134,9 @@ bool mergeJson(json &Into, const json &Report) {
   appendByFile(Into["diagnostics"], Report.at("diagnostics"), FileOf);
   json &Summary = Into["summary"];
   const json &From = Report.at("summary");
-  for (const char *Count : {"files", "diagnostics", "fixable", "unsafe_fixable", "fixed"}) {
-    // unsafe_fixable is newer than the other counts: a report without it adds 0.
+  for (const SummaryCount &Entry : SummaryCounts) {
+    // A count newer than the report adds 0.
+    const char *Count = Entry.Name;
     auto CountIn = [Count](const json &Summary) {
       return Summary.contains(Count) ? Summary.at(Count).get<uint64_t>() : uint64_t(0);
     };
@@ -172,9 +182,10 @@ std::optional<std::string> mergeReports(const std::vector<std::string> &Texts, s
           (*Merged)["runs"][0]["invocations"][0]["executionSuccessful"] = true;
         } else if (Kind == ReportKind::Json) {
           (*Merged)["diagnostics"] = json::array();
-          (*Merged)["summary"] = {{"files", 0},   {"diagnostics", 0},
-                                  {"fixable", 0}, {"unsafe_fixable", 0},
-                                  {"fixed", 0},   {"errors", json::array()}};
+          json &Summary = (*Merged)["summary"] = json::object();
+          for (const SummaryCount &Count : SummaryCounts)
+            Summary[Count.Name] = 0;
+          Summary["errors"] = json::array();
         } else {
           (*Merged)["findings"] = json::array();
         }

@@ -23,18 +23,6 @@ const char *SchemaUri =
 const char *InformationUri = "https://github.com/LuisaGroup/LuisaCompute";
 const char *RootBaseId = "%SRCROOT%";
 
-/// Percent-encodes what RFC 3986 does not allow in a path.
-std::string encodeUriPath(llvm::StringRef Path) {
-  std::string Out;
-  for (unsigned char C : Path) {
-    if (llvm::isAlnum(C) || llvm::StringRef("/-._~").contains(C))
-      Out += C;
-    else
-      Out += "%" + llvm::utohexstr(C, /*LowerCase=*/false, 2);
-  }
-  return Out;
-}
-
 /// \p Target, a link of a page in <docs>/rules, absolute against \p Base (the
 /// docs' URI, ending in '/'); URLs and anchors stay as they are.
 std::string resolveDocLink(llvm::StringRef Target, const std::string &Base) {
@@ -53,11 +41,7 @@ std::string resolveDocLink(llvm::StringRef Target, const std::string &Base) {
 std::string resolveDocLinks(llvm::StringRef Markdown, const std::string &DocsBase) {
   if (DocsBase.empty())
     return Markdown.str();
-  std::string Base = llvm::StringRef(DocsBase).contains("://")
-                         ? DocsBase
-                         : "file://" + encodeUriPath(absolutePath(DocsBase));
-  if (!llvm::StringRef(Base).ends_with("/"))
-    Base += "/";
+  std::string Base = docsUri(DocsBase);
   llvm::SmallVector<llvm::StringRef> Lines;
   Markdown.split(Lines, '\n');
   std::string Out;
@@ -214,14 +198,19 @@ public:
     std::string Full = Rule.Summary.str() + " (fixes: " + Rule.FixKinds.str() + ")";
     if (Doc.empty())
       Doc = Full;
-    return {
+    json Descriptor = {
         {"id", Rule.Id.str()},
         {"name", Rule.Id.str()},
         {"shortDescription", {{"text", Rule.Summary.str()}}},
         {"fullDescription", {{"text", Full}}},
         {"help", {{"text", Doc}, {"markdown", resolveDocLinks(Doc, Options.DocsBase)}}},
         {"defaultConfiguration", {{"level", "warning"}}},
-        {"properties", {{"tags", {"performance", "gpu", "luisa-compute"}}, {"precision", "high"}}}};
+        {"properties",
+         {{"tags", {Rule.Kind.str(), "gpu", Rule.Language == "C++" ? "luisa-compute" : "cute-dsl"}},
+          {"precision", "high"}}}};
+    if (!Options.DocsBase.empty())
+      Descriptor["helpUri"] = ruleDocUri(Rule.Id, Options.DocsBase);
+    return Descriptor;
   }
 
   json run(const std::vector<FileResult> &Results) {

@@ -33,7 +33,8 @@ for f in /usr/bin/kernel-tidy /usr/bin/kernel-clangd /usr/lib/kernel-tidy/clang-
          /usr/lib/cmake/KernelTidy/KernelTidy.cmake /usr/lib/cmake/KernelTidy/KernelTidyTargets.cmake \
          /usr/share/doc/kernel-tidy/copyright /usr/share/doc/kernel-tidy/changelog.gz \
          /usr/share/doc/kernel-tidy/examples/ci/github-actions.yml \
-         /usr/share/man/man1/kernel-tidy.1.gz /usr/share/man/man1/kernel-clangd.1.gz; do
+         /usr/share/man/man1/kernel-tidy.1.gz /usr/share/man/man1/kernel-clangd.1.gz \
+         /usr/share/bash-completion/completions/kernel-tidy /usr/share/zsh/vendor-completions/_kernel-tidy; do
   expect "$f"
 done
 (cd "$src/src/dsl/api-model" && find ./luisa -type f) | sed 's|^\.|/usr/share/kernel-tidy/api-model|' > "$work/model"

@@ -268,8 +268,13 @@ TEST_F(CiLint, SarifHasResultsFingerprintsAndFixes) {
   EXPECT_EQ("2.1.0", Log["version"]);
   const auto &Result = Log["runs"][0]["results"][0];
   EXPECT_EQ("luisa-butterfly-reduction", Result["ruleId"]);
-  EXPECT_EQ(Result["ruleId"],
-            Log["runs"][0]["tool"]["driver"]["rules"][Result["ruleIndex"].get<int>()]["id"]);
+  const auto &Rule = Log["runs"][0]["tool"]["driver"]["rules"][Result["ruleIndex"].get<int>()];
+  EXPECT_EQ(Result["ruleId"], Rule["id"]);
+  // The rule's page (issue 50, item 2) and its kind.
+  std::string Help = Rule.value("helpUri", "");
+  EXPECT_EQ(0u, Help.find("file:///")) << Help;
+  EXPECT_TRUE(llvm::StringRef(Help).ends_with("/docs/rules/luisa-butterfly-reduction.md")) << Help;
+  EXPECT_EQ("performance", Rule["properties"]["tags"][0]);
   const auto &Where = Result["locations"][0]["physicalLocation"];
   EXPECT_EQ("k.cpp", Where["artifactLocation"]["uri"]);
   EXPECT_EQ(12, Where["region"]["startLine"]);

@@ -7,6 +7,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include <algorithm>
+#include <cstdlib>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
@@ -93,7 +94,9 @@ TEST_F(Cli, CiFormatsExitZeroAndShowFixes) {
   std::string File = copyFixture(ButterflyCase);
   ProcessResult R = runKernelTidy({"check", "--format", "github", "--sarif-root", Dir, File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
-  EXPECT_EQ(0u, R.Out.find("::warning file=k.cpp,line=12,col=9,endLine=16,endColumn=50,"
+  // A range over several lines has no columns (GitHub's annotations take
+  // them within one line only).
+  EXPECT_EQ(0u, R.Out.find("::warning file=k.cpp,line=12,endLine=16,"
                            "title=luisa-butterfly-reduction::butterfly reduction of 'm' over "
                            "all 32 lanes"))
       << R.Out;
@@ -108,16 +111,37 @@ TEST_F(Cli, CiFormatsExitZeroAndShowFixes) {
   EXPECT_EQ("k.cpp", Issues[0]["location"]["path"]);
   EXPECT_EQ(12, Issues[0]["location"]["lines"]["begin"]);
   EXPECT_FALSE(Issues[0]["fingerprint"].get<std::string>().empty());
+  // A correctness rule's finding is critical (a performance one minor).
+  std::string Barrier =
+      copyFixture("/test/fixtures/luisa-divergent-barrier/positive", "barrier.cpp");
+  R = runKernelTidy({"check", "--format", "gitlab", Barrier});
+  Issues = nlohmann::json::parse(R.Out);
+  ASSERT_FALSE(Issues.empty()) << R.Out;
+  EXPECT_EQ("critical", Issues[0]["severity"]) << R.Out;
 
   R = runKernelTidy({"check", "--format", "junit", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   EXPECT_NE(std::string::npos,
             R.Out.find("<testsuites name=\"kernel-tidy\" tests=\"1\" failures=\"1\" errors=\"0\">"))
       << R.Out;
-  EXPECT_NE(std::string::npos, R.Out.find("<testcase name=\"" + File +
-                                          "\" classname=\"kernel-tidy\">\n"
+  EXPECT_NE(std::string::npos, R.Out.find("<testcase name=\"luisa-butterfly-reduction:12:9\" "
+                                          "classname=\"" +
+                                          File +
+                                          "\">\n"
                                           "      <failure type=\"luisa-butterfly-reduction\" "
                                           "message=\"butterfly reduction of &apos;m&apos;"))
+      << R.Out;
+  // A finding per test case, a file error as an <error>, a clean file passes.
+  std::string Broken = Dir + "/broken.cpp", Clean = Dir + "/clean.cpp";
+  writeFile(Broken, "int x = ;\n"); // One error: expected expression.
+  writeFile(Clean, "int g() { return 0; }\n");
+  R = runKernelTidy({"check", "--format", "junit", File, File, Broken, Clean});
+  EXPECT_NE(std::string::npos,
+            R.Out.find("<testsuites name=\"kernel-tidy\" tests=\"3\" failures=\"1\" errors=\"1\">"))
+      << R.Out;
+  EXPECT_NE(std::string::npos, R.Out.find("<error type=\"error\" message=\"")) << R.Out;
+  EXPECT_NE(std::string::npos,
+            R.Out.find("<testcase name=\"kernel-tidy\" classname=\"" + Clean + "\"/>"))
       << R.Out;
 
   EXPECT_EQ(0, runKernelTidy({"check", "--exit-zero", File}).ExitCode);
@@ -903,6 +927,69 @@ TEST_F(Cli, CompileDatabaseFlagsAreUsed) {
   EXPECT_EQ(2, runKernelTidy({"check", "-p", Dir + "/nowhere", File}).ExitCode);
 }
 
+// Issue 50, item 6: clang-tidy's configuration options, a misspelt option,
+// -p without a database, and `check -` for standard input.
+TEST_F(Cli, ClangTidysConfigurationOptionsAndCommonSlips) {
+  std::string File = copyFixture(ButterflyCase);
+  // --config instead of .clang-tidy lookup, shown by --dump-config,
+  // --explain-config and --list-checks as clang-tidy shows them.
+  ProcessResult R = runKernelTidy({"check", "--config",
+                                   "{Checks: '-*,luisa-shared-race', CheckOptions: {WarpSize: 64}}",
+                                   "--list-checks", File});
+  EXPECT_EQ(0, R.ExitCode) << R.Err;
+  EXPECT_EQ("Enabled checks:\n    luisa-shared-race\n\n", R.Out);
+  R = runKernelTidy({"check", "--config",
+                     "{Checks: '-*,luisa-shared-race', CheckOptions: "
+                     "{WarpSize: 64}}",
+                     "--dump-config", File});
+  EXPECT_EQ(0, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Out.find("Checks:          '-*,luisa-*,cute-*,-*,luisa-shared-race'"))
+      << R.Out;
+  EXPECT_NE(std::string::npos, R.Out.find("WarpSize")) << R.Out;
+  EXPECT_EQ(std::string::npos, R.Out.find("UnsafeFixes")) << "the driver's own option\n" << R.Out;
+  R = runKernelTidy({"check", "--checks=-*,luisa-divergent-barrier", "--explain-config", File});
+  EXPECT_EQ(0, R.ExitCode) << R.Err;
+  EXPECT_EQ("'luisa-divergent-barrier' is enabled in the command-line option '-checks'.\n", R.Out);
+  R = runKernelTidy({"check", "--config", "{Checks: [", File});
+  EXPECT_EQ(2, R.ExitCode);
+  EXPECT_EQ(0u, R.Err.find("kernel-tidy: error: invalid --config: ")) << R.Err;
+  // --extra-arg reaches the compiler: a macro the file needs.
+  std::string Guarded = Dir + "/guarded.cpp";
+  writeFile(Guarded, "#ifndef NEEDED\n#error NEEDED not defined\n#endif\n");
+  EXPECT_EQ(2, runKernelTidy({"check", Guarded}).ExitCode);
+  R = runKernelTidy({"check", "--extra-arg=-DNEEDED", Guarded});
+  EXPECT_EQ(0, R.ExitCode) << R.Err;
+  R = runKernelTidy({"check", "--extra-arg-before=-DNEEDED", Guarded});
+  EXPECT_EQ(0, R.ExitCode) << R.Err;
+
+  R = runKernelTidy({"check", "--fixx", File});
+  EXPECT_EQ(2, R.ExitCode);
+  EXPECT_NE(std::string::npos, R.Err.find("kernel-tidy: '--fixx': did you mean '--fix'?\n"))
+      << R.Err;
+  R = runKernelTidy({"check", "--unsafe-fix", File});
+  EXPECT_NE(std::string::npos,
+            R.Err.find("kernel-tidy: '--unsafe-fix': did you mean '--unsafe-fixes'?\n"))
+      << R.Err;
+
+  R = runKernelTidy({"check", "-p", Dir, File});
+  EXPECT_EQ(2, R.ExitCode);
+  EXPECT_EQ("kernel-tidy: error: -p '" + Dir +
+                "': no compile_commands.json in it (CMake writes one when configured with "
+                "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON; without -p, kernel-tidy finds one above "
+                "each file or parses with the bundled DSL model)\n",
+            R.Err);
+
+  // `check -` reads standard input (as stdin.cpp unless named).
+  // In the test's folder: no compile database above it (the build folder has one).
+  std::string Script = "cd '" + Dir + "' && '" KERNEL_TIDY_BINARY "' check - < '" + File + "' > '" +
+                       Dir + "/out' 2>&1";
+  EXPECT_NE(0, llvm::sys::ExecuteAndWait("/bin/bash", {"bash", "-c", Script}));
+  EXPECT_EQ(0u, readFile(Dir + "/out").find("stdin.cpp:12:9: warning: butterfly reduction"))
+      << readFile(Dir + "/out");
+  EXPECT_EQ(2, runKernelTidy({"check", "-", File}).ExitCode);
+}
+
 TEST_F(Cli, RulesListsAndDocuments) {
   ProcessResult R = runKernelTidy({"rules"});
   EXPECT_EQ(0, R.ExitCode);
@@ -921,9 +1008,14 @@ TEST_F(Cli, RulesShowsWhatTheConfigurationEnablesInAlignedColumns) {
   ASSERT_EQ(0, R.ExitCode) << R.Err;
   llvm::SmallVector<llvm::StringRef> Lines;
   llvm::StringRef(R.Out).trim().split(Lines, '\n');
-  ASSERT_EQ(Lines.size(), rules::allRules().size() + 1);
+  // The header, a row per rule, a blank line and where the pages are.
+  ASSERT_EQ(Lines.size(), rules::allRules().size() + 3);
   EXPECT_TRUE(Lines[0].starts_with("RULE ")) << Lines[0].str();
-  size_t Column = Lines[0].find("ENABLED"), Fix = Lines[0].find("FIX");
+  EXPECT_TRUE(Lines.back().starts_with("A rule's page: kernel-tidy rules RULE, or file://"))
+      << Lines.back().str();
+  EXPECT_TRUE(Lines.back().ends_with("/docs/rules/RULE.md")) << Lines.back().str();
+  size_t Column = Lines[0].find("ENABLED"), Kind = Lines[0].find("KIND"),
+         Fix = Lines[0].find("FIX");
   for (const rules::RuleInfo &Rule : rules::allRules()) {
     auto Line = llvm::find_if(
         Lines, [&](llvm::StringRef L) { return L.starts_with((Rule.Id + " ").str()); });
@@ -931,7 +1023,24 @@ TEST_F(Cli, RulesShowsWhatTheConfigurationEnablesInAlignedColumns) {
     EXPECT_EQ(Line->substr(Column, 4).str(), Rule.Id == "luisa-divergent-barrier" ? "yes " : "no  ")
         << Line->str();
     EXPECT_EQ(Line->substr(Fix, Rule.FixKinds.size()).str(), Rule.FixKinds.str()) << Line->str();
+    EXPECT_EQ(Line->substr(Kind, Rule.Kind.size()).str(), Rule.Kind.str()) << Line->str();
   }
+  // A glob lists the rules it matches (issue 50, item 11).
+  R = runKernelTidy({"rules", "cute-*"});
+  ASSERT_EQ(0, R.ExitCode) << R.Err;
+  EXPECT_NE(std::string::npos, R.Out.find("\ncute-launch-config ")) << R.Out;
+  EXPECT_EQ(std::string::npos, R.Out.find("luisa-")) << R.Out;
+  R = runKernelTidy({"rules", "nothing-*"});
+  EXPECT_EQ(2, R.ExitCode);
+  EXPECT_EQ("kernel-tidy: error: no rule matches 'nothing-*' (see 'kernel-tidy rules')\n", R.Err);
+  // The pages' address can be set when the docs are published elsewhere.
+  ::setenv("KERNEL_TIDY_DOCS_URL", "https://example.org/kt/", /*overwrite=*/1);
+  R = runKernelTidy({"rules"});
+  ::unsetenv("KERNEL_TIDY_DOCS_URL");
+  EXPECT_NE(std::string::npos,
+            R.Out.find(
+                "A rule's page: kernel-tidy rules RULE, or https://example.org/kt/rules/RULE.md\n"))
+      << R.Out;
   std::string Config = Dir + "/only-atomics.yaml";
   writeFile(Config, "Checks: '-*,luisa-shared-atomic-counter'\n");
   R = runKernelTidy({"rules", "--config-file", Config});

@@ -56,6 +56,7 @@ protected:
   void initialize(LspClient &Client) {
     Json Caps;
     Caps["textDocument"]["publishDiagnostics"]["versionSupport"] = true;
+    Caps["textDocument"]["publishDiagnostics"]["codeDescriptionSupport"] = true;
     Caps["textDocument"]["codeAction"]["codeActionLiteralSupport"]["codeActionKind"]["valueSet"] = {
         "quickfix"};
     int Id = Client.request(
@@ -133,6 +134,11 @@ TEST_F(KernelClangd, QuickFixEqualsCliFixWithoutCompileDatabase) {
     EXPECT_NE(1, D.value("severity", 0)) << "an error: the model was not used\n" << D.dump();
   std::vector<Json> Found = ruleDiagnostics(*Published, "luisa-butterfly-reduction");
   ASSERT_EQ(1u, Found.size()) << Published->dump() << "\n" << log();
+  // Linked to the rule's page in the installed docs, not to clang-tidy's
+  // site, which has no page for it (issue 50, item 2).
+  std::string Href = Found[0]["codeDescription"].value("href", "");
+  EXPECT_EQ(0u, Href.find("file:///")) << Href;
+  EXPECT_TRUE(llvm::StringRef(Href).ends_with("/docs/rules/luisa-butterfly-reduction.md")) << Href;
   EXPECT_EQ(11, Found[0]["range"]["start"]["line"]) << "line 12, 0-based";
   EXPECT_EQ("clang-tidy", Found[0].value("source", ""));
   EXPECT_NE(std::string::npos,

@@ -1295,7 +1295,7 @@ int runLsp(const LspCommand &Cmd, const std::string &Share) {
     return ExitError;
   }
   return kernel_tidy::serveLanguageServer(STDIN_FILENO, Out, std::move(Options),
-                                          KERNEL_TIDY_VERSION);
+                                          KERNEL_TIDY_VERSION, docsBase(Share));
 }
 
 /// The options of \p Sub that \p Args misspell: for each argument that

@@ -7,6 +7,8 @@
 #include "src/driver/LspTransport.h"
 #include "src/driver/Nesting.h"
 #include "src/driver/Nolint.h"
+#include "src/driver/Paths.h"
+#include "rules/RuleRegistry.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -133,7 +135,7 @@ struct Document {
 /// The finding as a diagnostic. A client that shows no related information
 /// shows the notes only if they are in the message, as clangd writes them;
 /// an unsafe fix's reason is among them.
-Json diagnostic(const LspLines &Lines, const Finding &F) {
+Json diagnostic(const LspLines &Lines, const Finding &F, const std::string &DocsBase) {
   std::string Message = F.Message;
   for (const Note &N : F.Notes)
     Message += "\n\nnote: " + N.Message;
@@ -141,14 +143,18 @@ Json diagnostic(const LspLines &Lines, const Finding &F) {
     Message += "\n\nnote: " + fix_protocol::noFixNote(F.NoFixReason);
   if (F.FixIt && F.FixIt->Kind == Applicability::Unsafe)
     Message += "\n\nnote: " + fix_protocol::unsafeFixNote(F.FixIt->Reason);
-  return {{"range", Lines.range(F.Begin.Offset, F.End.Offset)},
-          {"severity", F.AsError ? 1 : 2},
-          {"code", F.Rule},
-          {"source", "kernel-tidy"},
-          {"message", Message}};
+  Json D = {{"range", Lines.range(F.Begin.Offset, F.End.Offset)},
+            {"severity", F.AsError ? 1 : 2},
+            {"code", F.Rule},
+            {"source", "kernel-tidy"},
+            {"message", Message}};
+  // The rule's page, which editors link the code to.
+  if (!DocsBase.empty() && rules::findRule(F.Rule))
+    D["codeDescription"] = {{"href", ruleDocUri(F.Rule, DocsBase)}};
+  return D;
 }
 
-Json diagnostics(const Document &D) {
+Json diagnostics(const Document &D, const std::string &DocsBase) {
   LspLines Lines(D.Text);
   Json List = Json::array();
   for (const ParseError &E : D.Result.Errors) {
@@ -160,7 +166,7 @@ Json diagnostics(const Document &D) {
   }
   for (const Finding &F : D.Result.Findings)
     if (F.File == D.Result.File)
-      List.push_back(diagnostic(Lines, F));
+      List.push_back(diagnostic(Lines, F, DocsBase));
   return List;
 }
 
@@ -174,19 +180,108 @@ Json quickFix(const std::string &Title, const Json &Diagnostic, bool Preferred,
           {"edit", {{"changes", {{Uri, std::move(Edits)}}}}}};
 }
 
+/// The code action kind of "fix every safe finding of the file", which
+/// editors run on save (`source.fixAll`), as Ruff's server names its own.
+const char *FixAllKind = "source.fixAll.kernel-tidy";
+
+/// Whether the client asks for code actions of \p Kind: it names no kinds,
+/// or one that is \p Kind or a prefix of it ("source" takes "source.fixAll").
+bool wantsKind(const Json &Params, llvm::StringRef Kind, bool WhenUnnamed) {
+  const Json *Context = Params.contains("context") ? &Params["context"] : nullptr;
+  if (!Context || !Context->contains("only"))
+    return WhenUnnamed;
+  for (const Json &Named : Context->at("only")) {
+    std::string Prefix = Named.get<std::string>();
+    if (Kind == Prefix || Kind.starts_with(Prefix + "."))
+      return true;
+  }
+  return false;
+}
+
+/// The LSP edits of \p Fix, or nothing when a replacement is not UTF-8:
+/// LSP text is Unicode, such bytes would be written as U+FFFD (issue 49,
+/// item 1), so such a fix is not offered.
+std::optional<Json> lspEdits(const LspLines &Lines, const Fix &Fix) {
+  if (llvm::any_of(Fix.Edits, [](const Edit &E) { return !llvm::json::isUTF8(E.Replacement); }))
+    return std::nullopt;
+  Json Edits = Json::array();
+  for (const Edit &E : Fix.Edits)
+    Edits.push_back(
+        {{"range", Lines.range(E.Begin.Offset, E.End.Offset)}, {"newText", E.Replacement}});
+  return Edits;
+}
+
+/// Every safe fix of the document in one action (`source.fixAll`): what
+/// `kernel-tidy check --fix` applies, less the fixes that overlap an
+/// earlier one (a second run applies them, as --fix's next pass would).
+Json fixAll(const std::string &Uri, const Document &D) {
+  LspLines Lines(D.Text);
+  Json Edits = Json::array();
+  size_t Covered = 0; // Fixes are taken in order of their first edit.
+  std::vector<const Finding *> Safe;
+  for (const Finding &F : D.Result.Findings)
+    if (F.File == D.Result.File && F.FixIt && F.FixIt->Kind == Applicability::Safe &&
+        !F.FixIt->Edits.empty())
+      Safe.push_back(&F);
+  llvm::sort(Safe, [](const Finding *A, const Finding *B) {
+    return A->FixIt->Edits.front().Begin.Offset < B->FixIt->Edits.front().Begin.Offset;
+  });
+  for (const Finding *F : Safe) {
+    auto Begin = llvm::min_element(F->FixIt->Edits, [](const Edit &A, const Edit &B) {
+      return A.Begin.Offset < B.Begin.Offset;
+    });
+    size_t End = 0;
+    for (const Edit &E : F->FixIt->Edits)
+      End = std::max(End, E.End.Offset);
+    std::optional<Json> These = lspEdits(Lines, *F->FixIt);
+    if (!These || Begin->Begin.Offset < Covered)
+      continue;
+    Covered = End;
+    for (Json &E : *These)
+      Edits.push_back(std::move(E));
+  }
+  if (Edits.empty())
+    return Json::array();
+  return Json::array({{{"title", "kernel-tidy: apply every safe fix"},
+                       {"kind", FixAllKind},
+                       {"edit", {{"changes", {{Uri, std::move(Edits)}}}}}}});
+}
+
+/// The hover text at \p Params' position: for each finding there, its rule,
+/// what the rule finds and does, and a link to its page (Markdown); null
+/// when no finding is there.
+Json hover(const Document &D, const Json &Params, const std::string &DocsBase) {
+  LspLines Lines(D.Text);
+  size_t At = Lines.offset(Params.at("position"));
+  std::string Text;
+  std::set<std::string> Shown;
+  for (const Finding &F : D.Result.Findings) {
+    const rules::RuleInfo *Rule = rules::findRule(F.Rule);
+    if (F.File != D.Result.File || At < F.Begin.Offset || F.End.Offset < At || !Rule ||
+        !Shown.insert(F.Rule).second)
+      continue;
+    if (!Text.empty())
+      Text += "\n\n---\n\n";
+    Text += "**" + F.Rule + "** (" + Rule->Kind.str() + "; fixes: " + Rule->FixKinds.str() +
+            ")\n\n" + Rule->Summary.str();
+    if (!DocsBase.empty())
+      Text += "\n\n[" + F.Rule + "](" + ruleDocUri(F.Rule, DocsBase) + ")";
+  }
+  if (Text.empty())
+    return nullptr;
+  return {{"contents", {{"kind", "markdown"}, {"value", Text}}}};
+}
+
 /// The quick fixes of the findings in \p Params' range: each finding's fix
 /// (safe: preferred; unsafe: not, titled with why), then one "disable RULE
-/// for this line" per rule and line, the comment `--add-nolint` inserts.
-Json codeActions(const std::string &Uri, const Document &D, const Json &Params) {
-  Json Actions = Json::array();
-  if (const Json *Context = Params.contains("context") ? &Params["context"] : nullptr;
-      Context && Context->contains("only")) {
-    bool Wanted = false;
-    for (const Json &Kind : Context->at("only"))
-      Wanted |= llvm::StringRef("quickfix").starts_with(Kind.get<std::string>());
-    if (!Wanted)
-      return Actions;
-  }
+/// for this line" per rule and line, the comment `--add-nolint` inserts;
+/// and, when the client asks for `source.fixAll`, every safe fix at once.
+Json codeActions(const std::string &Uri, const Document &D, const Json &Params,
+                 const std::string &DocsBase) {
+  Json Actions =
+      wantsKind(Params, FixAllKind, /*WhenUnnamed=*/false) ? fixAll(Uri, D) : Json::array();
+  if (!wantsKind(Params, "quickfix", /*WhenUnnamed=*/true))
+    return Actions;
   LspLines Lines(D.Text);
   size_t Start = Lines.offset(Params.at("range").at("start"));
   size_t End = Lines.offset(Params.at("range").at("end"));
@@ -197,19 +292,13 @@ Json codeActions(const std::string &Uri, const Document &D, const Json &Params) 
   for (const Finding *F : Here) {
     if (!F->FixIt || F->FixIt->Kind == Applicability::None)
       continue;
-    // LSP text is Unicode: bytes that are not UTF-8 would be written as
-    // U+FFFD (issue 49, item 1), so such a fix is not offered.
-    if (llvm::any_of(F->FixIt->Edits,
-                     [](const Edit &E) { return !llvm::json::isUTF8(E.Replacement); }))
+    std::optional<Json> Edits = lspEdits(Lines, *F->FixIt);
+    if (!Edits)
       continue;
-    Json Edits = Json::array();
-    for (const Edit &E : F->FixIt->Edits)
-      Edits.push_back(
-          {{"range", Lines.range(E.Begin.Offset, E.End.Offset)}, {"newText", E.Replacement}});
     bool Safe = F->FixIt->Kind == Applicability::Safe;
     Actions.push_back(
         quickFix(Safe ? "fix: " + F->Message : fix_protocol::unsafeFixNote(F->FixIt->Reason),
-                 diagnostic(Lines, *F), Safe, Uri, std::move(Edits)));
+                 diagnostic(Lines, *F, DocsBase), Safe, Uri, std::move(*Edits)));
   }
   std::set<std::pair<std::string, unsigned>> Disabled;
   for (const Finding *F : Here) {
@@ -225,8 +314,8 @@ Json codeActions(const std::string &Uri, const Document &D, const Json &Params) 
       Edits.push_back(
           {{"range", Lines.range(Insert.Offset, Insert.Offset)}, {"newText", Insert.Text}});
     if (!Edits.empty())
-      Actions.push_back(quickFix("disable " + F->Rule + " for this line", diagnostic(Lines, *F),
-                                 false, Uri, std::move(Edits)));
+      Actions.push_back(quickFix("disable " + F->Rule + " for this line",
+                                 diagnostic(Lines, *F, DocsBase), false, Uri, std::move(Edits)));
   }
   return Actions;
 }
@@ -251,8 +340,9 @@ std::string withChange(const std::string &Text, const Json &Change) {
 /// analysis (issue 49, items 6 and 7; issue 52, item 3).
 class Server {
 public:
-  Server(int Out, AnalysisOptions Options, std::string Version)
-      : Out(Out), Options(std::move(Options)), Version(std::move(Version)) {
+  Server(int Out, AnalysisOptions Options, std::string Version, std::string DocsBase)
+      : Out(Out), Options(std::move(Options)), Version(std::move(Version)),
+        DocsBase(std::move(DocsBase)) {
     this->Options.CancelPython = Cancel;
   }
 
@@ -373,7 +463,8 @@ private:
                      {{"positionEncoding", "utf-16"},
                       {"textDocumentSync",
                        {{"openClose", true}, {"change", 1}, {"save", {{"includeText", false}}}}},
-                      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}}}},
+                      {"codeActionProvider", {{"codeActionKinds", {"quickfix", FixAllKind}}}},
+                      {"hoverProvider", true}}},
                     {"serverInfo", {{"name", "kernel-tidy"}, {"version", Version}}}});
     }
     if (!Initialized)
@@ -396,7 +487,17 @@ private:
       // client asks again when the new diagnostics come.
       if (Doc == Documents.end() || Doc->second.Analysed != Doc->second.Generation)
         return reply(Id, Json::array());
-      return reply(Id, codeActions(Uri, Doc->second, Params));
+      return reply(Id, codeActions(Uri, Doc->second, Params, DocsBase));
+    }
+    if (Method == "textDocument/hover") {
+      std::string Uri = Params.at("textDocument").at("uri");
+      Params.at("position").at("line");
+      std::lock_guard<std::mutex> Guard(Lock);
+      auto Doc = Documents.find(Uri);
+      // As for code actions: only from an analysis of the text as it is now.
+      if (Doc == Documents.end() || Doc->second.Analysed != Doc->second.Generation)
+        return reply(Id, nullptr);
+      return reply(Id, hover(Doc->second, Params, DocsBase));
     }
     replyError(Id, error_code::MethodNotFound, "method not found: " + Method);
   }
@@ -495,7 +596,7 @@ private:
       *Cancel = false;
       Guard.unlock();
       analyse(Snapshot, Analysis);
-      Json Diagnostics = diagnostics(Snapshot);
+      Json Diagnostics = diagnostics(Snapshot, DocsBase);
       Guard.lock();
       Analysing.clear();
       Doc = Documents.find(Uri);
@@ -537,6 +638,7 @@ private:
   int Out;
   AnalysisOptions Options; ///< To start a new analysis after a timeout.
   std::string Version;
+  std::string DocsBase; ///< Where the rule pages are ("": no links).
   /// Set to stop the running analysis (its text changed).
   std::shared_ptr<std::atomic<bool>> Cancel = std::make_shared<std::atomic<bool>>(false);
   bool Initialized = false; ///< Loop only.
@@ -590,9 +692,9 @@ static std::set<std::string> cancelsWaiting(llvm::StringRef Raw) {
 /// A message header (its lines, not its body) is not read past this size.
 constexpr size_t MaxHeaderBytes = size_t(64) << 20;
 
-int serveLanguageServer(int In, int Out, const AnalysisOptions &Options,
-                        const std::string &Version) {
-  Server Session(Out, Options, Version);
+int serveLanguageServer(int In, int Out, const AnalysisOptions &Options, const std::string &Version,
+                        const std::string &DocsBase) {
+  Server Session(Out, Options, Version, DocsBase);
   if (std::string Error; !Session.startWorker(Error)) {
     llvm::errs() << "kernel-tidy: error: " << Error << "\n";
     return 2;

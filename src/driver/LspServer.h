@@ -21,8 +21,10 @@ namespace kernel_tidy {
 /// Serves the client on \p In / \p Out until its `exit` notification or the
 /// end of its input; problems go to stderr. Returns the exit code: 0 after
 /// `shutdown` then `exit`, 1 otherwise (LSP), 2 when \p Options cannot work.
-int serveLanguageServer(int In, int Out, const AnalysisOptions &Options,
-                        const std::string &Version);
+/// Diagnostics and hovers link each rule to its page under \p DocsBase (a
+/// folder or a URL; none when empty).
+int serveLanguageServer(int In, int Out, const AnalysisOptions &Options, const std::string &Version,
+                        const std::string &DocsBase = "");
 
 } // namespace kernel_tidy
 

@@ -185,6 +185,58 @@ TEST_F(CuteLsp, QuickFixesGiveTheCliFixAndOnlySafeOnesArePreferred) {
   EXPECT_EQ(OnDisk, readFile(File)) << "the server writes no file";
 }
 
+// Issue 50, item 7: `source.fixAll` applies what `check --fix` applies; a
+// hover explains the rule and links its page, as the diagnostic's code does.
+TEST_F(CuteLsp, FixAllHoverAndRuleLinks) {
+  std::string File = Dir + "/k.py", Uri = fileUri(File);
+  std::string CliFixed = cliResult(Kernel, {"--fix"});
+  auto Client = start();
+  int Id = Client->request(
+      "initialize",
+      {{"processId", nullptr}, {"rootUri", fileUri(Dir)}, {"capabilities", Json::object()}});
+  auto Reply = Client->response(Id, seconds(30));
+  ASSERT_TRUE(Reply && Reply->contains("result")) << log();
+  const Json &Caps = (*Reply)["result"]["capabilities"];
+  EXPECT_TRUE(Caps.value("hoverProvider", false)) << Caps.dump();
+  EXPECT_EQ(Json({"quickfix", "source.fixAll.kernel-tidy"}),
+            Caps["codeActionProvider"]["codeActionKinds"]);
+  Client->notify("initialized", Json::object());
+  open(*Client, Uri, Kernel);
+  std::vector<Json> Found = diagnostics(*Client, Uri, 1);
+  ASSERT_EQ(2u, Found.size()) << log();
+  std::string Href = Found[0]["codeDescription"].value("href", "");
+  EXPECT_EQ(0u, Href.find("file:///")) << Href;
+  EXPECT_TRUE(llvm::StringRef(Href).ends_with("/docs/rules/cute-butterfly-reduction.md")) << Href;
+
+  Id = Client->request(
+      "textDocument/codeAction",
+      {{"textDocument", {{"uri", Uri}}},
+       {"range",
+        {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+       {"context", {{"diagnostics", Json::array()}, {"only", {"source"}}}}});
+  Reply = Client->response(Id, seconds(30));
+  ASSERT_TRUE(Reply && Reply->contains("result")) << log();
+  ASSERT_EQ(1u, (*Reply)["result"].size()) << Reply->dump();
+  const Json &FixAll = (*Reply)["result"][0];
+  EXPECT_EQ("source.fixAll.kernel-tidy", FixAll.value("kind", "")) << FixAll.dump();
+  EXPECT_EQ(CliFixed, applyWorkspaceEdit(Kernel, FixAll["edit"], Uri));
+
+  auto Hover = [&](const Json &Position) {
+    int HoverId = Client->request("textDocument/hover",
+                                  {{"textDocument", {{"uri", Uri}}}, {"position", Position}});
+    auto Answer = Client->response(HoverId, seconds(30));
+    EXPECT_TRUE(Answer && Answer->contains("result")) << log();
+    return Answer ? (*Answer)["result"] : Json();
+  };
+  Json OnFinding = Hover(Found[0]["range"]["start"]);
+  std::string Shown = OnFinding["contents"].value("value", "");
+  EXPECT_EQ("markdown", OnFinding["contents"].value("kind", "")) << OnFinding.dump();
+  EXPECT_EQ(0u, Shown.find("**cute-butterfly-reduction** (performance; fixes: ")) << Shown;
+  EXPECT_NE(std::string::npos, Shown.find("](" + Href + ")")) << Shown;
+  EXPECT_TRUE(Hover({{"line", 0}, {"character", 0}}).is_null());
+  shutDown(*Client);
+}
+
 TEST_F(CuteLsp, DisableForThisLineInsertsWhatAddNolintDoes) {
   std::string Uri = fileUri(Dir + "/k.py");
   std::string CliNolint = cliResult(Kernel, {"--add-nolint"});

@@ -1319,6 +1319,21 @@ private:
 
   /// The WARP_* call ops over the active lanes; nullopt for any other op.
   std::optional<LaneValues> warpOperation(const CallExpr *C, const Mask &Active, Invocation &I) {
+    switch (C->op()) {
+    case CallOp::WARP_ACTIVE_SUM:
+    case CallOp::WARP_ACTIVE_PRODUCT:
+    case CallOp::WARP_ACTIVE_MIN:
+    case CallOp::WARP_ACTIVE_MAX:
+    case CallOp::WARP_ACTIVE_BIT_AND:
+    case CallOp::WARP_ACTIVE_BIT_OR:
+    case CallOp::WARP_ACTIVE_BIT_XOR:
+    case CallOp::WARP_PREFIX_SUM:
+    case CallOp::WARP_PREFIX_PRODUCT:
+      ++Result.ModelCollectives;
+      break;
+    default:
+      break;
+    }
     if (Options.Collective != Collectives::Documented)
       if (auto V = cudaCollective(C, Active, I))
         return V;

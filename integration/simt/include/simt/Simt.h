@@ -171,6 +171,9 @@ struct RunResult {
   /// How many of each kind happened, kept or not.
   size_t Counts[EventKindCount] = {};
   static constexpr size_t MaxKeptEvents = 256;
+  /// Reductions and prefixes evaluated (warp_active_sum ... bit_xor, warp_prefix_sum and
+  /// product): where there were none, the collective model cannot change the results.
+  size_t ModelCollectives = 0;
 
   size_t count(EventKind Kind) const { return Counts[static_cast<int>(Kind)]; }
 };

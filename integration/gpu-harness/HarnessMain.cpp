@@ -483,8 +483,12 @@ std::vector<CaseResult> TypedCase<T>::run(Device &Dev, Stream &S, CacheFlush &Fl
   std::vector<CaseResult> Results;
   for (const LaunchShape &Shape : shapes())
     for (const Variant &Run : Variants) {
-      if (!claims(Run))
+      if (!claims(Run)) {
+        std::printf("%-28s %-20s %-4s %-24s not claimed by the fix: not run\n",
+                    std::string(Spec.Rule).c_str(), std::string(Spec.Name).c_str(),
+                    std::string(typeName(Type)).c_str(), (Shape.Name + Run.suffix()).c_str());
         continue;
+      }
       useVariant(Run);
       runShape(Dev, S, Flush, Gpu, Opts, Shape, Run, Results);
     }

@@ -46,11 +46,14 @@ struct CaseSpec {
   /// The constant block size the case's kernel sets (1D); its launch shapes
   /// use it (blockShapes). 0: the kernel takes the shape's block size.
   std::uint32_t Block = 0;
+  /// The warp widths the fix claims to hold at (docs/gpu-harness.md): what its
+  /// finding names; every width the executor runs when it names none.
+  std::uint32_t MinWidth = 8, MaxWidth = 128;
 };
 
 inline constexpr CaseSpec CaseTable[] = {
-    {"luisa-butterfly-reduction", "butterfly_sum", Pattern::WarpReduce, Op::Sum},
-    {"luisa-butterfly-reduction", "butterfly_max", Pattern::WarpReduce, Op::Max},
+    {"luisa-butterfly-reduction", "butterfly_sum", Pattern::WarpReduce, Op::Sum, 0, 32, 32},
+    {"luisa-butterfly-reduction", "butterfly_max", Pattern::WarpReduce, Op::Max, 0, 32, 32},
     {"luisa-sequential-lane-reads", "scan_sum", Pattern::WarpScan, Op::Sum},
     {"luisa-sequential-lane-reads", "scan_sum_inclusive", Pattern::WarpScanInclusive, Op::Sum},
     {"luisa-shared-atomic-counter", "atomic_add", Pattern::BlockAtomic, Op::Sum},
@@ -61,17 +64,18 @@ inline constexpr CaseSpec CaseTable[] = {
     {"luisa-warp-aggregated-atomic", "warp_global_counter", Pattern::GlobalAtomic, Op::Sum},
     {"luisa-warp-aggregated-atomic", "warp_global_max_unbraced", Pattern::GlobalAtomic, Op::Max},
     {"luisa-shuffle-reduction", "shuffle_down_sum", Pattern::WarpReduce, Op::Sum},
-    {"luisa-shuffle-reduction", "lane_shift_scan", Pattern::WarpScanInclusive, Op::Sum},
+    {"luisa-shuffle-reduction", "lane_shift_scan", Pattern::WarpScanInclusive, Op::Sum, 0, 32, 32},
     {"luisa-stream-batching", "stream_batching", Pattern::HostSubmissions, Op::Sum},
     {"luisa-block-privatized-atomic", "block_privatized_counter", Pattern::GlobalAtomic, Op::Sum,
      256},
     {"luisa-block-privatized-atomic", "block_privatized_append", Pattern::GlobalAppend, Op::Sum,
      256},
-    {"luisa-shared-tree-reduction", "tree_sum_256", Pattern::BlockReduce, Op::Sum, 256},
-    {"luisa-shared-tree-reduction", "tree_max_256", Pattern::BlockReduce, Op::Max, 256},
-    {"luisa-shared-tree-reduction", "tree_sum_two_partials", Pattern::BlockReduce, Op::Sum, 256},
-    {"luisa-shared-tree-reduction", "tree_sum_1024", Pattern::BlockReduce, Op::Sum, 1024},
-    {"luisa-shared-tree-reduction", "tree_max_1024", Pattern::BlockReduce, Op::Max, 1024},
+    {"luisa-shared-tree-reduction", "tree_sum_256", Pattern::BlockReduce, Op::Sum, 256, 16},
+    {"luisa-shared-tree-reduction", "tree_max_256", Pattern::BlockReduce, Op::Max, 256, 16},
+    {"luisa-shared-tree-reduction", "tree_sum_two_partials", Pattern::BlockReduce, Op::Sum, 256,
+     16},
+    {"luisa-shared-tree-reduction", "tree_sum_1024", Pattern::BlockReduce, Op::Sum, 1024, 32},
+    {"luisa-shared-tree-reduction", "tree_max_1024", Pattern::BlockReduce, Op::Max, 1024, 32},
 };
 
 /// The case named \p Name, or nullptr.

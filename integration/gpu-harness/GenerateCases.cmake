@@ -97,5 +97,15 @@ foreach(entry IN LISTS CASES)
     string(APPEND table "KERNEL_TIDY_CASE(${name}, ${suffix}, ${type})\n")
   endif()
 endforeach()
+# The cases fixed only with --target=dx, for HarnessMain.cpp: their fixes
+# claim no CUDA target, so the harness runs them with the documented
+# collectives only.
+set(dx_only "")
+foreach(file IN LISTS unfixed)
+  get_filename_component(stem ${file} NAME)
+  string(REPLACE ".cpp.tmp.cpp" "" stem "${stem}")
+  string(APPEND dx_only "\"${stem}\",\n")
+endforeach()
+file(WRITE ${OUT_DIR}/dx-only.inc "${dx_only}")
 file(WRITE ${OUT_DIR}/cases.inc.tmp "${table}")
 file(RENAME ${OUT_DIR}/cases.inc.tmp ${OUT_DIR}/cases.inc)

@@ -74,14 +74,88 @@ using namespace luisa::compute;
 namespace kernel_tidy::harness {
 namespace {
 
-/// Lanes per warp: 32, or on simt the width --warp-size asks for (8 to 128), to
-/// check rewrites that claim to hold at every width (docs/gpu-harness.md).
-std::uint32_t WarpSize = 32;
+/// One way every launch of a case runs on simt: the warp width, the schedule and
+/// the collective model (docs/simt.md). A GPU runs one, its own (32 lanes).
+struct Variant {
+  std::uint32_t Width = 32;
+  bool Independent = false;
+  std::string Collectives = "documented";
+
+  /// "" for 32 lanes in lockstep with the documented collectives, else what
+  /// differs: "/w8", "/independent", "/cuda-sm80" (after the shape's name).
+  std::string suffix() const {
+    std::string Text = Width == 32 ? "" : "/w" + std::to_string(Width);
+    if (Independent)
+      Text += "/independent";
+    if (Collectives != "documented")
+      Text += "/" + Collectives;
+    return Text;
+  }
+};
+
+/// Reads "WIDTH[/independent][/cuda-sm80|/cuda-sm70]" (--variants); an error
+/// message, or "" with \p Out set.
+std::string parseVariant(const std::string &Text, Variant &Out) {
+  std::vector<std::string> Parts;
+  for (std::size_t Begin = 0;;) {
+    std::size_t End = Text.find('/', Begin);
+    Parts.push_back(Text.substr(Begin, End - Begin));
+    if (End == std::string::npos)
+      break;
+    Begin = End + 1;
+  }
+  static const std::set<std::string> Widths = {"8", "16", "32", "64", "128"};
+  if (!Widths.count(Parts[0]))
+    return "variant '" + Text + "': the width must be 8, 16, 32, 64 or 128";
+  Out = Variant{};
+  Out.Width = static_cast<std::uint32_t>(std::stoul(Parts[0]));
+  for (std::size_t I = 1; I < Parts.size(); ++I) {
+    if (Parts[I] == "independent" && !Out.Independent)
+      Out.Independent = true;
+    else if ((Parts[I] == "cuda-sm80" || Parts[I] == "cuda-sm70") &&
+             Out.Collectives == "documented")
+      Out.Collectives = Parts[I];
+    else
+      return "variant '" + Text + "': '" + Parts[I] +
+             "' is not one of independent, cuda-sm80, cuda-sm70 (each at most once)";
+  }
+  if (Out.Collectives != "documented" && Out.Width != 32)
+    return "variant '" + Text + "': CUDA's collectives need 32-lane warps";
+  return "";
+}
+
+/// The variants every case runs, in order (--warp-size, --variants).
+std::vector<Variant> Variants = {Variant{}};
+
+/// The cases kernel-tidy fixed only with --target=dx (GenerateCases.cmake):
+/// their fixes claim no CUDA target, so the CUDA collective models do not
+/// apply to them.
+const std::set<std::string> DxOnlyCases = {
+#include "dx-only.inc"
+};
 
 #ifdef KERNEL_TIDY_HARNESS_SIMT
 /// The SIMT executor behind the device when --backend simt, else null.
 kernel_tidy::simt::SimtDevice *SimtBackend = nullptr;
 #endif
+
+/// Makes the dispatches from now on run under \p Run (simt only).
+void useVariant(const Variant &Run) {
+#ifdef KERNEL_TIDY_HARNESS_SIMT
+  namespace simt = kernel_tidy::simt;
+  if (!SimtBackend)
+    return;
+  simt::LaunchOptions Launch = SimtBackend->options();
+  Launch.WarpSize = Run.Width;
+  Launch.Scheduling = Run.Independent ? simt::Schedule::Independent : simt::Schedule::Lockstep;
+  Launch.Collective = Run.Collectives == "cuda-sm80"   ? simt::Collectives::CudaSm80
+                      : Run.Collectives == "cuda-sm70" ? simt::Collectives::CudaSm70
+                                                       : simt::Collectives::Documented;
+  SimtBackend->setOptions(Launch);
+#else
+  (void)Run;
+#endif
+}
 
 #ifdef KERNEL_TIDY_HARNESS_SIMT
 /// The hazards the SIMT executor has counted so far, over all dispatches.
@@ -97,8 +171,14 @@ std::array<std::size_t, HazardCount> hazardsSoFar() {
   Counts[int(Hazard::Race)] = Seen.count(simt::EventKind::Race);
   return Counts;
 }
+/// The reductions and prefixes the SIMT executor has evaluated so far (the
+/// collectives a model can change).
+std::size_t modelCollectivesSoFar() {
+  return SimtBackend ? SimtBackend->observed().ModelCollectives : 0;
+}
 #else
 std::array<std::size_t, HazardCount> hazardsSoFar() { return {}; }
+std::size_t modelCollectivesSoFar() { return 0; }
 #endif
 
 /// Which elements of \p Out hold undefined values on the SIMT executor (they
@@ -170,12 +250,37 @@ std::optional<int> parseOptions(int Argc, char **Argv, Options &Opts) {
       ->check(CLI::Range(1u, std::numeric_limits<std::uint32_t>::max()));
   App.add_option("--max-seconds", Opts.Rule.MaxSeconds, "Time cap of one timed measurement")
       ->check(CLI::PositiveNumber);
+  std::uint32_t WarpSize = 32;
   CLI::Option *Warp = App.add_option("--warp-size", WarpSize, "Lanes per warp on --backend simt")
                           ->check(CLI::IsMember({8u, 16u, 32u, 64u, 128u}));
+  std::vector<std::string> VariantTexts;
+  CLI::Option *VariantList =
+      App.add_option("--variants", VariantTexts,
+                     "On --backend simt: each case runs under each of these, comma-separated: "
+                     "WIDTH[/independent][/cuda-sm80|/cuda-sm70] (default 32)")
+          ->delimiter(',')
+          ->check(CLI::Validator(
+              [](std::string &Text) -> std::string {
+                Variant V;
+                return parseVariant(Text, V);
+              },
+              "VARIANT"));
   try {
     App.parse(Argc, Argv);
     if (Warp->count() && Opts.Backend != "simt")
       throw CLI::ValidationError("--warp-size", "only with --backend simt");
+    if (VariantList->count() && Opts.Backend != "simt")
+      throw CLI::ValidationError("--variants", "only with --backend simt");
+    if (Warp->count() && VariantList->count())
+      throw CLI::ValidationError("--variants",
+                                 "not with --warp-size (give the width in each variant)");
+    Variants = {Variant{}};
+    Variants[0].Width = WarpSize;
+    if (!VariantTexts.empty()) {
+      Variants.clear();
+      for (const std::string &Text : VariantTexts)
+        parseVariant(Text, Variants.emplace_back());
+    }
   } catch (const CLI::ParseError &E) {
     return App.exit(E) == 0 ? 0 : 2;
   }
@@ -349,19 +454,54 @@ private:
   void time(Device &Dev, Stream &S, CacheFlush &Flush, const Nvml &Gpu, const Options &Opts,
             LaunchShape Shape, CaseResult &Result);
 
+  /// Runs both versions of \p Shape under \p Run on each input set.
+  void runShape(Device &Dev, Stream &S, CacheFlush &Flush, const Nvml &Gpu, const Options &Opts,
+                const LaunchShape &Shape, const Variant &Run, std::vector<CaseResult> &Results);
+
+  /// Whether the case's fix claims to hold under \p Run: the widths its rule's
+  /// finding names (CaseSpec), and CUDA's collectives unless it was fixed for
+  /// --target=dx only.
+  bool claims(const Variant &Run) const {
+    if (Run.Width < Spec.MinWidth || Run.Width > Spec.MaxWidth)
+      return false;
+    std::string Key = std::string(Spec.Name) + "_" + std::string(typeName(Type));
+    return Run.Collectives == "documented" || !DxOnlyCases.count(Key);
+  }
+
   const CaseSpec &Spec;
   ValueType Type;
   Factory Factories[2];
   std::map<std::tuple<int, std::uint32_t, std::uint32_t>, ShaderType> Shaders;
+  /// The original's outputs per shape, input set, width and schedule where it
+  /// evaluated no collective a model changes (simt only).
+  std::map<std::tuple<std::string, int, std::uint32_t, bool>, RunOutput> ModelFreeOriginals;
 };
 
 template <typename T>
 std::vector<CaseResult> TypedCase<T>::run(Device &Dev, Stream &S, CacheFlush &Flush,
                                           const Nvml &Gpu, const Options &Opts) {
   std::vector<CaseResult> Results;
-  for (const LaunchShape &Shape : shapes()) {
+  for (const LaunchShape &Shape : shapes())
+    for (const Variant &Run : Variants) {
+      if (!claims(Run)) {
+        std::printf("%-28s %-20s %-4s %-24s not claimed by the fix: not run\n",
+                    std::string(Spec.Rule).c_str(), std::string(Spec.Name).c_str(),
+                    std::string(typeName(Type)).c_str(), (Shape.Name + Run.suffix()).c_str());
+        continue;
+      }
+      useVariant(Run);
+      runShape(Dev, S, Flush, Gpu, Opts, Shape, Run, Results);
+    }
+  return Results;
+}
+
+template <typename T>
+void TypedCase<T>::runShape(Device &Dev, Stream &S, CacheFlush &Flush, const Nvml &Gpu,
+                            const Options &Opts, const LaunchShape &Shape, const Variant &Run,
+                            std::vector<CaseResult> &Results) {
+  {
     std::vector<std::uint32_t> Flags = activeFlags(Shape, Opts.Seed);
-    std::vector<Warp> Warps = warpsOf(Shape, WarpSize, Flags);
+    std::vector<Warp> Warps = warpsOf(Shape, Run.Width, Flags);
     for (InputSet Inputs : {InputSet::Uniform, InputSet::Special, InputSet::AllEqual,
                             InputSet::Extremes, InputSet::Duplicates}) {
       if (!appliesTo(Inputs, Type))
@@ -373,17 +513,29 @@ std::vector<CaseResult> TypedCase<T>::run(Device &Dev, Stream &S, CacheFlush &Fl
       Result.Rule = std::string(Spec.Rule);
       Result.Case = std::string(Spec.Name);
       Result.Type = std::string(typeName(Type));
-      Result.Shape = Shape.Name;
+      Result.Shape = Shape.Name + Run.suffix();
       Result.Inputs = std::string(inputSetName(Inputs));
       Result.Operation = std::string(profitabilityOp(Spec.Operation));
-      RunOutput Before = execute(Dev, S, 0, Shape, In, Flags);
+      // An original that evaluated no reduction or prefix under the documented
+      // collectives gives the same results under CUDA's: that run serves for both.
+      auto Key = std::make_tuple(Shape.Name, static_cast<int>(Inputs), Run.Width, Run.Independent);
+      auto Reusable = ModelFreeOriginals.find(Key);
+      RunOutput Before;
+      if (Run.Collectives != "documented" && Reusable != ModelFreeOriginals.end()) {
+        Before = Reusable->second;
+      } else {
+        std::size_t Collectives = modelCollectivesSoFar();
+        Before = execute(Dev, S, 0, Shape, In, Flags);
+        if (Run.Collectives == "documented" && modelCollectivesSoFar() == Collectives)
+          ModelFreeOriginals.emplace(Key, Before);
+      }
       RunOutput After = execute(Dev, S, 1, Shape, In, Flags);
       Result.Before = compare(Type, Want, Before);
       Result.After = compare(Type, Want, After);
       Judgement J = judge(Type, Want, Before, After);
       Result.Outcome = J.Outcome;
       Result.Why = J.Detail;
-      if (Opts.Timing && timed(Shape, Inputs))
+      if (Opts.Timing && timed(Shape, Inputs) && Run.suffix().empty())
         time(Dev, S, Flush, Gpu, Opts, Shape, Result);
       std::printf("%-28s %-20s %-4s %-24s %-10s %s%s%s\n", Result.Rule.c_str(), Result.Case.c_str(),
                   Result.Type.c_str(), Result.Shape.c_str(), Result.Inputs.c_str(),
@@ -393,7 +545,6 @@ std::vector<CaseResult> TypedCase<T>::run(Device &Dev, Stream &S, CacheFlush &Fl
       Results.push_back(std::move(Result));
     }
   }
-  return Results;
 }
 
 template <typename T>
@@ -690,7 +841,6 @@ int main(int Argc, char **Argv) {
     // No timing on the CPU: its times say nothing about a GPU's.
     Opts.Timing = false;
     kernel_tidy::simt::LaunchOptions Launch;
-    Launch.WarpSize = WarpSize;
     Launch.Seed = Opts.Seed;
     auto Simt = luisa::make_shared<kernel_tidy::simt::SimtDevice>(Context{Ctx}, Launch);
     SimtBackend = Simt.get();

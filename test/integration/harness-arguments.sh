@@ -34,6 +34,11 @@ expect "--max-seconds" --backend simt --max-seconds -1
 expect "--out" --backend simt --out "$work/missing/folder"
 expect "--warp-size" --warp-size 8
 expect "--warp-size" --backend simt --warp-size 12
+expect "the width must be" --backend simt --variants 32,48
+expect "need 32-lane warps" --backend simt --variants 64/cuda-sm80
+expect "'lockstep' is not one of" --backend simt --variants 32/lockstep
+expect "--variants" --variants 32
+expect "not with --warp-size" --backend simt --warp-size 8 --variants 32
 
 # The default backend (cuda): where LuisaCompute has none, one clear error
 # before any case ran; where it has one, the run writes its results.

@@ -38,11 +38,13 @@ struct Launch {
   uint64_t Seed;
   Schedule Scheduling;
   bool AllActive;
+  Collectives Collective = Collectives::Documented;
   std::string describe() const {
     std::ostringstream S;
     S << "threads=" << Threads << " block=" << BlockSize << " warp=" << WarpSize << " seed=" << Seed
       << " schedule=" << (Scheduling == Schedule::Lockstep ? "lockstep" : "independent")
-      << " guards=" << (AllActive ? "all" : "random");
+      << " guards=" << (AllActive ? "all" : "random")
+      << " collectives=" << collectivesName(Collective);
     return S.str();
   }
 };
@@ -185,6 +187,7 @@ Outcome runOnce(const Recorded &Kernel, const Instance &Inst, const Inputs &I, c
   Options.WarpSize = L.WarpSize;
   Options.Seed = L.Seed;
   Options.Scheduling = L.Scheduling;
+  Options.Collective = L.Collective;
   O.Result = run(Kernel->function(), Args, Options);
   return O;
 }
@@ -394,12 +397,50 @@ int runHostInstances(const std::string &Only, uint64_t BaseSeed, int Runs, const
   return Failures;
 }
 
+/// The collective models named in `List` ("documented,cuda-sm80,cuda-sm70"); empty when
+/// one is unknown.
+std::vector<Collectives> collectivesOf(const std::string &List) {
+  std::vector<Collectives> Models;
+  std::istringstream In(List);
+  for (std::string Name; std::getline(In, Name, ',');) {
+    bool Known = false;
+    for (Collectives C : {Collectives::Documented, Collectives::CudaSm80, Collectives::CudaSm70})
+      if (Name == collectivesName(C)) {
+        Models.push_back(C);
+        Known = true;
+      }
+    if (!Known)
+      return {};
+  }
+  return Models;
+}
+
+/// A kernel recorded once per block size, for every launch of the instance.
+class Recordings {
+public:
+  explicit Recordings(Recorded (*Record)(uint32_t)) : Record(Record) {}
+  const Recorded &at(uint32_t BlockSize) {
+    for (auto &[Size, Kernel] : Made)
+      if (Size == BlockSize)
+        return Kernel;
+    return Made.emplace_back(BlockSize, Record(BlockSize)).second;
+  }
+
+private:
+  Recorded (*Record)(uint32_t);
+  std::vector<std::pair<uint32_t, Recorded>> Made;
+};
+
 } // namespace
 
 int main(int Argc, char **Argv) {
   std::string Only;
   uint64_t BaseSeed = 1;
   int Runs = 3;
+  // The fixes claim CUDA (fuzz.py runs kernel-tidy without --target): 32-lane launches
+  // run under every model of the collectives.
+  std::vector<Collectives> Models = {Collectives::Documented, Collectives::CudaSm80,
+                                     Collectives::CudaSm70};
   for (int A = 1; A + 1 < Argc; A += 2) {
     std::string Opt = Argv[A];
     if (Opt == "--only")
@@ -408,8 +449,13 @@ int main(int Argc, char **Argv) {
       BaseSeed = std::stoull(Argv[A + 1]);
     else if (Opt == "--runs")
       Runs = std::stoi(Argv[A + 1]);
+    else if (Opt == "--collectives" && !(Models = collectivesOf(Argv[A + 1])).empty())
+      continue;
     else {
-      std::fprintf(stderr, "usage: %s [--only NAME] [--seed S] [--runs N]\n", Argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--only NAME] [--seed S] [--runs N] [--collectives "
+                   "documented,cuda-sm80,cuda-sm70]\n",
+                   Argv[0]);
       return 2;
     }
   }
@@ -425,56 +471,61 @@ int main(int Argc, char **Argv) {
     else
       Widths = {Inst.AssumedWarp};
     std::string Failure;
+    Recordings Before(Inst.Before), After(Inst.After);
     for (int Run = 0; Run < Runs && Failure.empty(); ++Run)
       for (uint32_t Width : Widths)
-        for (Schedule S : {Schedule::Lockstep, Schedule::Independent}) {
-          Launch L;
-          L.BlockSize = Inst.Block ? Inst.Block : std::vector<uint32_t>{32, 64, 128}[R() % 3];
-          L.WarpSize = Width;
-          // Whole blocks, a partial last block, a partial warp.
-          uint32_t Blocks = 1 + static_cast<uint32_t>(R() % 3);
-          uint32_t Shape = Inst.WholeBlocks ? 0 : Run % 3;
-          L.Threads = Shape == 0   ? Blocks * L.BlockSize
-                      : Shape == 1 ? Blocks * L.BlockSize + 1 +
-                                         static_cast<uint32_t>(R() % (L.BlockSize - 1))
-                                   : 1 + static_cast<uint32_t>(R() % L.BlockSize);
-          L.Seed = R() % 100000;
-          L.Scheduling = S;
-          L.AllActive = Run % 2 == 0;
-          Inputs I = makeInputs(Inst, L);
-          ++Launches;
-          try {
-            Outcome B = runOnce(Inst.Before(L.BlockSize), Inst, I, L);
-            Outcome A = runOnce(Inst.After(L.BlockSize), Inst, I, L);
-            std::optional<Outcome> Lock;
-            if (S == Schedule::Independent) {
-              Launch Lockstep = L;
-              Lockstep.Scheduling = Schedule::Lockstep;
-              Lock = runOnce(Inst.Before(L.BlockSize), Inst, I, Lockstep);
-            }
-            std::string Why = compare(Inst, L, I, B, A, Lock ? &*Lock : nullptr);
-            if (!Why.empty() && Lock) {
-              // A difference that the same launch shows in lockstep is not the
-              // independent schedule's: report it as lockstep, so that it cannot pass
-              // for the known split-warp difference (fuzz.py, known_difference).
-              Launch Lockstep = L;
-              Lockstep.Scheduling = Schedule::Lockstep;
-              Outcome ALock = runOnce(Inst.After(L.BlockSize), Inst, I, Lockstep);
-              if (std::string Plain = compare(Inst, Lockstep, I, *Lock, ALock, nullptr);
-                  !Plain.empty()) {
-                Why = Plain;
-                L = Lockstep;
+        for (Schedule S : {Schedule::Lockstep, Schedule::Independent})
+          for (Collectives Model : Models) {
+            if (Model != Collectives::Documented && Width != 32)
+              continue;
+            Launch L;
+            L.BlockSize = Inst.Block ? Inst.Block : std::vector<uint32_t>{32, 64, 128}[R() % 3];
+            L.WarpSize = Width;
+            // Whole blocks, a partial last block, a partial warp.
+            uint32_t Blocks = 1 + static_cast<uint32_t>(R() % 3);
+            uint32_t Shape = Inst.WholeBlocks ? 0 : Run % 3;
+            L.Threads = Shape == 0   ? Blocks * L.BlockSize
+                        : Shape == 1 ? Blocks * L.BlockSize + 1 +
+                                           static_cast<uint32_t>(R() % (L.BlockSize - 1))
+                                     : 1 + static_cast<uint32_t>(R() % L.BlockSize);
+            L.Seed = R() % 100000;
+            L.Scheduling = S;
+            L.Collective = Model;
+            L.AllActive = Run % 2 == 0;
+            Inputs I = makeInputs(Inst, L);
+            ++Launches;
+            try {
+              Outcome B = runOnce(Before.at(L.BlockSize), Inst, I, L);
+              Outcome A = runOnce(After.at(L.BlockSize), Inst, I, L);
+              std::optional<Outcome> Lock;
+              if (S == Schedule::Independent) {
+                Launch Lockstep = L;
+                Lockstep.Scheduling = Schedule::Lockstep;
+                Lock = runOnce(Before.at(L.BlockSize), Inst, I, Lockstep);
               }
-            }
-            if (!Why.empty()) {
-              Failure = Why + " [" + L.describe() + "]";
+              std::string Why = compare(Inst, L, I, B, A, Lock ? &*Lock : nullptr);
+              if (!Why.empty() && Lock) {
+                // A difference that the same launch shows in lockstep is not the
+                // independent schedule's: report it as lockstep, so that it cannot pass
+                // for the known split-warp difference (fuzz.py, known_difference).
+                Launch Lockstep = L;
+                Lockstep.Scheduling = Schedule::Lockstep;
+                Outcome ALock = runOnce(After.at(L.BlockSize), Inst, I, Lockstep);
+                if (std::string Plain = compare(Inst, Lockstep, I, *Lock, ALock, nullptr);
+                    !Plain.empty()) {
+                  Why = Plain;
+                  L = Lockstep;
+                }
+              }
+              if (!Why.empty()) {
+                Failure = Why + " [" + L.describe() + "]";
+                break;
+              }
+            } catch (const std::exception &E) {
+              Failure = std::string("error: ") + E.what() + " [" + L.describe() + "]";
               break;
             }
-          } catch (const std::exception &E) {
-            Failure = std::string("error: ") + E.what() + " [" + L.describe() + "]";
-            break;
           }
-        }
     if (!Failure.empty()) {
       ++Failures;
       std::printf("FAIL %s %s\n", Inst.Name, Failure.c_str());

@@ -184,6 +184,7 @@ void SimtDevice::runCommands(CommandList &List) {
       RunResult R = run(Kernel, Bound, Launch);
       for (int K = 0; K < EventKindCount; ++K)
         Observed.Counts[K] += R.Counts[K];
+      Observed.ModelCollectives += R.ModelCollectives;
       for (auto &E : R.Events)
         if (Observed.Events.size() < RunResult::MaxKeptEvents)
           Observed.Events.push_back(std::move(E));

@@ -39,6 +39,18 @@ const char *eventKindName(EventKind Kind) {
   return "?";
 }
 
+const char *collectivesName(Collectives C) {
+  switch (C) {
+  case Collectives::Documented:
+    return "documented";
+  case Collectives::CudaSm80:
+    return "cuda-sm80";
+  case Collectives::CudaSm70:
+    return "cuda-sm70";
+  }
+  return "?";
+}
+
 namespace {
 
 using namespace luisa::compute;
@@ -207,6 +219,9 @@ public:
     Width = Kernel.allowed_warp_size() ? *Kernel.allowed_warp_size() : Options.WarpSize;
     if (Width != 8 && Width != 16 && Width != 32 && Width != 64 && Width != 128)
       throw Unsupported("warp size " + std::to_string(Width) + " (8, 16, 32, 64 or 128)");
+    if (Options.Collective != Collectives::Documented && Width != 32)
+      throw std::invalid_argument(std::string("the ") + collectivesName(Options.Collective) +
+                                  " collectives need 32-lane warps, not " + std::to_string(Width));
     if (Kernel.tag() != Function::Tag::KERNEL)
       throw std::invalid_argument("simt::run needs a kernel");
     bindArguments(Arguments);
@@ -1304,6 +1319,24 @@ private:
 
   /// The WARP_* call ops over the active lanes; nullopt for any other op.
   std::optional<LaneValues> warpOperation(const CallExpr *C, const Mask &Active, Invocation &I) {
+    switch (C->op()) {
+    case CallOp::WARP_ACTIVE_SUM:
+    case CallOp::WARP_ACTIVE_PRODUCT:
+    case CallOp::WARP_ACTIVE_MIN:
+    case CallOp::WARP_ACTIVE_MAX:
+    case CallOp::WARP_ACTIVE_BIT_AND:
+    case CallOp::WARP_ACTIVE_BIT_OR:
+    case CallOp::WARP_ACTIVE_BIT_XOR:
+    case CallOp::WARP_PREFIX_SUM:
+    case CallOp::WARP_PREFIX_PRODUCT:
+      ++Result.ModelCollectives;
+      break;
+    default:
+      break;
+    }
+    if (Options.Collective != Collectives::Documented)
+      if (auto V = cudaCollective(C, Active, I))
+        return V;
     auto Args = C->arguments();
     unsigned FirstLane = unsigned(Active._Find_first());
     LaneValues V(C->type(), Width);
@@ -1445,6 +1478,88 @@ private:
     default:
       return std::nullopt;
     }
+  }
+
+  /// The reductions and prefixes that LuisaCompute's CUDA backend computes otherwise than
+  /// documented (cuda_device_resource.h); nullopt for the others, which it computes exactly.
+  std::optional<LaneValues> cudaCollective(const CallExpr *C, const Mask &Active, Invocation &I) {
+    switch (C->op()) {
+    case CallOp::WARP_ACTIVE_SUM:
+    case CallOp::WARP_ACTIVE_MIN:
+    case CallOp::WARP_ACTIVE_MAX:
+    case CallOp::WARP_ACTIVE_BIT_AND:
+    case CallOp::WARP_ACTIVE_BIT_OR:
+    case CallOp::WARP_ACTIVE_BIT_XOR:
+      if (lowersToRedux(C->type()))
+        return std::nullopt;
+      [[fallthrough]];
+    case CallOp::WARP_ACTIVE_PRODUCT:
+      return guardedButterfly(C->op(), eval(C->arguments()[0], Active, I), Active);
+    case CallOp::WARP_PREFIX_SUM:
+    case CallOp::WARP_PREFIX_PRODUCT:
+      return guardedScan(C->op(), eval(C->arguments()[0], Active, I), Active);
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// Whether a reduction of `T` is one `__reduce_*_sync` (PTX redux.sync) per component: on
+  /// sm_80 and newer for 32-bit integers (the executor has no 16-bit ones), exact over the
+  /// active lanes.
+  bool lowersToRedux(const Type *T) const {
+    Scalar K = shapeOf(T).Kind;
+    return Options.Collective == Collectives::CudaSm80 && (K == Scalar::Int || K == Scalar::Uint);
+  }
+
+  /// lc_warp_active_reduce_impl: five `__shfl_xor_sync` steps (distances 16, 8, 4, 2, 1),
+  /// each lane combining its partner's value only where the partner is active. Every lane
+  /// gets the whole result on a full warp or a single lane only; elsewhere lanes whose
+  /// partners are missing end with partial results (lanes 8-12 of a 13-lane tail warp).
+  LaneValues guardedButterfly(CallOp Op, const LaneValues &X, const Mask &Active) {
+    LaneValues Now = X;
+    for (unsigned Distance : {16u, 8u, 4u, 2u, 1u}) {
+      LaneValues Next = Now;
+      forLanes(Active, [&](unsigned L) {
+        unsigned Partner = L ^ Distance;
+        if (!Active.test(Partner))
+          return;
+        combine(Op, X.T, Now.lane(L), Now.lane(Partner), Next.lane(L));
+        Next.Undefined.set(L, Now.Undefined.test(L) || Now.Undefined.test(Partner));
+      });
+      Now = std::move(Next);
+    }
+    return Now;
+  }
+
+  /// lc_warp_prefix_reduce_impl: each lane takes the value of the previous active lane (the
+  /// first the identity), then five `__shfl_up_sync` steps (distances 1, 2, 4, 8, 16), each
+  /// adding the lane that far below only where that lane is active. Exact where the active
+  /// lanes are one run without gaps; past a gap a lane misses some of the lanes before it.
+  LaneValues guardedScan(CallOp Op, const LaneValues &X, const Mask &Active) {
+    LaneValues Now(X.T, Width);
+    unsigned Previous = Width;
+    forLanes(Active, [&](unsigned L) {
+      if (Previous == Width) {
+        if (Op == CallOp::WARP_PREFIX_PRODUCT)
+          storeOne(X.T, Now.lane(L));
+      } else {
+        std::memcpy(Now.lane(L), X.lane(Previous), X.Stride);
+        Now.Undefined.set(L, X.Undefined.test(Previous));
+      }
+      Previous = L;
+    });
+    BinaryOp Combine = Op == CallOp::WARP_PREFIX_SUM ? BinaryOp::ADD : BinaryOp::MUL;
+    for (unsigned Distance : {1u, 2u, 4u, 8u, 16u}) {
+      LaneValues Next = Now;
+      forLanes(Active, [&](unsigned L) {
+        if (L < Distance || !Active.test(L - Distance))
+          return;
+        binaryOp(Combine, X.T, X.T, Now.lane(L), X.T, Now.lane(L - Distance), Next.lane(L));
+        Next.Undefined.set(L, Now.Undefined.test(L) || Now.Undefined.test(L - Distance));
+      });
+      Now = std::move(Next);
+    }
+    return Now;
   }
 
   void combine(CallOp Op, const Type *T, const std::byte *A, const std::byte *B, std::byte *Out) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <set>
 
@@ -234,6 +235,127 @@ TEST(Simt, PrefixSumAndProductAreExclusiveOverActiveLanes) {
     EXPECT_EQ(V[64 + L], Count) << L;
     Sum += L, Product *= 2, Count += L % 4 == 1;
   }
+}
+
+/// Each lane's warp_active_sum and warp_prefix_sum of `1u << lane` (a uint) under
+/// `Model` in one warp of 32 whose active lanes are the bits of `Mask`: each result's bits
+/// say which lanes' values that lane combined. Output: sums at [0, 32), prefixes at [32, 64).
+std::vector<uint32_t> lanesCombined(uint32_t Mask, kernel_tidy::simt::Collectives Model,
+                                    uint32_t Threads = 32) {
+  Kernel1D Combined = [](BufferUInt Out, UInt Mask) {
+    set_block_size(32u);
+    UInt Lane = warp_lane_id();
+    $if (((Mask >> Lane) & 1u) == 1u) {
+      Out.write(Lane, warp_active_sum(1u << Lane));
+      Out.write(32u + Lane, warp_prefix_sum(1u << Lane));
+    };
+  };
+  HostBuffer Out = filled(64);
+  kernel_tidy::simt::Uniform M = kernel_tidy::simt::Uniform::of(Mask);
+  std::vector<kernel_tidy::simt::Argument> Args{&Out, M};
+  LaunchOptions Options = launch(Threads);
+  Options.Collective = Model;
+  kernel_tidy::simt::run(functionOf(Combined), Args, Options);
+  return Out.read<uint32_t>();
+}
+
+using kernel_tidy::simt::Collectives;
+
+TEST(Simt, CudaButterflyOnA13LaneTailWarpGivesLanes8To12PartialSums) {
+  // Lanes 0-12 (a tail warp of 13 threads), worked through by hand. Distance 16: no
+  // partner is active. 8: lanes 0-4 and 8-12 pair up. 4: lane 9's partner 13 is missing,
+  // so lane 9 keeps {1, 9}; lanes 8 and 12 get {0, 4, 8, 12}. 2: lane 12's partner 14 is
+  // missing; lane 8 gets {0, 2, 4, 8, 10, 12} from lane 10 ({2, 10}), lane 9 {1, 3, 9, 11}.
+  // 1: lanes 0-7 get all 13; lanes 8-11 {0-4, 8-12}, without 5, 6 and 7; lane 12 keeps
+  // {0, 4, 8, 12}.
+  std::vector<uint32_t> V = lanesCombined(~0u, Collectives::CudaSm70, 13);
+  for (uint32_t L = 0; L < 8; ++L) EXPECT_EQ(V[L], 0x1fffu) << L;
+  for (uint32_t L = 8; L < 12; ++L) EXPECT_EQ(V[L], 0x1f1fu) << L;
+  EXPECT_EQ(V[12], 0x1111u);
+  // The prefix scan is exact on one run of lanes from lane 0.
+  for (uint32_t L = 0; L < 13; ++L) EXPECT_EQ(V[32 + L], (1u << L) - 1) << L;
+  // On sm_80 a uint sum is one redux.sync: exact; so is the documented model.
+  for (Collectives Exact : {Collectives::CudaSm80, Collectives::Documented}) {
+    std::vector<uint32_t> W = lanesCombined(~0u, Exact, 13);
+    for (uint32_t L = 0; L < 13; ++L) EXPECT_EQ(W[L], 0x1fffu) << L;
+  }
+}
+
+TEST(Simt, CudaButterflyOnTwoLanesLeavesEachLaneItsOwnValue) {
+  // Lanes 1 and 2: their partners at every distance (0, 3, 5, 6, 9, 10, ...) are inactive.
+  std::vector<uint32_t> V = lanesCombined(0x6u, Collectives::CudaSm70);
+  EXPECT_EQ(V[1], 0x2u);
+  EXPECT_EQ(V[2], 0x4u);
+  // The scan: lane 2 takes lane 1's value from the previous active lane.
+  EXPECT_EQ(V[32 + 1], 0u);
+  EXPECT_EQ(V[32 + 2], 0x2u);
+}
+
+TEST(Simt, CudaScanPastAGapMissesLanes) {
+  // Lanes 0, 1 and 4: the shift gives lane 1 lane 0's value and lane 4 lane 1's; distance
+  // 1 adds lane 0's identity to lane 1; lane 4's lanes 3 and 2 (distances 1, 2) are
+  // inactive, and distance 4 adds lane 0's identity. Lane 4 ends with lane 1's value only.
+  std::vector<uint32_t> V = lanesCombined(0x13u, Collectives::CudaSm80);
+  EXPECT_EQ(V[32 + 0], 0u);
+  EXPECT_EQ(V[32 + 1], 0x1u);
+  EXPECT_EQ(V[32 + 4], 0x2u);
+  EXPECT_EQ(lanesCombined(0x13u, Collectives::Documented)[32 + 4], 0x3u);
+}
+
+TEST(Simt, CudaButterflyAndScanOnARandomHalfMask) {
+  // 16 lanes drawn by Python's random.Random(45).sample(range(32), 16): every lane's sum
+  // and every prefix from lane 8 on is wrong, the first active lane's sum too.
+  const uint32_t Mask = 0x2d1aa70fu;
+  std::vector<uint32_t> V = lanesCombined(Mask, Collectives::CudaSm70);
+  const std::pair<uint32_t, uint32_t> Sums[] = {
+      {0, 0x050a070f}, {1, 0x050a070f}, {2, 0x050a070f}, {3, 0x050a070f},
+      {8, 0x25022707}, {9, 0x25022707}, {10, 0x05000505}, {13, 0x2002a202},
+      {15, 0x2002a202}, {17, 0x080a000a}, {19, 0x080a000a}, {20, 0x00100000},
+      {24, 0x05000500}, {26, 0x0d080508}, {27, 0x0d080508}, {29, 0x20002000}};
+  for (auto [Lane, Sum] : Sums) {
+    EXPECT_EQ(V[Lane], Sum) << Lane;
+    EXPECT_NE(V[Lane], Mask) << Lane;
+  }
+  const std::pair<uint32_t, uint32_t> Prefixes[] = {
+      {0, 0x0},  {1, 0x1},     {2, 0x3},      {3, 0x7},      {8, 0x8},      {9, 0x109},
+      {10, 0x30b}, {13, 0x508}, {15, 0x2400},  {17, 0xa509},  {19, 0x2a407}, {20, 0xa0000},
+      {24, 0x1a0008}, {26, 0x110030b}, {27, 0x502a400}, {29, 0xd000508}};
+  for (auto [Lane, Prefix] : Prefixes) EXPECT_EQ(V[32 + Lane], Prefix) << Lane;
+  std::vector<uint32_t> Exact = lanesCombined(Mask, Collectives::Documented);
+  for (auto [Lane, Sum] : Sums) EXPECT_EQ(Exact[Lane], Mask) << Lane;
+}
+
+TEST(Simt, CudaSm80ReducesIntegersExactlyButFloatsAndProductsByTheButterfly) {
+  Kernel1D Reduce = [](BufferFloat Floats, BufferUInt Products) {
+    set_block_size(32u);
+    UInt Lane = warp_lane_id();
+    Floats.write(Lane, warp_active_sum(cast<float>(1u << Lane)));
+    Products.write(Lane, warp_active_product(2u));
+  };
+  HostBuffer Floats = HostBuffer::of(std::vector<float>(32, -1.0f)), Products = filled(32);
+  std::vector<kernel_tidy::simt::Argument> Args{&Floats, &Products};
+  LaunchOptions Options = launch(13);
+  Options.Collective = Collectives::CudaSm80;
+  kernel_tidy::simt::run(functionOf(Reduce), Args, Options);
+  auto F = Floats.read<float>();
+  auto P = Products.read<uint32_t>();
+  // The lanes each combined, as in the uint sum under sm_70 above.
+  for (uint32_t L = 0; L < 13; ++L) {
+    uint32_t Want = L < 8 ? 0x1fffu : L < 12 ? 0x1f1fu : 0x1111u;
+    EXPECT_EQ(F[L], float(Want)) << L;
+    EXPECT_EQ(P[L], 1u << std::popcount(Want)) << L;
+  }
+}
+
+TEST(Simt, CudaCollectivesNeed32LaneWarps) {
+  Kernel1D Sum = [](BufferUInt Out) { Out.write(dispatch_x(), warp_active_sum(1u)); };
+  HostBuffer Out = filled(64);
+  LaunchOptions Options = launch(64, 64);
+  Options.Collective = Collectives::CudaSm80;
+  EXPECT_THROW(runOn(Sum, Out, Options), std::invalid_argument);
+  Options.WarpSize = 32;
+  runOn(Sum, Out, Options);
+  for (uint32_t X : Out.read<uint32_t>()) EXPECT_EQ(X, 32u);
 }
 
 TEST(Simt, BallotIsA128BitMaskOfTheActiveLanes) {

@@ -27,6 +27,10 @@ public:
   SimtDevice(luisa::compute::Context &&Context, const LaunchOptions &Options);
   ~SimtDevice() noexcept override;
 
+  /// The options of the dispatches from now on (another width, schedule or collective
+  /// model for the shaders already created).
+  void setOptions(const LaunchOptions &Next) { Options = Next; }
+  const LaunchOptions &options() const { return Options; }
   /// The events of every dispatch so far, counted and the first ones kept.
   const RunResult &observed() const { return Observed; }
   /// Command lists dispatched to the device's streams so far.

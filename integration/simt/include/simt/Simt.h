@@ -99,6 +99,24 @@ enum class Schedule {
   Independent,
 };
 
+/// How the warp collectives compute their results.
+enum class Collectives {
+  /// As the DSL documents them (and DirectX's wave operations compute them): over the
+  /// active lanes exactly, folded in lane order.
+  Documented,
+  /// As LuisaCompute's CUDA backend computes them on sm_80 and newer
+  /// (cuda_device_resource.h): `redux.sync` for 32-bit integer sums, min, max and bit
+  /// operations (exact); every other reduction a guarded `__shfl_xor_sync` butterfly and
+  /// every prefix a guarded `__shfl_up_sync` scan, which are exact on few partial masks.
+  CudaSm80,
+  /// The same below sm_80 (Volta, Turing): every reduction the guarded butterfly.
+  CudaSm70,
+};
+
+/// The name of `C`, as the harness and fuzzer options spell it ("documented", "cuda-sm80",
+/// "cuda-sm70").
+const char *collectivesName(Collectives C);
+
 /// How a launch runs.
 struct LaunchOptions {
   /// Threads in x, y, z; threads past it never run.
@@ -113,6 +131,8 @@ struct LaunchOptions {
   /// one in four) and let the other warps of its block run before it goes on, so that a
   /// plain read-modify-write from several warps loses updates under some seeds.
   bool Interleave = true;
+  /// The collective model; the CUDA ones need 32-lane warps (CUDA has no other width).
+  Collectives Collective = Collectives::Documented;
 };
 
 /// What a kernel did that a GPU leaves undefined.
@@ -151,6 +171,9 @@ struct RunResult {
   /// How many of each kind happened, kept or not.
   size_t Counts[EventKindCount] = {};
   static constexpr size_t MaxKeptEvents = 256;
+  /// Reductions and prefixes evaluated (warp_active_sum ... bit_xor, warp_prefix_sum and
+  /// product): where there were none, the collective model cannot change the results.
+  size_t ModelCollectives = 0;
 
   size_t count(EventKind Kind) const { return Counts[static_cast<int>(Kind)]; }
 };

@@ -3,13 +3,14 @@ functions, @cute.kernel device functions and plain Python, with their
 enclosing functions and classes, and the values that vary per thread."""
 
 import ast
+import weakref
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from .names import ARCH, FunctionKind, Names, constant_int, decorator_name
 from .variation import (LANE, LANE_SOURCES, SHAPE_ATTRIBUTES, SHAPE_QUERIES, UNIFORM,
                         WARP, WARP_SOURCES, FunctionVariation, Variation, dsl_int_literal,
-                        element_key, is_int_type, join, stored_names)
+                        StoredMemo, element_key, is_int_type, join, stored_names)
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 THREADISH = ("thread", "lane", "lane_idx")  # Roles of indices that differ per lane.
@@ -64,6 +65,8 @@ class Module:
         self._callers: Optional[Dict[Function, List[Tuple[ast.Call,
                                                           Optional[Function]]]]] = None
         self._stores: Dict[ast.AST, Set[str]] = {}
+        self._stored_memo: StoredMemo = {}
+        self._assigned: Dict[ast.AST, Dict[str, List[ast.expr]]] = {}
         self._rooted: Dict[Function, bool] = {}
         self._class_attrs: Dict[ast.ClassDef, Dict[str, Tuple[ast.expr, Function]]] = {}
         self._fields: Dict[ast.ClassDef, Dict[str, Variation]] = {}
@@ -161,7 +164,8 @@ class Module:
             outer = join(parent.outer, parent.summary)
         result = FunctionVariation(self.names, fn.node, self._param_levels(fn), outer,
                                    lambda node: self.int_value(node, fn), fields,
-                                   lambda call, pos, kws: self._returns(call, fn, pos, kws, 0))
+                                   lambda call, pos, kws: self._returns(call, fn, pos, kws, 0),
+                                   self._stored_memo)
         self._in_progress.discard(fn)
         cache[fn.node] = result
         return result
@@ -194,7 +198,8 @@ class Module:
         target: Function = callee
         found = FunctionVariation(
             self.names, target.node, levels, outer, lambda node: self.int_value(node, target),
-            fields, lambda c, pos, kws: self._returns(c, target, pos, kws, depth + 1)).returns
+            fields, lambda c, pos, kws: self._returns(c, target, pos, kws, depth + 1),
+            self._stored_memo).returns
         self._returning.discard(callee)
         self._return_cache[key] = found
         return found
@@ -404,10 +409,33 @@ class Module:
             self._class_attrs[top.cls] = attrs
         return attrs.get(node.attr)
 
+    def assigned_values(self, fn: Function, unknown: ast.expr) -> Dict[str, List[ast.expr]]:
+        """Per name, the values fn's own statements assign to it, in one walk: the
+        value of `name = v` and of a tuple assignment naming it (`t, _ = v`);
+        unknown for a loop variable, an augmented or an annotated assignment."""
+        found = self._assigned.get(fn.node)
+        if found is not None:
+            return found
+        found = {}
+        for node in walk_own(fn.node):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append(node.value)
+                    elif isinstance(target, ast.Tuple):
+                        for name in dict.fromkeys(e.id for e in target.elts
+                                                  if isinstance(e, ast.Name)):
+                            found.setdefault(name, []).append(node.value)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)) and isinstance(
+                    node.target, ast.Name):
+                found.setdefault(node.target.id, []).append(unknown)
+        self._assigned[fn.node] = found
+        return found
+
     def _stored(self, fn: Function) -> Set[str]:
         found = self._stores.get(fn.node)
         if found is None:
-            found = stored_names(fn.node.body) | {
+            found = stored_names(fn.node.body, self._stored_memo) | {
                 a.arg for a in fn.node.args.posonlyargs + fn.node.args.args +
                 fn.node.args.kwonlyargs}
             self._stores[fn.node] = found
@@ -572,16 +600,33 @@ def _module_level(tree: ast.Module) -> Iterator[ast.AST]:
             stack.extend(ast.iter_child_nodes(node))
 
 
-def walk_own(fn_node: FunctionNode) -> Iterator[ast.AST]:
-    """The nodes of a function's body, without those of nested functions and classes."""
+_OWN_NODES: "weakref.WeakKeyDictionary[ast.AST, Tuple[ast.AST, ...]]" = \
+    weakref.WeakKeyDictionary()
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def walk_own(fn_node: FunctionNode) -> Tuple[ast.AST, ...]:
+    """The nodes of a function's body, without those of nested functions and classes
+    (walked once per function: every rule asks, several times)."""
+    found = _OWN_NODES.get(fn_node)
+    if found is not None:
+        return found
+    nodes: List[ast.AST] = []
     stack: List[ast.AST] = list(fn_node.body)
     while stack:
         node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                                      ast.Lambda)):
-                stack.append(child)
+        nodes.append(node)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, ast.AST):
+                if not isinstance(value, _NESTED):
+                    stack.append(value)
+            elif isinstance(value, list):
+                stack.extend(c for c in value
+                             if isinstance(c, ast.AST) and not isinstance(c, _NESTED))
+    found = tuple(nodes)
+    _OWN_NODES[fn_node] = found
+    return found
 
 
 def target_names(target: ast.AST) -> List[str]:

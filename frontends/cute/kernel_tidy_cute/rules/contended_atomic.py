@@ -11,7 +11,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..context import Context
 from ..findings import Finding
-from ..model import LANE_SOURCES, UNIFORM, WARP, WARP_SOURCES, Function, walk_own
+from ..model import LANE_SOURCES, UNIFORM, WARP, WARP_SOURCES, Function
 from ..variation import is_int_type
 from ..names import ARCH, constant_int
 
@@ -135,7 +135,7 @@ def _one_lane_test(ctx: Context, fn: Function, test: ast.expr, depth: int = 0) -
                 return True
         return False
     if isinstance(test, ast.Name) and depth < 5:
-        value = _single_value(fn, test.id)
+        value = _single_value(ctx, fn, test.id)
         return value is not None and _one_lane_test(ctx, fn, value, depth + 1)
     return False
 
@@ -148,7 +148,7 @@ def _is_index(ctx: Context, fn: Function, node: ast.expr, depth: int) -> bool:
     if isinstance(node, ast.Name):
         # A parameter, or a name one of whose values is an index (a name only ever
         # loaded from memory, `x = keys[i]` in each loop, is data).
-        values = _values(fn, node.id)
+        values = _values(ctx, fn, node.id)
         return not values or any(_is_index(ctx, fn, v, depth + 1) for v in values)
     if isinstance(node, ast.Call):
         q = ctx.names.qualified(node.func) or ""
@@ -165,28 +165,16 @@ def _is_index(ctx: Context, fn: Function, node: ast.expr, depth: int) -> bool:
     return False
 
 
-def _single_value(fn: Function, name: str) -> Optional[ast.expr]:
+def _single_value(ctx: Context, fn: Function, name: str) -> Optional[ast.expr]:
     """The value of a name assigned exactly once in fn by `name = value`."""
-    values = _values(fn, name)
+    values = _values(ctx, fn, name)
     return values[0] if len(values) == 1 else None
 
 
-def _values(fn: Function, name: str) -> List[ast.expr]:
+def _values(ctx: Context, fn: Function, name: str) -> List[ast.expr]:
     """The values fn assigns to a name; a name of a tuple assignment (tidx, _, _ =
     ...) gives the whole value, a loop variable or an augmented one None."""
-    values: List[ast.expr] = []
-    for node in walk_own(fn.node):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name) and target.id == name:
-                    values.append(node.value)
-                elif isinstance(target, ast.Tuple) and any(
-                        isinstance(e, ast.Name) and e.id == name for e in target.elts):
-                    values.append(node.value)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)) and isinstance(
-                getattr(node, "target", None), ast.Name) and getattr(node, "target").id == name:
-            values.append(NOT_KNOWN)
-    return values
+    return ctx.module.assigned_values(fn, NOT_KNOWN).get(name, [])
 
 
 def _atomic(ctx: Context, fn: Function, call: ast.Call, stmt: ast.AST) -> Optional[Finding]:

@@ -72,12 +72,15 @@ class Module:
         self._fields: Dict[ast.ClassDef, Dict[str, Variation]] = {}
         self._fields_of: Optional[ast.ClassDef] = None  # The class whose fields are sought.
         self._field_phase: Dict[ast.AST, FunctionVariation] = {}
-        self._return_cache: Dict[Tuple[ast.AST, Tuple[Tuple[str, Variation], ...]],
+        self._return_cache: Dict[Tuple[ast.AST, Tuple[Tuple[str, Variation], ...], int, bool],
                                  Optional[Variation]] = {}
-        self._returning: Set[Function] = set()
+        self._analysed_all = False
         self._consts: Dict[ast.AST, Dict[str, ast.expr]] = {}
         self._role_cache: Dict[Tuple[ast.AST, str], Optional[str]] = {}
         self._role_source_cache: Dict[ast.AST, Dict[str, RoleSource]] = {}
+        self._role_pending: Set[Tuple[ast.AST, str]] = set()
+        self._role_cut = False  # A role computed now met the depth bound or a cycle.
+        self._cycles: Optional[Dict[Function, int]] = None
         # Functions by where a call finds them (the first of a name wins): a
         # lookup per call, not a scan of every function (a 1 MB file has
         # thousands of both).
@@ -148,9 +151,19 @@ class Module:
     # Values that vary per thread ------------------------------------------------
 
     def analysis(self, fn: Function) -> FunctionVariation:
-        """The flow-sensitive levels of fn's expressions (computed once). While the
-        fields of a class are being found, functions are analysed without fields,
-        in a cache of their own."""
+        """The flow-sensitive levels of fn's expressions. Every function of the module
+        is analysed at the first question, in the module's order: an analysis reads
+        its callers' (and a recursive call's caller may still be in progress), so
+        answers must not depend on which function a rule asks about first."""
+        if not self._analysed_all:
+            self._analysed_all = True
+            for other in self.functions:
+                self._analysis(other)
+        return self._analysis(fn)
+
+    def _analysis(self, fn: Function) -> FunctionVariation:
+        """fn's analysis (computed once). While the fields of a class are being
+        found, functions are analysed without fields, in a cache of their own."""
         cache = self._variation if self._fields_of is None else self._field_phase
         done = cache.get(fn.node)
         if done is not None:
@@ -160,7 +173,7 @@ class Module:
         self._in_progress.add(fn)
         outer: Dict[str, Variation] = {}
         if fn.parent is not None:
-            parent = self.analysis(fn.parent)
+            parent = self._analysis(fn.parent)
             outer = join(parent.outer, parent.summary)
         result = FunctionVariation(self.names, fn.node, self._param_levels(fn), outer,
                                    lambda node: self.int_value(node, fn), fields,
@@ -181,17 +194,15 @@ class Module:
         skip = 1 if isinstance(call.func, ast.Attribute) else 0  # self.m(...)
         levels = {p.arg: level for p, level in zip(params[skip:], positional)}
         levels.update(keywords)
-        key = (callee.node, tuple(sorted(levels.items())))
-        known = self._return_cache.get(key)
-        if known is not None or key in self._return_cache:
-            return known
-        if callee in self._returning:
-            return None  # Recursion: not known.
-        self._return_cache[key] = None
-        self._returning.add(callee)
+        # The key holds all the result depends on (the depth bounds recursion), so a
+        # result computed under another question is the same as a fresh one.
+        key = (callee.node, tuple(sorted(levels.items())), depth, self._fields_of is None)
+        if key in self._return_cache:
+            return self._return_cache[key]
+        self._return_cache[key] = None  # Only through the parent's analysis: not known.
         outer: Dict[str, Variation] = {}
         if callee.parent is not None:
-            parent = self.analysis(callee.parent)
+            parent = self._analysis(callee.parent)
             outer = join(parent.outer, parent.summary)
         cls = self._class_of(callee)
         fields = self.field_levels(cls) if cls is not None and self._fields_of is None else {}
@@ -200,7 +211,6 @@ class Module:
             self.names, target.node, levels, outer, lambda node: self.int_value(node, target),
             fields, lambda c, pos, kws: self._returns(c, target, pos, kws, depth + 1),
             self._stored_memo).returns
-        self._returning.discard(callee)
         self._return_cache[key] = found
         return found
 
@@ -260,6 +270,59 @@ class Module:
                     self._callers.setdefault(target, []).append((call, caller))
         return self._callers.get(fn, [])
 
+    def recursive(self, caller: Function, callee: Function) -> bool:
+        """Whether a call from caller to callee is recursion: both in one cycle of the
+        module's calls (strongly connected components, Tarjan's algorithm)."""
+        if self._cycles is None:
+            self._cycles = self._call_cycles()
+        if caller is callee:
+            return True
+        return self._cycles.get(caller) == self._cycles.get(callee)
+
+    def _call_cycles(self) -> Dict[Function, int]:
+        """Each function's strongly connected component of the call graph (iterative:
+        a long chain of calls must not exhaust Python's stack)."""
+        callees: Dict[Function, List[Function]] = {f: [] for f in self.functions}
+        for f in self.functions:
+            for _, caller in self.callers(f):
+                if caller is not None:
+                    callees[caller].append(f)
+        index: Dict[Function, int] = {}
+        low: Dict[Function, int] = {}
+        component: Dict[Function, int] = {}
+        stack: List[Function] = []
+        on_stack: Set[Function] = set()
+        for root in self.functions:
+            if root in index:
+                continue
+            work: List[Tuple[Function, int]] = [(root, 0)]
+            while work:
+                fn, i = work.pop()
+                if i == 0:
+                    index[fn] = low[fn] = len(index)
+                    stack.append(fn)
+                    on_stack.add(fn)
+                targets = callees[fn]
+                if i < len(targets):
+                    work.append((fn, i + 1))
+                    target = targets[i]
+                    if target not in index:
+                        work.append((target, 0))
+                    elif target in on_stack:
+                        low[fn] = min(low[fn], index[target])
+                    continue
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[fn])
+                if low[fn] == index[fn]:
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component[member] = index[fn]
+                        if member is fn:
+                            break
+        return component
+
     def rooted(self, fn: Function) -> bool:
         """Whether every value reaching fn's parameters is known: a kernel, or a
         function called only from such functions of this module."""
@@ -286,12 +349,19 @@ class Module:
         if fn.kind == "kernel":
             return levels
         for call, caller in self.callers(fn):
-            if caller is None or caller in self._in_progress:
+            if caller is None:
                 continue
             skip = 1 if isinstance(call.func, ast.Attribute) else 0  # self.m(...)
             pairs = [(p.arg, a) for p, a in zip(params[skip:], call.args)
                      if not isinstance(a, ast.Starred)]
             pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+            if caller in self._in_progress:
+                if self.recursive(caller, fn):
+                    # Recursion: what the call passes is not known yet; it may vary.
+                    for name, _ in pairs:
+                        levels[name] = LANE
+                        tuples[name] = None
+                continue
             for name, arg in pairs:
                 level = self.level(arg, caller)
                 if levels.get(name, UNIFORM) < level:
@@ -475,6 +545,7 @@ class Module:
         parameter that every call of the module passes one of them. None: anything
         else, a row or element index computed from them included."""
         if node is None or depth > 20:
+            self._role_cut |= node is not None
             return None
         if isinstance(node, ast.Call):
             q = self.names.qualified(node.func)
@@ -532,8 +603,12 @@ class Module:
         for a parameter (memoized; a cycle has none)."""
         key = (fn.node, name)
         if key in self._role_cache:
-            return self._role_cache[key]
+            cached = self._role_cache[key]
+            self._role_cut |= key in self._role_pending
+            return cached
         self._role_cache[key] = None
+        self._role_pending.add(key)
+        cut_before, self._role_cut = self._role_cut, False
         if isinstance(source, ast.AST):
             role = self.index_role(source, fn, depth + 1)
         else:
@@ -543,7 +618,14 @@ class Module:
                 for arg, caller in source}
             role = next(iter(passed)) if len(passed) == 1 else (
                 "thread" if passed <= set(THREADISH) else None)
-        self._role_cache[key] = role
+        self._role_pending.discard(key)
+        if self._role_cut:
+            # Cut by the depth bound or a cycle of names: what another question
+            # would find may differ, so it is not kept.
+            del self._role_cache[key]
+        else:
+            self._role_cache[key] = role
+        self._role_cut |= cut_before
         return role
 
     def _role_sources(self, fn: Function) -> Dict[str, RoleSource]:
@@ -583,7 +665,11 @@ class Module:
                 arg = next((k.value for k in call.keywords if k.arg == param.arg), None)
                 if arg is None and 0 <= i - skip < len(call.args):
                     arg = call.args[i - skip]
-                args.append((None if isinstance(arg, ast.Starred) else arg, caller))
+                # A call from fn's own cycle of calls (recursion) passes what fn's
+                # parameter is: not known, whatever is asked first.
+                recursive = caller is not None and self.recursive(caller, fn)
+                args.append((None if isinstance(arg, ast.Starred) or recursive else arg,
+                             caller))
             found[param.arg] = args
         self._role_source_cache[fn.node] = found
         return found

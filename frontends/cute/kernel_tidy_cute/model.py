@@ -60,6 +60,7 @@ class Module:
         self.by_node: Dict[ast.AST, Function] = {}
         self.enclosing: Dict[ast.Call, Optional[Function]] = {}  # Call node -> its function
         self._collect(tree, None, None)
+        self._calls: Optional[List[Tuple[ast.Call, Optional[Function]]]] = None
         self._variation: Dict[ast.AST, FunctionVariation] = {}
         self._in_progress: Set[Function] = set()
         self._callers: Optional[Dict[Function, List[Tuple[ast.Call,
@@ -142,11 +143,11 @@ class Module:
                 return self._methods.get((id(top.cls), func.attr))
         return None
 
-    def calls_in(self, fn: Optional[Function]) -> List[ast.Call]:
-        return [c for c, owner in self.enclosing.items() if owner is fn]
-
     def calls(self) -> List[Tuple[ast.Call, Optional[Function]]]:
-        return list(self.enclosing.items())
+        """Every call of the module with the function it is in (one list for all)."""
+        if self._calls is None:
+            self._calls = list(self.enclosing.items())
+        return self._calls
 
     # Values that vary per thread ------------------------------------------------
 

@@ -33,11 +33,12 @@ NO_FIX = ("the exact rewrite hands each lane a slot from one atomic of the lanes
 def check(ctx: Context) -> List[Finding]:
     findings: List[Finding] = []
     guarded: Dict[Function, Set[ast.Call]] = {}
+    one_thread = _one_thread_kernels(ctx)
     for fn in ctx.module.functions:
         # The address is proven the same in a warp only where every value that
         # reaches the function is known: kernels and what they call.
         if not ctx.module.rooted(fn) or _called_by_one_lane(ctx, fn, guarded) \
-                or _one_thread_launches(ctx, fn):
+                or fn in one_thread:
             continue
         for call, stmt, one_lane in _calls(ctx, fn):
             if not one_lane:
@@ -63,20 +64,24 @@ def _called_by_one_lane(ctx: Context, fn: Function,
     return True
 
 
-def _one_thread_launches(ctx: Context, fn: Function) -> bool:
-    """A kernel the module launches, always with a block of one thread."""
-    blocks: List[Optional[int]] = []
+def _one_thread_kernels(ctx: Context) -> Set[Function]:
+    """The kernels the module launches, always with a block of one thread."""
+    blocks: Dict[Function, List[Optional[int]]] = {}
     for call, caller in ctx.module.calls():
-        if (isinstance(call.func, ast.Attribute) and call.func.attr == "launch"
-                and isinstance(call.func.value, ast.Call)
-                and ctx.module.callee(call.func.value, caller) is fn):
-            keywords = {k.arg: k.value for k in call.keywords if k.arg}
-            block = keywords.get("block")
-            dims: List[ast.expr] = (block.elts if isinstance(block, (ast.List, ast.Tuple))
-                                    else [block] if block is not None else [])
-            values = [ctx.module.int_value(d, caller) for d in dims] or [None]
-            blocks.append(None if None in values else math.prod(v or 0 for v in values))
-    return bool(blocks) and all(b == 1 for b in blocks)
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr == "launch"
+                and isinstance(call.func.value, ast.Call)):
+            continue
+        kernel = ctx.module.callee(call.func.value, caller)
+        if kernel is None:
+            continue
+        keywords = {k.arg: k.value for k in call.keywords if k.arg}
+        block = keywords.get("block")
+        dims: List[ast.expr] = (block.elts if isinstance(block, (ast.List, ast.Tuple))
+                                else [block] if block is not None else [])
+        values = [ctx.module.int_value(d, caller) for d in dims] or [None]
+        blocks.setdefault(kernel, []).append(
+            None if None in values else math.prod(v or 0 for v in values))
+    return {k for k, sizes in blocks.items() if all(b == 1 for b in sizes)}
 
 
 Site = Tuple[ast.Call, ast.AST, bool]

@@ -25,6 +25,11 @@ from .rules import RULES
 from .source import Source
 
 PROTOCOL_VERSION = 2
+# Python's syntax tree takes about 60 MB of memory per MB of source (parsed in
+# pieces, source.py), and the analysis is linear in it: a larger file is refused
+# rather than allowed to take more than about 1.5 GB (real CuTe DSL files are
+# under 1 MB).
+MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
 def _error(message: str, line: int = 0, column: int = 0,
@@ -44,6 +49,11 @@ def _failed(*errors: Dict[str, Any]) -> Dict[str, Any]:
 def analyze(text: bytes, checks: List[str],
             options: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
     """The report of one file: findings of the enabled checks, NOLINT applied."""
+    if len(text) > MAX_FILE_BYTES:
+        return _failed(_error(
+            f"not analysed: the file is {len(text) / 2**20:.1f} MiB, over the CuTe DSL "
+            f"frontend's limit of {MAX_FILE_BYTES // 2**20} MiB (its syntax tree takes about "
+            "60 MB of memory per MB of source)"))
     try:
         source = Source(text)
     except SyntaxError as e:  # An unknown codec or a BOM against the coding line.

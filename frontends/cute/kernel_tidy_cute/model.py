@@ -3,13 +3,14 @@ functions, @cute.kernel device functions and plain Python, with their
 enclosing functions and classes, and the values that vary per thread."""
 
 import ast
+import weakref
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from .names import ARCH, FunctionKind, Names, constant_int, decorator_name
 from .variation import (LANE, LANE_SOURCES, SHAPE_ATTRIBUTES, SHAPE_QUERIES, UNIFORM,
                         WARP, WARP_SOURCES, FunctionVariation, Variation, dsl_int_literal,
-                        element_key, is_int_type, join, stored_names)
+                        StoredMemo, element_key, is_int_type, join, stored_names)
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 THREADISH = ("thread", "lane", "lane_idx")  # Roles of indices that differ per lane.
@@ -59,22 +60,28 @@ class Module:
         self.by_node: Dict[ast.AST, Function] = {}
         self.enclosing: Dict[ast.Call, Optional[Function]] = {}  # Call node -> its function
         self._collect(tree, None, None)
+        self._calls: Optional[List[Tuple[ast.Call, Optional[Function]]]] = None
         self._variation: Dict[ast.AST, FunctionVariation] = {}
         self._in_progress: Set[Function] = set()
         self._callers: Optional[Dict[Function, List[Tuple[ast.Call,
                                                           Optional[Function]]]]] = None
         self._stores: Dict[ast.AST, Set[str]] = {}
+        self._stored_memo: StoredMemo = {}
+        self._assigned: Dict[ast.AST, Dict[str, List[ast.expr]]] = {}
         self._rooted: Dict[Function, bool] = {}
         self._class_attrs: Dict[ast.ClassDef, Dict[str, Tuple[ast.expr, Function]]] = {}
         self._fields: Dict[ast.ClassDef, Dict[str, Variation]] = {}
         self._fields_of: Optional[ast.ClassDef] = None  # The class whose fields are sought.
         self._field_phase: Dict[ast.AST, FunctionVariation] = {}
-        self._return_cache: Dict[Tuple[ast.AST, Tuple[Tuple[str, Variation], ...]],
+        self._return_cache: Dict[Tuple[ast.AST, Tuple[Tuple[str, Variation], ...], int, bool],
                                  Optional[Variation]] = {}
-        self._returning: Set[Function] = set()
+        self._analysed_all = False
         self._consts: Dict[ast.AST, Dict[str, ast.expr]] = {}
         self._role_cache: Dict[Tuple[ast.AST, str], Optional[str]] = {}
         self._role_source_cache: Dict[ast.AST, Dict[str, RoleSource]] = {}
+        self._role_pending: Set[Tuple[ast.AST, str]] = set()
+        self._role_cut = False  # A role computed now met the depth bound or a cycle.
+        self._cycles: Optional[Dict[Function, int]] = None
         # Functions by where a call finds them (the first of a name wins): a
         # lookup per call, not a scan of every function (a 1 MB file has
         # thousands of both).
@@ -136,18 +143,28 @@ class Module:
                 return self._methods.get((id(top.cls), func.attr))
         return None
 
-    def calls_in(self, fn: Optional[Function]) -> List[ast.Call]:
-        return [c for c, owner in self.enclosing.items() if owner is fn]
-
     def calls(self) -> List[Tuple[ast.Call, Optional[Function]]]:
-        return list(self.enclosing.items())
+        """Every call of the module with the function it is in (one list for all)."""
+        if self._calls is None:
+            self._calls = list(self.enclosing.items())
+        return self._calls
 
     # Values that vary per thread ------------------------------------------------
 
     def analysis(self, fn: Function) -> FunctionVariation:
-        """The flow-sensitive levels of fn's expressions (computed once). While the
-        fields of a class are being found, functions are analysed without fields,
-        in a cache of their own."""
+        """The flow-sensitive levels of fn's expressions. Every function of the module
+        is analysed at the first question, in the module's order: an analysis reads
+        its callers' (and a recursive call's caller may still be in progress), so
+        answers must not depend on which function a rule asks about first."""
+        if not self._analysed_all:
+            self._analysed_all = True
+            for other in self.functions:
+                self._analysis(other)
+        return self._analysis(fn)
+
+    def _analysis(self, fn: Function) -> FunctionVariation:
+        """fn's analysis (computed once). While the fields of a class are being
+        found, functions are analysed without fields, in a cache of their own."""
         cache = self._variation if self._fields_of is None else self._field_phase
         done = cache.get(fn.node)
         if done is not None:
@@ -157,11 +174,12 @@ class Module:
         self._in_progress.add(fn)
         outer: Dict[str, Variation] = {}
         if fn.parent is not None:
-            parent = self.analysis(fn.parent)
+            parent = self._analysis(fn.parent)
             outer = join(parent.outer, parent.summary)
         result = FunctionVariation(self.names, fn.node, self._param_levels(fn), outer,
                                    lambda node: self.int_value(node, fn), fields,
-                                   lambda call, pos, kws: self._returns(call, fn, pos, kws, 0))
+                                   lambda call, pos, kws: self._returns(call, fn, pos, kws, 0),
+                                   self._stored_memo)
         self._in_progress.discard(fn)
         cache[fn.node] = result
         return result
@@ -177,25 +195,23 @@ class Module:
         skip = 1 if isinstance(call.func, ast.Attribute) else 0  # self.m(...)
         levels = {p.arg: level for p, level in zip(params[skip:], positional)}
         levels.update(keywords)
-        key = (callee.node, tuple(sorted(levels.items())))
-        known = self._return_cache.get(key)
-        if known is not None or key in self._return_cache:
-            return known
-        if callee in self._returning:
-            return None  # Recursion: not known.
-        self._return_cache[key] = None
-        self._returning.add(callee)
+        # The key holds all the result depends on (the depth bounds recursion), so a
+        # result computed under another question is the same as a fresh one.
+        key = (callee.node, tuple(sorted(levels.items())), depth, self._fields_of is None)
+        if key in self._return_cache:
+            return self._return_cache[key]
+        self._return_cache[key] = None  # Only through the parent's analysis: not known.
         outer: Dict[str, Variation] = {}
         if callee.parent is not None:
-            parent = self.analysis(callee.parent)
+            parent = self._analysis(callee.parent)
             outer = join(parent.outer, parent.summary)
         cls = self._class_of(callee)
         fields = self.field_levels(cls) if cls is not None and self._fields_of is None else {}
         target: Function = callee
         found = FunctionVariation(
             self.names, target.node, levels, outer, lambda node: self.int_value(node, target),
-            fields, lambda c, pos, kws: self._returns(c, target, pos, kws, depth + 1)).returns
-        self._returning.discard(callee)
+            fields, lambda c, pos, kws: self._returns(c, target, pos, kws, depth + 1),
+            self._stored_memo).returns
         self._return_cache[key] = found
         return found
 
@@ -255,6 +271,59 @@ class Module:
                     self._callers.setdefault(target, []).append((call, caller))
         return self._callers.get(fn, [])
 
+    def recursive(self, caller: Function, callee: Function) -> bool:
+        """Whether a call from caller to callee is recursion: both in one cycle of the
+        module's calls (strongly connected components, Tarjan's algorithm)."""
+        if self._cycles is None:
+            self._cycles = self._call_cycles()
+        if caller is callee:
+            return True
+        return self._cycles.get(caller) == self._cycles.get(callee)
+
+    def _call_cycles(self) -> Dict[Function, int]:
+        """Each function's strongly connected component of the call graph (iterative:
+        a long chain of calls must not exhaust Python's stack)."""
+        callees: Dict[Function, List[Function]] = {f: [] for f in self.functions}
+        for f in self.functions:
+            for _, caller in self.callers(f):
+                if caller is not None:
+                    callees[caller].append(f)
+        index: Dict[Function, int] = {}
+        low: Dict[Function, int] = {}
+        component: Dict[Function, int] = {}
+        stack: List[Function] = []
+        on_stack: Set[Function] = set()
+        for root in self.functions:
+            if root in index:
+                continue
+            work: List[Tuple[Function, int]] = [(root, 0)]
+            while work:
+                fn, i = work.pop()
+                if i == 0:
+                    index[fn] = low[fn] = len(index)
+                    stack.append(fn)
+                    on_stack.add(fn)
+                targets = callees[fn]
+                if i < len(targets):
+                    work.append((fn, i + 1))
+                    target = targets[i]
+                    if target not in index:
+                        work.append((target, 0))
+                    elif target in on_stack:
+                        low[fn] = min(low[fn], index[target])
+                    continue
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[fn])
+                if low[fn] == index[fn]:
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component[member] = index[fn]
+                        if member is fn:
+                            break
+        return component
+
     def rooted(self, fn: Function) -> bool:
         """Whether every value reaching fn's parameters is known: a kernel, or a
         function called only from such functions of this module."""
@@ -281,12 +350,19 @@ class Module:
         if fn.kind == "kernel":
             return levels
         for call, caller in self.callers(fn):
-            if caller is None or caller in self._in_progress:
+            if caller is None:
                 continue
             skip = 1 if isinstance(call.func, ast.Attribute) else 0  # self.m(...)
             pairs = [(p.arg, a) for p, a in zip(params[skip:], call.args)
                      if not isinstance(a, ast.Starred)]
             pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+            if caller in self._in_progress:
+                if self.recursive(caller, fn):
+                    # Recursion: what the call passes is not known yet; it may vary.
+                    for name, _ in pairs:
+                        levels[name] = LANE
+                        tuples[name] = None
+                continue
             for name, arg in pairs:
                 level = self.level(arg, caller)
                 if levels.get(name, UNIFORM) < level:
@@ -404,10 +480,33 @@ class Module:
             self._class_attrs[top.cls] = attrs
         return attrs.get(node.attr)
 
+    def assigned_values(self, fn: Function, unknown: ast.expr) -> Dict[str, List[ast.expr]]:
+        """Per name, the values fn's own statements assign to it, in one walk: the
+        value of `name = v` and of a tuple assignment naming it (`t, _ = v`);
+        unknown for a loop variable, an augmented or an annotated assignment."""
+        found = self._assigned.get(fn.node)
+        if found is not None:
+            return found
+        found = {}
+        for node in walk_own(fn.node):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append(node.value)
+                    elif isinstance(target, ast.Tuple):
+                        for name in dict.fromkeys(e.id for e in target.elts
+                                                  if isinstance(e, ast.Name)):
+                            found.setdefault(name, []).append(node.value)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)) and isinstance(
+                    node.target, ast.Name):
+                found.setdefault(node.target.id, []).append(unknown)
+        self._assigned[fn.node] = found
+        return found
+
     def _stored(self, fn: Function) -> Set[str]:
         found = self._stores.get(fn.node)
         if found is None:
-            found = stored_names(fn.node.body) | {
+            found = stored_names(fn.node.body, self._stored_memo) | {
                 a.arg for a in fn.node.args.posonlyargs + fn.node.args.args +
                 fn.node.args.kwonlyargs}
             self._stores[fn.node] = found
@@ -447,6 +546,7 @@ class Module:
         parameter that every call of the module passes one of them. None: anything
         else, a row or element index computed from them included."""
         if node is None or depth > 20:
+            self._role_cut |= node is not None
             return None
         if isinstance(node, ast.Call):
             q = self.names.qualified(node.func)
@@ -504,8 +604,12 @@ class Module:
         for a parameter (memoized; a cycle has none)."""
         key = (fn.node, name)
         if key in self._role_cache:
-            return self._role_cache[key]
+            cached = self._role_cache[key]
+            self._role_cut |= key in self._role_pending
+            return cached
         self._role_cache[key] = None
+        self._role_pending.add(key)
+        cut_before, self._role_cut = self._role_cut, False
         if isinstance(source, ast.AST):
             role = self.index_role(source, fn, depth + 1)
         else:
@@ -515,7 +619,14 @@ class Module:
                 for arg, caller in source}
             role = next(iter(passed)) if len(passed) == 1 else (
                 "thread" if passed <= set(THREADISH) else None)
-        self._role_cache[key] = role
+        self._role_pending.discard(key)
+        if self._role_cut:
+            # Cut by the depth bound or a cycle of names: what another question
+            # would find may differ, so it is not kept.
+            del self._role_cache[key]
+        else:
+            self._role_cache[key] = role
+        self._role_cut |= cut_before
         return role
 
     def _role_sources(self, fn: Function) -> Dict[str, RoleSource]:
@@ -555,7 +666,11 @@ class Module:
                 arg = next((k.value for k in call.keywords if k.arg == param.arg), None)
                 if arg is None and 0 <= i - skip < len(call.args):
                     arg = call.args[i - skip]
-                args.append((None if isinstance(arg, ast.Starred) else arg, caller))
+                # A call from fn's own cycle of calls (recursion) passes what fn's
+                # parameter is: not known, whatever is asked first.
+                recursive = caller is not None and self.recursive(caller, fn)
+                args.append((None if isinstance(arg, ast.Starred) or recursive else arg,
+                             caller))
             found[param.arg] = args
         self._role_source_cache[fn.node] = found
         return found
@@ -572,16 +687,33 @@ def _module_level(tree: ast.Module) -> Iterator[ast.AST]:
             stack.extend(ast.iter_child_nodes(node))
 
 
-def walk_own(fn_node: FunctionNode) -> Iterator[ast.AST]:
-    """The nodes of a function's body, without those of nested functions and classes."""
+_OWN_NODES: "weakref.WeakKeyDictionary[ast.AST, Tuple[ast.AST, ...]]" = \
+    weakref.WeakKeyDictionary()
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def walk_own(fn_node: FunctionNode) -> Tuple[ast.AST, ...]:
+    """The nodes of a function's body, without those of nested functions and classes
+    (walked once per function: every rule asks, several times)."""
+    found = _OWN_NODES.get(fn_node)
+    if found is not None:
+        return found
+    nodes: List[ast.AST] = []
     stack: List[ast.AST] = list(fn_node.body)
     while stack:
         node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                                      ast.Lambda)):
-                stack.append(child)
+        nodes.append(node)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, ast.AST):
+                if not isinstance(value, _NESTED):
+                    stack.append(value)
+            elif isinstance(value, list):
+                stack.extend(c for c in value
+                             if isinstance(c, ast.AST) and not isinstance(c, _NESTED))
+    found = tuple(nodes)
+    _OWN_NODES[fn_node] = found
+    return found
 
 
 def target_names(target: ast.AST) -> List[str]:

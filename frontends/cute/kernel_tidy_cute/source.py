@@ -19,6 +19,8 @@ from typing import Iterator, List, Optional, Tuple
 # Python's line breaks (its tokenizer translates CR LF and a lone CR to LF);
 # str.splitlines() would also break at form feeds, U+2028 and others.
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# A file over this many characters is parsed in pieces of about this size.
+_PIECE_CHARS = 64 * 1024
 # The characters that stand for bytes of a UTF-8 file that are not UTF-8.
 _UNDECODABLE = re.compile("[\udc80-\udcff]")
 
@@ -98,7 +100,39 @@ class Source:
             # text parsed has one ASCII byte for each, so columns stay stored bytes.
             ast.parse(self.data)
             text = _UNDECODABLE.sub("?", text)
-        self.tree = ast.parse(text)
+        self.tree = self._parse_in_pieces(text) or ast.parse(text)
+
+    def _parse_in_pieces(self, text: str) -> Optional[ast.Module]:
+        """A big file parsed a piece of top-level definitions at a time, so that
+        Python's parser holds its own tree of one piece beside the finished ones
+        (whole, it holds both trees of the file: twice the memory). Pieces start at
+        a line that begins with `def`, `class` or a decorator, where the text before
+        parses (a piece that ends inside a string, a bracket or a block does not; it
+        grows to a later such line, twice as far each time). None where the last
+        piece does not parse: the caller parses the whole text, for its exact errors."""
+        if len(text) < _PIECE_CHARS or "__future__" in text or text is not self._text:
+            return None  # A future import may change how the rest parses.
+        lines = self._lines  # Python's lines (a form feed does not end one).
+        body: List[ast.stmt] = []
+        start, size, wanted = 0, 0, _PIECE_CHARS
+        for i, line in enumerate(lines + [""]):
+            last = i == len(lines)
+            if i > start and (last or (
+                    size >= wanted and line.startswith(("def ", "class ", "@", "async def "))
+                    and not lines[i - 1].startswith("@"))):
+                try:
+                    piece = ast.parse("".join(lines[start:i]))
+                except SyntaxError:
+                    if last:
+                        return None
+                    wanted *= 2  # Inside a string or a bracket: a longer piece.
+                    size += len(line)
+                    continue
+                ast.increment_lineno(piece, start)
+                body.extend(piece.body)
+                start, size, wanted = i, 0, _PIECE_CHARS
+            size += len(line)
+        return ast.Module(body=body, type_ignores=[])
 
     def nodes(self) -> List[ast.AST]:
         """Every node of the tree (ast.walk's order), walked once for all who ask."""

@@ -6,7 +6,7 @@ recorded with its level, so a rule asks about a node where it stands."""
 
 import ast
 import enum
-from typing import Callable, Dict, List, Optional, Set
+from typing import Callable, Dict, FrozenSet, List, Optional, Set
 
 from .names import ARCH, Names, constant_int
 
@@ -78,12 +78,31 @@ def bound_names(target: ast.AST) -> List[str]:
     return []
 
 
-def stored_names(stmts: List[ast.stmt]) -> Set[str]:
-    """Names the statements bind (outside nested functions, whose names are their own)."""
+StoredMemo = Dict[ast.AST, FrozenSet[str]]
+
+
+def stored_names(stmts: List[ast.stmt], memo: Optional[StoredMemo] = None) -> Set[str]:
+    """Names the statements bind (outside nested functions, whose names are their own).
+    memo: each statement's names, shared by those who ask about the same tree (nested
+    ifs and loops ask about their bodies at every level: one walk of each statement)."""
+    memo = {} if memo is None else memo
     found: Set[str] = set()
-    stack: List[ast.AST] = list(stmts)
+    for stmt in stmts:
+        found |= _stored_in(stmt, memo)
+    return found
+
+
+def _stored_in(stmt: ast.stmt, memo: StoredMemo) -> FrozenSet[str]:
+    known = memo.get(stmt)
+    if known is not None:
+        return known
+    found: Set[str] = set()
+    stack: List[ast.AST] = [stmt]
     while stack:
         node = stack.pop()
+        if node is not stmt and isinstance(node, ast.stmt):
+            found |= _stored_in(node, memo)
+            continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             found.add(node.id)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -91,7 +110,9 @@ def stored_names(stmts: List[ast.stmt]) -> Set[str]:
             continue
         if not isinstance(node, ast.Lambda):
             stack.extend(ast.iter_child_nodes(node))
-    return found
+    result = frozenset(found)
+    memo[stmt] = result
+    return result
 
 
 def join(a: Env, b: Env) -> Env:
@@ -117,9 +138,12 @@ class FunctionVariation:
     def __init__(self, names: Names, node: ast.AST, params: Env, outer: Env,
                  int_value: Callable[[ast.AST], Optional[int]],
                  fields: Optional[Env] = None,
-                 returns_of: Optional[ReturnsOf] = None) -> None:
+                 returns_of: Optional[ReturnsOf] = None,
+                 stored: Optional[StoredMemo] = None) -> None:
         """returns_of: the level a call of a function of the module returns, given
-        the levels of its arguments (None: not known)."""
+        the levels of its arguments (None: not known); stored: a memo of the names
+        statements bind, shared by the analyses of one module."""
+        self._stored: StoredMemo = {} if stored is None else stored
         self.names = names
         self.returns_of = returns_of
         self._control: List[Variation] = [UNIFORM]  # Of the enclosing if and loops.
@@ -237,7 +261,8 @@ class FunctionVariation:
         self._control.pop()
         assert merged is not None
         if level != UNIFORM:
-            self._raise(stored_names([s for b in bodies for s in b]), level, merged)
+            self._raise(stored_names([s for b in bodies for s in b], self._stored), level,
+                        merged)
         return merged
 
     def _raise(self, names: Set[str], level: Variation, env: Env) -> None:
@@ -250,7 +275,7 @@ class FunctionVariation:
     def _loop(self, loop: ast.stmt, env: Env) -> Env:
         """A for or while loop: its head's names to a fixed point over the body."""
         assert isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
-        body_names = stored_names(loop.body)
+        body_names = stored_names(loop.body, self._stored)
         head = dict(env)
         exits: List[Env] = []
         while True:
@@ -271,7 +296,7 @@ class FunctionVariation:
             exits = self._breaks.pop()
             if control != UNIFORM:
                 # Threads run different iterations (a thread-dependent trip count).
-                self._raise(body_names | stored_names([loop]), control, out)
+                self._raise(body_names | stored_names([loop], self._stored), control, out)
             following = join(head, out)
             if following == head:
                 break

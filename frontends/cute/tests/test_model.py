@@ -271,6 +271,45 @@ class ModelTest(unittest.TestCase):
         self.assertEqual({"a": "Float32", "b": None, "c": "Int32", "d": "Uint32", "e": None,
                           "f": "Int32"}, got)
 
+    def test_answers_do_not_depend_on_which_function_is_asked_first(self) -> None:
+        # f and g call each other; each reads its callers' arguments, so the first
+        # asked used to see the other's as uniform (the caller still in progress).
+        code = """
+            @cute.kernel
+            def k():
+                tidx, _, _ = cute.arch.thread_idx()
+                f(tidx)
+            def f(x):
+                g(x)
+                w = x // 32
+            def g(y):
+                f(y)
+                v = y // 32
+                h(y % 32)
+            def h(z):
+                u = z & 31
+            """
+        answers = []
+        for order in (["k", "f", "g", "h"], ["h", "g", "f", "k"], ["g", "k", "h", "f"]):
+            module = context(code).module
+            by_name = {fn.name: fn for fn in module.functions}
+            got = {}
+            for name in order:
+                fn = by_name[name]
+                for node in ast.walk(fn.node):
+                    if isinstance(node, (ast.Name, ast.BinOp)):
+                        got[(name, ast.dump(node))] = (module.level(node, fn),
+                                                       module.index_role(node, fn))
+            answers.append(got)
+        self.assertEqual(answers[0], answers[1])
+        self.assertEqual(answers[0], answers[2])
+        # Through the recursion y may be anything tidx is: it varies per lane, and its
+        # role is not known (so no warp-width finding rests on it).
+        g_y = answers[0][("g", ast.dump(ast.Name("y", ast.Load())))]
+        self.assertEqual((LANE, None), g_y)
+        f_x = answers[0][("f", ast.dump(ast.Name("x", ast.Load())))]
+        self.assertEqual(LANE, f_x[0])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -11,7 +11,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..context import Context
 from ..findings import Finding
-from ..model import LANE_SOURCES, UNIFORM, WARP, WARP_SOURCES, Function, walk_own
+from ..model import LANE_SOURCES, UNIFORM, WARP, WARP_SOURCES, Function
 from ..variation import is_int_type
 from ..names import ARCH, constant_int
 
@@ -33,11 +33,12 @@ NO_FIX = ("the exact rewrite hands each lane a slot from one atomic of the lanes
 def check(ctx: Context) -> List[Finding]:
     findings: List[Finding] = []
     guarded: Dict[Function, Set[ast.Call]] = {}
+    one_thread = _one_thread_kernels(ctx)
     for fn in ctx.module.functions:
         # The address is proven the same in a warp only where every value that
         # reaches the function is known: kernels and what they call.
         if not ctx.module.rooted(fn) or _called_by_one_lane(ctx, fn, guarded) \
-                or _one_thread_launches(ctx, fn):
+                or fn in one_thread:
             continue
         for call, stmt, one_lane in _calls(ctx, fn):
             if not one_lane:
@@ -63,20 +64,24 @@ def _called_by_one_lane(ctx: Context, fn: Function,
     return True
 
 
-def _one_thread_launches(ctx: Context, fn: Function) -> bool:
-    """A kernel the module launches, always with a block of one thread."""
-    blocks: List[Optional[int]] = []
+def _one_thread_kernels(ctx: Context) -> Set[Function]:
+    """The kernels the module launches, always with a block of one thread."""
+    blocks: Dict[Function, List[Optional[int]]] = {}
     for call, caller in ctx.module.calls():
-        if (isinstance(call.func, ast.Attribute) and call.func.attr == "launch"
-                and isinstance(call.func.value, ast.Call)
-                and ctx.module.callee(call.func.value, caller) is fn):
-            keywords = {k.arg: k.value for k in call.keywords if k.arg}
-            block = keywords.get("block")
-            dims: List[ast.expr] = (block.elts if isinstance(block, (ast.List, ast.Tuple))
-                                    else [block] if block is not None else [])
-            values = [ctx.module.int_value(d, caller) for d in dims] or [None]
-            blocks.append(None if None in values else math.prod(v or 0 for v in values))
-    return bool(blocks) and all(b == 1 for b in blocks)
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr == "launch"
+                and isinstance(call.func.value, ast.Call)):
+            continue
+        kernel = ctx.module.callee(call.func.value, caller)
+        if kernel is None:
+            continue
+        keywords = {k.arg: k.value for k in call.keywords if k.arg}
+        block = keywords.get("block")
+        dims: List[ast.expr] = (block.elts if isinstance(block, (ast.List, ast.Tuple))
+                                else [block] if block is not None else [])
+        values = [ctx.module.int_value(d, caller) for d in dims] or [None]
+        blocks.setdefault(kernel, []).append(
+            None if None in values else math.prod(v or 0 for v in values))
+    return {k for k, sizes in blocks.items() if all(b == 1 for b in sizes)}
 
 
 Site = Tuple[ast.Call, ast.AST, bool]
@@ -135,7 +140,7 @@ def _one_lane_test(ctx: Context, fn: Function, test: ast.expr, depth: int = 0) -
                 return True
         return False
     if isinstance(test, ast.Name) and depth < 5:
-        value = _single_value(fn, test.id)
+        value = _single_value(ctx, fn, test.id)
         return value is not None and _one_lane_test(ctx, fn, value, depth + 1)
     return False
 
@@ -148,7 +153,7 @@ def _is_index(ctx: Context, fn: Function, node: ast.expr, depth: int) -> bool:
     if isinstance(node, ast.Name):
         # A parameter, or a name one of whose values is an index (a name only ever
         # loaded from memory, `x = keys[i]` in each loop, is data).
-        values = _values(fn, node.id)
+        values = _values(ctx, fn, node.id)
         return not values or any(_is_index(ctx, fn, v, depth + 1) for v in values)
     if isinstance(node, ast.Call):
         q = ctx.names.qualified(node.func) or ""
@@ -165,28 +170,16 @@ def _is_index(ctx: Context, fn: Function, node: ast.expr, depth: int) -> bool:
     return False
 
 
-def _single_value(fn: Function, name: str) -> Optional[ast.expr]:
+def _single_value(ctx: Context, fn: Function, name: str) -> Optional[ast.expr]:
     """The value of a name assigned exactly once in fn by `name = value`."""
-    values = _values(fn, name)
+    values = _values(ctx, fn, name)
     return values[0] if len(values) == 1 else None
 
 
-def _values(fn: Function, name: str) -> List[ast.expr]:
+def _values(ctx: Context, fn: Function, name: str) -> List[ast.expr]:
     """The values fn assigns to a name; a name of a tuple assignment (tidx, _, _ =
     ...) gives the whole value, a loop variable or an augmented one None."""
-    values: List[ast.expr] = []
-    for node in walk_own(fn.node):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name) and target.id == name:
-                    values.append(node.value)
-                elif isinstance(target, ast.Tuple) and any(
-                        isinstance(e, ast.Name) and e.id == name for e in target.elts):
-                    values.append(node.value)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)) and isinstance(
-                getattr(node, "target", None), ast.Name) and getattr(node, "target").id == name:
-            values.append(NOT_KNOWN)
-    return values
+    return ctx.module.assigned_values(fn, NOT_KNOWN).get(name, [])
 
 
 def _atomic(ctx: Context, fn: Function, call: ast.Call, stmt: ast.AST) -> Optional[Finding]:

@@ -60,36 +60,44 @@ KINDS: tuple[tuple[str, Callable[[str], bool]], ...] = (
 
 
 def count_ptx(ptx: str) -> dict[str, int]:
-    """Static instruction counts of the .entry functions of a PTX module."""
+    """Static instruction counts of the .entry functions of a PTX module.
+
+    Inline assembly (CUDA's half-precision and shuffle intrinsics) puts several
+    instructions on a line inside braces; each statement up to a ';' counts.
+    """
     counts = {name: 0 for name, _ in KINDS}
     total = 0
     depth = 0
-    in_entry = False
+    state = "outside"  # "outside", "header" (before the body's '{'), "body"
     for raw in ptx.splitlines():
         line = raw.split("//", 1)[0].strip()
         if not line:
             continue
-        if line.startswith(".visible .entry") or line.startswith(".entry"):
-            in_entry = True
-        if line.startswith("{"):
-            depth += line.count("{")
-        if line.startswith("}"):
-            depth -= line.count("}")
-            if depth == 0:
-                in_entry = False
+        if state == "outside":
+            if re.match(r"(\.visible\s+|\.weak\s+)?\.entry\b", line):
+                state = "header"
             continue
-        if not in_entry or depth == 0 or line.startswith(".") or line.endswith(":"):
+        if state == "header":
+            if line == "{":
+                state, depth = "body", 1
             continue
-        if line.startswith("{"):
-            continue
-        text = line
-        if text.startswith("@"):
-            text = text.split(None, 1)[1]
-        op = text.split(None, 1)[0].rstrip(";")
-        total += 1
-        for name, test in KINDS:
-            if test(op):
-                counts[name] += 1
+        # Vector operands ({%r1,%r2}) open and close on their line.
+        depth += line.count("{") - line.count("}")
+        for statement in line.split(";"):
+            text = statement.strip().lstrip("{}").strip()
+            if not text or text.startswith(".") or text.endswith(":") or text == "}":
+                continue
+            if text.startswith("@"):
+                text = text.split(None, 1)[1] if " " in text else ""
+            op = text.split(None, 1)[0] if text else ""
+            if not op or not re.match(r"[a-z]", op):
+                continue
+            total += 1
+            for name, test in KINDS:
+                if test(op):
+                    counts[name] += 1
+        if depth == 0:
+            state = "outside"
     counts["total"] = total
     return counts
 

@@ -67,6 +67,8 @@ def count_ptx(ptx: str) -> dict[str, int]:
     """
     counts = {name: 0 for name, _ in KINDS}
     total = 0
+    loops = 0  # branches back to a label above them
+    labels: set[str] = set()
     depth = 0
     state = "outside"  # "outside", "header" (before the body's '{'), "body"
     for raw in ptx.splitlines():
@@ -85,7 +87,10 @@ def count_ptx(ptx: str) -> dict[str, int]:
         depth += line.count("{") - line.count("}")
         for statement in line.split(";"):
             text = statement.strip().lstrip("{}").strip()
-            if not text or text.startswith(".") or text.endswith(":") or text == "}":
+            if text.endswith(":"):
+                labels.add(text[:-1])
+                continue
+            if not text or text.startswith(".") or text == "}":
                 continue
             if text.startswith("@"):
                 text = text.split(None, 1)[1] if " " in text else ""
@@ -93,12 +98,15 @@ def count_ptx(ptx: str) -> dict[str, int]:
             if not op or not re.match(r"[a-z]", op):
                 continue
             total += 1
+            if op.startswith("bra") and text.split()[-1].rstrip(";") in labels:
+                loops += 1
             for name, test in KINDS:
                 if test(op):
                     counts[name] += 1
         if depth == 0:
             state = "outside"
     counts["total"] = total
+    counts["loops"] = loops
     return counts
 
 
@@ -117,8 +125,12 @@ def verdict(before: dict[str, int], after: dict[str, int]) -> str:
     "fewer": no more communication instructions (COMMUNICATION) and no more
     instructions in all, one of them clearly fewer; "more": the reverse;
     "same": as many communication instructions and a total within 10% (at
-    least 2 instructions); "mixed": one fewer and the other more.
+    least 2 instructions); "mixed": one fewer and the other more; "loop": either
+    version keeps a loop, whose body counts once whatever its trip count, so the
+    counts decide nothing.
     """
+    if before["loops"] or after["loops"]:
+        return "loop"
     comm_b, comm_a = communication(before), communication(after)
     total_b, total_a = before["total"], after["total"]
     tolerance = max(2, total_b // 10)
@@ -319,7 +331,7 @@ def measure(args: argparse.Namespace, sources: Path, work: Path) -> dict[str, An
     }
 
 
-COLUMNS = ("total", "shfl", "redux", "vote", "activemask", "atom_shared", "atom_global",
+COLUMNS = ("total", "loops", "shfl", "redux", "vote", "activemask", "atom_shared", "atom_global",
            "atom_cas", "bar", "ld_shared", "st_shared", "ld_global", "st_global", "registers",
            "spill_stores")
 
@@ -340,7 +352,8 @@ def markdown(table: dict[str, Any]) -> str:
         "**The counts are static PTX instructions** of the kernel's `.entry`, not SASS: the",
         "disassembler of CUDA 11.8 (the only one available here) cannot read CUDA 13 cubins. A",
         "loop body counts once, whatever its trip count. `atom_*` include `red.*`; `atom_cas`",
-        "counts compare-and-swap instructions (the loop of a float atomic min/max); `vote`",
+        "counts compare-and-swap instructions (the loop of a float atomic min/max); `loops`",
+        "counts branches back to an earlier label; `vote`",
         "includes `match`; `activemask` (LuisaCompute reads the active mask before every",
         "collective) is counted apart and is not communication. Registers and spill stores",
         "(bytes) are ptxas's.",
@@ -348,7 +361,9 @@ def markdown(table: dict[str, Any]) -> str:
         "The verdict (`compiled_counts.verdict`): **fewer** when the rewrite has fewer warp",
         "communication instructions (shfl, redux, vote, bar, shared loads/stores, atomics) and",
         "no more instructions in all; **more** for the reverse; **same** for as many",
-        "communication instructions and a total within 10%; **mixed** otherwise. Static counts",
+        "communication instructions and a total within 10%; **mixed** otherwise; **loop**",
+        "when either version keeps a loop (its body counts once, whatever its trip count: the",
+        "counts decide nothing, e.g. a loop over the lanes below the current one). Static counts",
         "cannot show contention: an atomic executed by every lane of a warp on one address is",
         "serialised, one executed by one lane per warp is not, and both count as one",
         "instruction here, so the atomic rules' verdicts say nothing about their speed",

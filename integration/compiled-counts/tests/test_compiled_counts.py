@@ -61,6 +61,7 @@ class CountPtx(unittest.TestCase):
         self.assertEqual(counts["ld_global"], 1)
         self.assertEqual(counts["st_shared"], 1)
         self.assertEqual(counts["branch"], 1)
+        self.assertEqual(counts["loops"], 1)  # bra $L__BB0_1, a label above it
 
     def test_ptxas_info(self) -> None:
         log = ("ptxas info    : Used 12 registers, used 0 barriers, 8 bytes stack frame\n"
@@ -72,7 +73,7 @@ class CountPtx(unittest.TestCase):
 def counts(total: int, shfl: int = 0, redux: int = 0) -> dict[str, int]:
     base = dict.fromkeys(("shfl", "redux", "vote", "bar", "ld_shared", "st_shared",
                           "atom_shared", "atom_global", "atom_generic", "atom_cas"), 0)
-    base.update(total=total, shfl=shfl, redux=redux)
+    base.update(total=total, shfl=shfl, redux=redux, loops=0)
     return base
 
 
@@ -85,6 +86,8 @@ class Verdict(unittest.TestCase):
         self.assertEqual(verdict(counts(40, shfl=5), counts(41, shfl=1)), "fewer")
         self.assertEqual(verdict(counts(40, shfl=5), counts(50, shfl=1)), "mixed")
         self.assertEqual(verdict(counts(40, shfl=1), counts(30, shfl=5)), "mixed")
+        looping = dict(counts(40, shfl=5), loops=1)
+        self.assertEqual(verdict(looping, counts(60, shfl=6)), "loop")
 
 
 class Claims(unittest.TestCase):

@@ -74,10 +74,10 @@ TEST(Profitability, EveryLineIsWellFormed) {
     EXPECT_TRUE(E.Op == "*" || llvm::is_contained(Ops, E.Op)) << Line;
     EXPECT_TRUE(E.Values == "*" || E.Values == "int" || E.Values == "float") << Line;
     EXPECT_TRUE(llvm::is_contained(Targets, E.Target)) << Line;
-    // Nothing is measured yet: a hypothesis says so.
-    EXPECT_TRUE(
-        E.Source.starts_with("measured") ||
-        (E.Source.starts_with("expected") && E.Source.contains("not yet measured on a GPU")))
+    // Nothing is measured yet: a hypothesis or a compiled count says so.
+    EXPECT_TRUE(E.Source.starts_with("measured") ||
+                ((E.Source.starts_with("expected") || E.Source.starts_with("compiled")) &&
+                 E.Source.contains("not yet measured on a GPU")))
         << Line << ": " << E.Source.str();
   }
 }
@@ -106,11 +106,12 @@ TEST(Profitability, TableSaysWhatTheLoweringNotesSay) {
   const char *Butterfly = "luisa-butterfly-reduction";
   const char *Scan = "luisa-sequential-lane-reads";
   const char *Atomic = "luisa-shared-atomic-counter";
-  // redux.sync for 32-bit integers, a guarded butterfly for the rest.
+  // redux.sync for 32-bit integers, a guarded butterfly for the rest: more instructions
+  // than the original in the compiled counts (docs/compiled-counts.md).
   EXPECT_EQ(Gain::Faster, GainOf(Butterfly, "sum", false, Target::Cuda));
   EXPECT_EQ(Gain::Faster, GainOf(Butterfly, "xor", false, Target::Cuda));
-  EXPECT_EQ(Gain::Parity, GainOf(Butterfly, "max", true, Target::Cuda));
-  EXPECT_EQ(Gain::Parity, GainOf(Butterfly, "sum", true, Target::Cuda));
+  EXPECT_EQ(Gain::Slower, GainOf(Butterfly, "max", true, Target::Cuda));
+  EXPECT_EQ(Gain::Slower, GainOf(Butterfly, "sum", true, Target::Cuda));
   EXPECT_FALSE(GainOf(Butterfly, "product", false, Target::Cuda)) << "the notes say nothing";
   EXPECT_FALSE(GainOf(Butterfly, "max", true, Target::DirectX));
   // ~6 shuffles instead of one per lane; one WavePrefixSum.

@@ -232,7 +232,7 @@ Json fixAll(const std::string &Uri, const Document &D) {
     });
     size_t End = 0;
     for (const Edit &E : F->FixIt->Edits)
-      End = std::max(End, E.End.Offset);
+      End = std::max<size_t>(End, E.End.Offset);
     std::optional<Json> These = lspEdits(Lines, *F->FixIt);
     if (!These || Begin->Begin.Offset < Covered)
       continue;

@@ -44,10 +44,10 @@ if python3 "$src/scripts/fixture-input" "$fixtures/positive.cpp" | grep -q 'CHEC
 fi
 
 # The registry line, expanded as rules/LuisaModule.cpp does: the last rule, well-formed.
-printf '#define KERNEL_TIDY_RULE(Id, Class, Fix, Summary) <Id|Class|Fix|Summary>\n#include "Rules.def"\n' \
+printf '#define KERNEL_TIDY_RULE(Id, Class, Kind, Fix, Summary) <Id|Class|Kind|Fix|Summary>\n#include "Rules.def"\n' \
   | "$cxx" -E -P -x c++ -I "$work/rules" - > "$work/rules.i" 2>&1 || { cat "$work/rules.i"; fail "Rules.def does not preprocess"; }
 last=$(grep '<' "$work/rules.i" | tail -n 1 | sed 's/^ *//; s/ *$//')
-[ "$last" = '<"luisa-warp-vote-loop"|WarpVoteLoopCheck|"safe"|"vote loop -> warp_active_any">' ] \
+[ "$last" = '<"luisa-warp-vote-loop"|WarpVoteLoopCheck|"performance"|"safe"|"vote loop -> warp_active_any">' ] \
   || { cat "$work/rules.i"; fail "the registry line: $last"; }
 [ "$(grep -c '<' "$work/rules.i")" -eq "$(( $(grep -c '^KERNEL_TIDY_RULE(' "$src/rules/Rules.def") + 1 ))" ] \
   || fail "the other rules of Rules.def changed"

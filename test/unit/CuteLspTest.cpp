@@ -289,7 +289,8 @@ TEST_F(CuteLsp, BadInputGetsAnErrorAndTheServerGoesOn) {
   Client->sendRaw("X-Nothing: 1\r\n\r\n");
   Client->sendRaw("Content-Length: 2\r\nX-Padding: " + std::string(20 << 20, 'x') + "\r\n\r\n{}");
   EXPECT_EQ(-32600, UntaggedErrorCode()) << "no method";
-  EXPECT_EQ(-32601, ErrorCode(Client->request("textDocument/hover", Json::object())));
+  EXPECT_EQ(-32601, ErrorCode(Client->request("textDocument/definition", Json::object())));
+  EXPECT_EQ(-32602, ErrorCode(Client->request("textDocument/hover", Json::object())));
   EXPECT_EQ(-32602, ErrorCode(Client->request("textDocument/codeAction", {{"range", 3}})));
   Client->notify("textDocument/didOpen", {{"textDocument", {{"uri", "file:///x.py"}}}});
   Client->notify("workspace/unknownNotification", Json::object());

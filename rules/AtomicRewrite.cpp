@@ -97,15 +97,19 @@ static bool allowsCuda(dsl::Target Backend) {
 FixSafety warpReductionSafety(dsl::CombineOp Op, QualType Element, StringRef Collective,
                               const Stmt *At, Analyses &A, dsl::Target Backend) {
   // A guarded shuffle butterfly: a lane whose partner is inactive skips that
-  // partner's whole subtree; it is exact on a run of lanes from lane 0. A
-  // value left out is a wrong result, not a rounding: never offered.
-  if ((dsl::isFloatingValue(Element) || A.Ctx.getTypeSize(Element) > 32) && allowsCuda(Backend) &&
-      !activeLanesAreContiguous(At, A))
+  // partner's whole subtree; the first active lane's result is exact on a
+  // run of lanes from lane 0. Only 32-bit integers have redux.sync, and only
+  // from sm_80 on, while CUDA still compiles for sm_75. A value left out is
+  // a wrong result, not a rounding: never offered.
+  if (allowsCuda(Backend) && !activeLanesAreContiguous(At, A)) {
+    bool AlwaysButterfly = dsl::isFloatingValue(Element) || A.Ctx.getTypeSize(Element) > 32;
     return FixSafety::none(
         "LuisaCompute's CUDA " + Collective.str() +
-        " of float and 64-bit values is a guarded shuffle butterfly that leaves out the values "
-        "of some lanes when the active lanes have gaps (divergent code, blocks of several "
-        "rows), so the warp's result can be wrong; the Target option allows CUDA");
+        (AlwaysButterfly ? " of float and 64-bit values" : " of 32-bit integers below sm_80") +
+        " is a guarded shuffle butterfly that leaves out the values of some lanes when the "
+        "active lanes have gaps (divergent code, blocks of several rows), so the warp's result "
+        "can be wrong; the Target option allows CUDA");
+  }
   if (Op == dsl::CombineOp::Sum && dsl::isFloatingValue(Element))
     return reassociationSafety(Op, Element, "warp_active_sum adds");
   return FixSafety::safe();

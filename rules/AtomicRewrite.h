@@ -49,9 +49,9 @@ bool activeLanesAreContiguous(const clang::Stmt *S, dsl::Analyses &A);
 
 /// How safe it is to reduce the \p Element values with \p Collective at
 /// \p At before one atomic per warp on \p Backend: reassociated float sums
-/// round differently (unsafe), and LuisaCompute's CUDA collectives of float
-/// and 64-bit values leave values out when the active lanes have gaps (no
-/// fix where the run allows CUDA).
+/// round differently (unsafe), and LuisaCompute's CUDA collectives leave
+/// values out when the active lanes have gaps (float and 64-bit values
+/// always, 32-bit integers below sm_80): no fix where the run allows CUDA.
 FixSafety warpReductionSafety(dsl::CombineOp Op, clang::QualType Element,
                               llvm::StringRef Collective, const clang::Stmt *At, dsl::Analyses &A,
                               dsl::Target Backend);

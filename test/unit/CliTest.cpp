@@ -210,12 +210,15 @@ TEST_F(Cli, PlainCheckSaysWhatIsFixable) {
   ProcessResult R = runKernelTidy({"check", Safe, Unsafe, SeveralLines});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   // The footer and no other line of kernel-tidy's (a sanitized build may add its own report).
+  // The histogram's counter is under a divergent $if: no fix while the
+  // target allows CUDA, whose sm_75 warp sum can leave lanes out.
   EXPECT_EQ(0u,
-            R.Err.find("kernel-tidy: 2 fixable with --fix; 1 more with --fix --unsafe-fixes.\n"))
+            R.Err.find("kernel-tidy: 1 fixable with --fix; 1 more with --fix --unsafe-fixes.\n"))
       << R.Err;
   EXPECT_EQ(1u, llvm::StringRef(R.Err).count("kernel-tidy")) << R.Err;
   EXPECT_EQ(std::string::npos, R.Out.find(Safe + ":12:9: note: safe fix"))
       << "a one-line replacement shows as a fix-it line";
+  R = runKernelTidy({"check", "--target=dx", SeveralLines});
   EXPECT_NE(std::string::npos,
             R.Out.find(SeveralLines + ":34:13: note: safe fix over several lines (applied by "
                                       "--fix; --diff shows it)\n"))

@@ -244,7 +244,8 @@ class Runner:
         with open(fixing, "w") as f:
             f.write(before)
         cmd = [self.args.kernel_tidy, "check", "--bundled-model", "--fix", "--unsafe-fixes", "--format", "json",
-               f"--warp-size={self.args.warp_size}", fixing]
+               f"--warp-size={self.args.warp_size}"] + \
+            ([f"--target={self.args.target}"] if self.args.target else []) + [fixing]
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode > 1:
             sys.exit(f"kernel-tidy failed (exit {p.returncode}) on {fixing}:\n{p.stderr}")
@@ -364,6 +365,9 @@ def main():
     ap.add_argument("--warp-size", type=int, default=32)
     ap.add_argument("--collectives", default="documented,cuda-sm80,cuda-sm70",
                     help="the collective models of the 32-lane launches (kernel-tidy's fixes claim CUDA)")
+    ap.add_argument("--target", default="", choices=["", "any", "cuda", "dx", "vulkan", "metal"],
+                    help="kernel-tidy's --target (default: its own, any); dx keeps the atomic rules' "
+                         "fixes over gapped lanes, which CUDA's collectives would break")
     ap.add_argument("--mutate", default="", help="comma-separated: " + ", ".join(sorted(MUTATIONS)))
     ap.add_argument("--expect-failure", action="store_true",
                     help="with --mutate: exit 0 only if an instance of the mutated rule fails")

@@ -72,13 +72,9 @@ std::string shareDir(const char *Argv0) {
 }
 
 /// Where the links to the rule pages point (SARIF helpUri and help.markdown,
-/// `kernel-tidy rules`, the language server): the environment's
-/// KERNEL_TIDY_DOCS_URL, else the URL the build was configured with, else the
-/// docs in the share folder.
+/// `kernel-tidy rules`, the language server).
 std::string docsBase(const std::string &Share) {
-  if (auto Url = llvm::sys::Process::GetEnv("KERNEL_TIDY_DOCS_URL"); Url && !Url->empty())
-    return *Url;
-  return *KERNEL_TIDY_DOCS_URL ? std::string(KERNEL_TIDY_DOCS_URL) : Share + "/docs";
+  return kernel_tidy::docsBase(KERNEL_TIDY_DOCS_URL, Share);
 }
 
 struct CheckCommand {

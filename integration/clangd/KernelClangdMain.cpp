@@ -79,28 +79,13 @@ std::optional<bool> isFastTidyCheck(llvm::StringRef Check) {
 
 namespace {
 
-/// The bundled DSL model, laid out next to the executable by both the build
-/// tree and `cmake --install`.
-std::string defaultModelDir(const char *Argv0) {
+/// kernel-tidy's share folder (the bundled DSL model, the docs), laid out
+/// next to the executable by both the build tree and `cmake --install`.
+std::string shareDir(const char *Argv0) {
   static int Anchor;
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
   llvm::SmallString<256> Dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
-  llvm::sys::path::append(Dir, KERNEL_TIDY_SHARE_SUBDIR, "api-model");
-  return Dir.str().str();
-}
-
-/// Where the kernel-tidy rule pages are: KERNEL_TIDY_DOCS_URL from the
-/// environment, else the URL the build was configured with, else the docs
-/// installed next to the executable.
-std::string docsBase(const char *Argv0) {
-  if (auto Url = llvm::sys::Process::GetEnv("KERNEL_TIDY_DOCS_URL"); Url && !Url->empty())
-    return *Url;
-  if (*KERNEL_TIDY_DOCS_URL)
-    return KERNEL_TIDY_DOCS_URL;
-  static int Anchor;
-  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
-  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
-  llvm::sys::path::append(Dir, KERNEL_TIDY_SHARE_SUBDIR, "docs");
+  llvm::sys::path::append(Dir, KERNEL_TIDY_SHARE_SUBDIR);
   return Dir.str().str();
 }
 
@@ -326,7 +311,7 @@ int main(int argc, char *argv[]) {
   endCrashesThatHang();
 
   std::vector<std::string> Args;
-  std::string ModelDir = defaultModelDir(argv[0]);
+  std::string ModelDir = shareDir(argv[0]) + "/api-model";
   for (int I = 1; I < argc; ++I) {
     llvm::StringRef Arg = argv[I];
     if (Arg.consume_front("--kernel-tidy-model=")) {
@@ -371,7 +356,7 @@ int main(int argc, char *argv[]) {
 
   std::optional<std::thread> Filter;
   if (Serving) {
-    Filter = installOutputFilter(docsBase(argv[0]));
+    Filter = installOutputFilter(kernel_tidy::docsBase(KERNEL_TIDY_DOCS_URL, shareDir(argv[0])));
     if (!Filter)
       llvm::errs() << "kernel-clangd: cannot wrap standard output; unsafe fixes are offered "
                       "as clangd marks them, links as clangd makes them\n";

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <tuple>
 
 namespace kernel_tidy {
 namespace {
@@ -217,24 +218,23 @@ std::optional<Json> lspEdits(const LspLines &Lines, const Fix &Fix) {
 Json fixAll(const std::string &Uri, const Document &D) {
   LspLines Lines(D.Text);
   Json Edits = Json::array();
-  size_t Covered = 0; // Fixes are taken in order of their first edit.
-  std::vector<const Finding *> Safe;
+  // Each safe fix with the bytes it spans, taken in order of where it starts.
+  std::vector<std::tuple<size_t, size_t, const Fix *>> Safe;
   for (const Finding &F : D.Result.Findings)
     if (F.File == D.Result.File && F.FixIt && F.FixIt->Kind == Applicability::Safe &&
-        !F.FixIt->Edits.empty())
-      Safe.push_back(&F);
-  llvm::sort(Safe, [](const Finding *A, const Finding *B) {
-    return A->FixIt->Edits.front().Begin.Offset < B->FixIt->Edits.front().Begin.Offset;
-  });
-  for (const Finding *F : Safe) {
-    auto Begin = llvm::min_element(F->FixIt->Edits, [](const Edit &A, const Edit &B) {
-      return A.Begin.Offset < B.Begin.Offset;
-    });
-    size_t End = 0;
-    for (const Edit &E : F->FixIt->Edits)
-      End = std::max<size_t>(End, E.End.Offset);
-    std::optional<Json> These = lspEdits(Lines, *F->FixIt);
-    if (!These || Begin->Begin.Offset < Covered)
+        !F.FixIt->Edits.empty()) {
+      size_t Begin = F.FixIt->Edits.front().Begin.Offset, End = 0;
+      for (const Edit &E : F.FixIt->Edits) {
+        Begin = std::min<size_t>(Begin, E.Begin.Offset);
+        End = std::max<size_t>(End, E.End.Offset);
+      }
+      Safe.emplace_back(Begin, End, &*F.FixIt);
+    }
+  llvm::sort(Safe, [](const auto &A, const auto &B) { return std::get<0>(A) < std::get<0>(B); });
+  size_t Covered = 0;
+  for (const auto &[Begin, End, SafeFix] : Safe) {
+    std::optional<Json> These = lspEdits(Lines, *SafeFix);
+    if (!These || Begin < Covered)
       continue;
     Covered = End;
     for (Json &E : *These)

@@ -7,6 +7,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 
 namespace kernel_tidy {
 
@@ -90,6 +91,12 @@ std::string docsUri(const std::string &DocsBase) {
   if (!llvm::StringRef(Base).ends_with("/"))
     Base += "/";
   return Base;
+}
+
+std::string docsBase(llvm::StringRef Configured, const std::string &ShareDir) {
+  if (auto Url = llvm::sys::Process::GetEnv("KERNEL_TIDY_DOCS_URL"); Url && !Url->empty())
+    return *Url;
+  return Configured.empty() ? ShareDir + "/docs" : Configured.str();
 }
 
 std::string ruleDocUri(llvm::StringRef Rule, const std::string &DocsBase) {

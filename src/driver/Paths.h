@@ -27,6 +27,11 @@ std::string encodeUriPath(llvm::StringRef Path);
 /// \p DocsBase, the docs folder or their URL, as a URI ending in '/'.
 std::string docsUri(const std::string &DocsBase);
 
+/// Where the rule pages are: the environment's KERNEL_TIDY_DOCS_URL, else
+/// \p Configured (the URL the build was configured with), else the docs in
+/// the share folder \p ShareDir.
+std::string docsBase(llvm::StringRef Configured, const std::string &ShareDir);
+
 /// The page of the rule \p Rule in the docs at \p DocsBase (a folder or a
 /// URL): what reports and editors link a finding to.
 std::string ruleDocUri(llvm::StringRef Rule, const std::string &DocsBase);

@@ -53,6 +53,32 @@ protected:
   }
   std::string log() { return readFile(Dir + "/server.log"); }
 
+  /// A server whose CuTe frontend hangs on a text holding `SLOW` (and
+  /// analyses others), with KERNEL_TIDY_PYTHON_TIMEOUT \p TimeoutSeconds;
+  /// null if the stand-in interpreter cannot be made.
+  std::unique_ptr<LspClient> startWithSlowFrontend(unsigned TimeoutSeconds) {
+    std::string Frontend = Dir + "/slow_frontend.py";
+    writeFile(Frontend, "import os, sys, time\n"
+                        "sys.path.insert(0, os.path.dirname(sys.argv[1]))\n"
+                        "import kernel_tidy_cute as k\n"
+                        "real = k.analyze\n"
+                        "def slow(text, *args):\n"
+                        "    if b'SLOW' in text:\n"
+                        "        time.sleep(1000)\n"
+                        "    return real(text, *args)\n"
+                        "k.analyze = slow\n"
+                        "sys.exit(k.main([]))\n");
+    std::string Python = Dir + "/python";
+    writeFile(Python, "#!/bin/sh\nexec python3 -I -B '" + Frontend + "' \"$3\"\n");
+    if (::chmod(Python.c_str(), 0755) != 0)
+      return nullptr;
+    return std::make_unique<LspClient>(
+        std::vector<std::string>{KERNEL_TIDY_BINARY, "lsp"},
+        std::vector<std::string>{"KERNEL_TIDY_PYTHON=" + Python,
+                                 "KERNEL_TIDY_PYTHON_TIMEOUT=" + std::to_string(TimeoutSeconds)},
+        Dir + "/server.log");
+  }
+
   void initialize(LspClient &Client) {
     int Id = Client.request(
         "initialize",
@@ -60,7 +86,8 @@ protected:
     auto Reply = Client.response(Id, seconds(30));
     ASSERT_TRUE(Reply) << log();
     ASSERT_TRUE(Reply->contains("result")) << Reply->dump();
-    EXPECT_EQ(1, (*Reply)["result"]["capabilities"]["textDocumentSync"]["change"]);
+    Capabilities = (*Reply)["result"]["capabilities"];
+    EXPECT_EQ(1, Capabilities["textDocumentSync"]["change"]);
     Client.notify("initialized", Json::object());
   }
 
@@ -117,6 +144,7 @@ protected:
   }
 
   std::string Dir;
+  Json Capabilities; ///< The server's, from the last initialize().
 };
 
 /// Both edits' changes to \p Uri as one WorkspaceEdit.
@@ -191,16 +219,10 @@ TEST_F(CuteLsp, FixAllHoverAndRuleLinks) {
   std::string File = Dir + "/k.py", Uri = fileUri(File);
   std::string CliFixed = cliResult(Kernel, {"--fix"});
   auto Client = start();
-  int Id = Client->request(
-      "initialize",
-      {{"processId", nullptr}, {"rootUri", fileUri(Dir)}, {"capabilities", Json::object()}});
-  auto Reply = Client->response(Id, seconds(30));
-  ASSERT_TRUE(Reply && Reply->contains("result")) << log();
-  const Json &Caps = (*Reply)["result"]["capabilities"];
-  EXPECT_TRUE(Caps.value("hoverProvider", false)) << Caps.dump();
+  initialize(*Client);
+  EXPECT_TRUE(Capabilities.value("hoverProvider", false)) << Capabilities.dump();
   EXPECT_EQ(Json({"quickfix", "source.fixAll.kernel-tidy"}),
-            Caps["codeActionProvider"]["codeActionKinds"]);
-  Client->notify("initialized", Json::object());
+            Capabilities["codeActionProvider"]["codeActionKinds"]);
   open(*Client, Uri, Kernel);
   std::vector<Json> Found = diagnostics(*Client, Uri, 1);
   ASSERT_EQ(2u, Found.size()) << log();
@@ -208,13 +230,13 @@ TEST_F(CuteLsp, FixAllHoverAndRuleLinks) {
   EXPECT_EQ(0u, Href.find("file:///")) << Href;
   EXPECT_TRUE(llvm::StringRef(Href).ends_with("/docs/rules/cute-butterfly-reduction.md")) << Href;
 
-  Id = Client->request(
+  int Id = Client->request(
       "textDocument/codeAction",
       {{"textDocument", {{"uri", Uri}}},
        {"range",
         {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
        {"context", {{"diagnostics", Json::array()}, {"only", {"source"}}}}});
-  Reply = Client->response(Id, seconds(30));
+  auto Reply = Client->response(Id, seconds(30));
   ASSERT_TRUE(Reply && Reply->contains("result")) << log();
   ASSERT_EQ(1u, (*Reply)["result"].size()) << Reply->dump();
   const Json &FixAll = (*Reply)["result"][0];
@@ -369,24 +391,8 @@ TEST_F(CuteLsp, QueuedChangesAreAnalysedOnceInTheirLatestText) {
 // Issue 49, item 6: a document the CuTe frontend does not finish in time is
 // reported as not analysed, alone: the documents after it are analysed.
 TEST_F(CuteLsp, ASlowDocumentIsAbandonedAlone) {
-  std::string Frontend = Dir + "/slow_frontend.py";
-  writeFile(Frontend, "import os, sys, time\n"
-                      "sys.path.insert(0, os.path.dirname(sys.argv[1]))\n"
-                      "import kernel_tidy_cute as k\n"
-                      "real = k.analyze\n"
-                      "def slow(text, *args):\n"
-                      "    if b'SLOW' in text:\n"
-                      "        time.sleep(1000)\n"
-                      "    return real(text, *args)\n"
-                      "k.analyze = slow\n"
-                      "sys.exit(k.main([]))\n");
-  std::string Python = Dir + "/python";
-  writeFile(Python, "#!/bin/sh\nexec python3 -I -B '" + Frontend + "' \"$3\"\n");
-  ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
-  auto Client = std::make_unique<LspClient>(
-      std::vector<std::string>{KERNEL_TIDY_BINARY, "lsp"},
-      std::vector<std::string>{"KERNEL_TIDY_PYTHON=" + Python, "KERNEL_TIDY_PYTHON_TIMEOUT=1"},
-      Dir + "/server.log");
+  auto Client = startWithSlowFrontend(1);
+  ASSERT_TRUE(Client);
   initialize(*Client);
   std::string Slow = fileUri(Dir + "/slow.py"), Quick = fileUri(Dir + "/k.py");
   open(*Client, Slow, std::string(Kernel) + "# SLOW\n");
@@ -406,26 +412,10 @@ TEST_F(CuteLsp, ASlowDocumentIsAbandonedAlone) {
 // published), and a `$/cancelRequest` read before its request is handled
 // answers that request RequestCancelled.
 TEST_F(CuteLsp, TheMessageLoopAnswersWhileAnAnalysisRuns) {
-  std::string Frontend = Dir + "/slow_frontend.py";
-  writeFile(Frontend, "import os, sys, time\n"
-                      "sys.path.insert(0, os.path.dirname(sys.argv[1]))\n"
-                      "import kernel_tidy_cute as k\n"
-                      "real = k.analyze\n"
-                      "def slow(text, *args):\n"
-                      "    if b'SLOW' in text:\n"
-                      "        time.sleep(1000)\n"
-                      "    return real(text, *args)\n"
-                      "k.analyze = slow\n"
-                      "sys.exit(k.main([]))\n");
-  std::string Python = Dir + "/python";
-  writeFile(Python, "#!/bin/sh\nexec python3 -I -B '" + Frontend + "' \"$3\"\n");
-  ASSERT_EQ(0, ::chmod(Python.c_str(), 0755));
   // The limit is far longer than the test may take: only a cancel ends the
   // hung analysis in time.
-  auto Client = std::make_unique<LspClient>(
-      std::vector<std::string>{KERNEL_TIDY_BINARY, "lsp"},
-      std::vector<std::string>{"KERNEL_TIDY_PYTHON=" + Python, "KERNEL_TIDY_PYTHON_TIMEOUT=600"},
-      Dir + "/server.log");
+  auto Client = startWithSlowFrontend(600);
+  ASSERT_TRUE(Client);
   initialize(*Client);
   std::string Uri = fileUri(Dir + "/k.py");
   open(*Client, Uri, std::string(Kernel) + "# SLOW\n");

@@ -88,7 +88,7 @@ public:
                                                             unsigned Jobs = 1);
 
   /// Why the configuration of \p File cannot be used (a .clang-tidy that
-  /// does not parse, a WarpSize that is not a power of two from 4 to 128),
+  /// does not parse, a WarpSize that is not a power of two from 8 to 128),
   /// naming the file or the option; "" when it can. analyze() reports it as
   /// an error of the file; the CLI asks first, so that nothing is written.
   std::string configurationError(const std::string &File);

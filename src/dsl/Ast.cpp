@@ -279,4 +279,22 @@ std::string calleeName(const CallExpr *Call) {
   return Callee ? Callee->getNameAsString() : "the callee";
 }
 
+bool mentionsVariable(const Stmt *S, const VarDecl *Var) {
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(S))
+    if (Ref->getDecl()->getCanonicalDecl() == Var->getCanonicalDecl())
+      return true;
+  if (!S)
+    return false;
+  for (const Stmt *Child : S->children())
+    if (Child && mentionsVariable(Child, Var))
+      return true;
+  return false;
+}
+
+const Stmt *declaringBlock(const VarDecl *Var, ASTContext &Ctx) {
+  auto Parents = Ctx.getParents(*Var);
+  const auto *Decl = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  return Decl ? parentStmt(Decl, Ctx) : nullptr;
+}
+
 } // namespace kernel_tidy::dsl

@@ -121,6 +121,13 @@ std::vector<const clang::CallExpr *> dslCallsIn(const clang::Stmt *Body, llvm::S
 /// variable ("the callee" when it is none of them).
 std::string calleeName(const clang::CallExpr *Call);
 
+/// True if \p S or any expression under it names \p Var.
+bool mentionsVariable(const clang::Stmt *S, const clang::VarDecl *Var);
+
+/// The block that declares the local \p Var (nullptr for a parameter or a
+/// variable declared otherwise).
+const clang::Stmt *declaringBlock(const clang::VarDecl *Var, clang::ASTContext &Ctx);
+
 } // namespace kernel_tidy::dsl
 
 #endif // KERNEL_TIDY_SRC_DSL_AST_H

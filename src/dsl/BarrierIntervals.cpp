@@ -65,7 +65,7 @@ enum class PathShape { AExitsBEnters, BExitsAEnters, BothEnter, Anywhere };
 
 } // namespace
 
-std::vector<Meeting> meetingsOf(SharedAccessAnalysis::KernelModel &M, unsigned A, unsigned B) {
+std::vector<Meeting> meetingsOf(shared_access_detail::KernelModel &M, unsigned A, unsigned B) {
   std::vector<Meeting> Found;
   Node *NA = M.AccessNodes[A], *NB = M.AccessNodes[B];
   std::vector<Node *> PA = pathTo(NA), PB = pathTo(NB);

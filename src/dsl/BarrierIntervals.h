@@ -44,7 +44,7 @@ struct Meeting {
 
 /// The ways two threads can be at accesses \p A and \p B of \p M within
 /// one barrier interval (none when every path between them has a barrier).
-std::vector<Meeting> meetingsOf(SharedAccessAnalysis::KernelModel &M, unsigned A, unsigned B);
+std::vector<Meeting> meetingsOf(shared_access_detail::KernelModel &M, unsigned A, unsigned B);
 
 } // namespace kernel_tidy::dsl::shared_access_detail
 

@@ -3,6 +3,7 @@
 #include "src/dsl/ControlFlow.h"
 
 #include "src/dsl/Ast.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 
 using namespace clang;
@@ -111,6 +112,22 @@ ControlFlowAnalysis::exitsLeaving(const DslControl &Loop) {
     Leaving.push_back({Exit, std::move(Inside)});
   }
   return Leaving;
+}
+
+const Stmt *anchorStatement(const Stmt *S, ASTContext &Ctx) {
+  for (DynTypedNode Node = DynTypedNode::create(*S); Node.get<Expr>();) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      break;
+    if (const auto *Var = Parents[0].get<VarDecl>()) {
+      for (const DynTypedNode &Up : Ctx.getParents(*Var))
+        if (const auto *Decl = Up.get<DeclStmt>())
+          return Decl;
+      break;
+    }
+    Node = Parents[0];
+  }
+  return S;
 }
 
 } // namespace kernel_tidy::dsl

@@ -82,6 +82,10 @@ private:
   std::unordered_map<const clang::Stmt *, BodyFacts> Facts;
 };
 
+/// The statement that holds \p S for ControlFlowAnalysis and Uniformity: an
+/// expression in a variable's initialiser is anchored at the DeclStmt.
+const clang::Stmt *anchorStatement(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 } // namespace kernel_tidy::dsl
 
 #endif // KERNEL_TIDY_SRC_DSL_CONTROLFLOW_H

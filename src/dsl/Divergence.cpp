@@ -13,24 +13,6 @@ using namespace clang;
 
 namespace kernel_tidy::dsl {
 
-namespace {} // namespace
-
-const Stmt *anchorStatement(const Stmt *S, ASTContext &Ctx) {
-  for (DynTypedNode Node = DynTypedNode::create(*S); Node.get<Expr>();) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      break;
-    if (const auto *Var = Parents[0].get<VarDecl>()) {
-      for (const DynTypedNode &Up : Ctx.getParents(*Var))
-        if (const auto *Decl = Up.get<DeclStmt>())
-          return Decl;
-      break;
-    }
-    Node = Parents[0];
-  }
-  return S;
-}
-
 namespace {
 
 /// Builtins whose result differs between threads whatever their arguments.

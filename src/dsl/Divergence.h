@@ -91,10 +91,6 @@ private:
   WriteAnalysis &Writes;
 };
 
-/// The statement that holds \p S for ControlFlowAnalysis and Uniformity: an
-/// expression in a variable's initialiser is anchored at the DeclStmt.
-const clang::Stmt *anchorStatement(const clang::Stmt *S, clang::ASTContext &Ctx);
-
 } // namespace kernel_tidy::dsl
 
 #endif // KERNEL_TIDY_SRC_DSL_DIVERGENCE_H

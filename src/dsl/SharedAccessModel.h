@@ -13,7 +13,7 @@
 #define KERNEL_TIDY_SRC_DSL_SHAREDACCESSMODEL_H
 
 #include "src/dsl/IntExpr.h"
-#include "src/dsl/SharedAccesses.h"
+#include "src/dsl/SharedAccessRecords.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include <deque>
@@ -82,10 +82,8 @@ struct InlinedCall {
 };
 InlinedCall inlinedCall(const clang::CallExpr *Call, const clang::SourceManager &SM);
 
-} // namespace shared_access_detail
-
 /// The model of one kernel: its control tree and the accesses at its leaves.
-struct SharedAccessAnalysis::KernelModel {
+struct KernelModel {
   std::deque<shared_access_detail::Node> Nodes;
   std::deque<shared_access_detail::CallFrame> Frames;
   shared_access_detail::Node *Root = nullptr;
@@ -103,6 +101,8 @@ struct SharedAccessAnalysis::KernelModel {
   /// The arithmetic views of the indices and conditions (one walk each).
   std::unique_ptr<IntExprViews> Views;
 };
+
+} // namespace shared_access_detail
 
 } // namespace kernel_tidy::dsl
 

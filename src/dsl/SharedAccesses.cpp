@@ -11,12 +11,12 @@
 #include "src/dsl/Ast.h"
 #include "src/dsl/BarrierIntervals.h"
 #include "src/dsl/Divergence.h"
+#include "src/dsl/HalvingLoops.h"
 #include "src/dsl/HostEval.h"
 #include "src/dsl/Names.h"
 #include "src/dsl/SharedAccessModel.h"
 #include "src/dsl/Statements.h"
 #include "src/dsl/ThreadValues.h"
-#include "src/dsl/TreeReduction.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -77,7 +77,7 @@ namespace {
 /// Builds the control tree of one kernel, inlining helper calls.
 class ModelBuilder {
 public:
-  using KernelModel = SharedAccessAnalysis::KernelModel;
+  using KernelModel = shared_access_detail::KernelModel;
   ModelBuilder(ASTContext &Ctx, UniformityAnalysis &Uniformity, WriteAnalysis &Writes,
                KernelModel &M)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Uniformity(Uniformity), Writes(Writes), M(M) {}
@@ -579,7 +579,7 @@ SharedAccessAnalysis::SharedAccessAnalysis(ASTContext &Ctx, UniformityAnalysis &
 
 SharedAccessAnalysis::~SharedAccessAnalysis() = default;
 
-SharedAccessAnalysis::KernelModel &SharedAccessAnalysis::modelOf(const LambdaExpr *Kernel) {
+shared_access_detail::KernelModel &SharedAccessAnalysis::modelOf(const LambdaExpr *Kernel) {
   auto [It, Inserted] = Models.try_emplace(Kernel);
   if (!Inserted)
     return *It->second;

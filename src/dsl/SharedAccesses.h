@@ -20,6 +20,7 @@
 
 #include "src/dsl/BlockSize.h"
 #include "src/dsl/IndexRange.h"
+#include "src/dsl/SharedAccessRecords.h"
 #include "src/dsl/Uniformity.h"
 #include "src/dsl/WarpWidth.h"
 #include "src/dsl/Writes.h"
@@ -33,41 +34,9 @@
 
 namespace kernel_tidy::dsl {
 
-/// One read or write of a Shared element, as one kernel emits it (an access
-/// in a helper called twice is two accesses).
-struct SharedAccess {
-  const clang::Expr *Access = nullptr; ///< `s[i]`, `s.read(i)`, `s.write(i, v)`.
-  const clang::Expr *Index = nullptr;
-  const clang::Expr *Stored = nullptr; ///< The value a plain write stores, if known.
-  const clang::VarDecl *Array = nullptr;
-  unsigned Instance = 0; ///< Which construction of Array (a helper may declare it).
-  bool Reads = false;
-  bool Writes = false;
-  /// The helper, lambda or Callable calls from the kernel down to the access,
-  /// outermost first.
-  std::vector<const clang::CallExpr *> Calls;
-};
-
-/// A pair of accesses that two distinct threads can make to one element
-/// within one barrier interval.
-struct SharedRace {
-  enum Order {
-    WriteThenRead, ///< The write comes first on the barrier-free path.
-    ReadThenWrite, ///< The read comes first (write-after-read).
-    SameStatement, ///< Both in one statement.
-    OtherBranch,   ///< In two arms of a thread-dependent branch.
-  };
-  const SharedAccess *Write = nullptr;
-  const SharedAccess *Read = nullptr;
-  Order Sequence = WriteThenRead;
-  /// The loop whose back edge the barrier-free path crosses (the second
-  /// access runs in a later iteration), or nullptr.
-  const clang::Stmt *AcrossLoop = nullptr;
-  std::array<unsigned, 3> Writer{0, 0, 0}; ///< The writing thread's thread_id().
-  std::array<unsigned, 3> Reader{0, 0, 0}; ///< The reading thread's thread_id().
-  int64_t Element = 0;
-  unsigned Dimension = 1; ///< Of the kernel: how many coordinates to show.
-};
+namespace shared_access_detail {
+struct KernelModel;
+} // namespace shared_access_detail
 
 /// The Shared accesses, barrier intervals and races of kernels, memoized per
 /// kernel for one translation unit.
@@ -91,9 +60,8 @@ public:
   /// The races of \p Kernel: one per write/read pair with a witness.
   const std::vector<SharedRace> &racesIn(const clang::LambdaExpr *Kernel);
 
-  struct KernelModel;
-
 private:
+  using KernelModel = shared_access_detail::KernelModel;
   KernelModel &modelOf(const clang::LambdaExpr *Kernel);
 
   clang::ASTContext &Ctx;

@@ -360,4 +360,15 @@ const CXXForRangeStmt *deviceLoopOf(const VarDecl *Var, ASTContext &Ctx) {
   return nullptr;
 }
 
+bool repeatedWithin(const Stmt *S, const Stmt *Scope, ASTContext &Ctx) {
+  for (const Stmt *Node = parentStmt(S, Ctx); Node && Node != Scope; Node = parentStmt(Node, Ctx)) {
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Node))
+      return true;
+    if (isa<CompoundStmt>(Node))
+      if (auto Control = controlOfBody(Node, Ctx); Control && Control->isLoop())
+        return true;
+  }
+  return false;
+}
+
 } // namespace kernel_tidy::dsl

@@ -111,6 +111,10 @@ bool isDoubled(const clang::Expr *E, llvm::function_ref<bool(const clang::Expr *
 /// Whether \p S contains a `$return`, `$break` or `$continue`.
 bool containsDslExit(const clang::Stmt *S);
 
+/// True if a host or DSL loop around \p S repeats it below \p Scope (the
+/// block that declares a variable S uses).
+bool repeatedWithin(const clang::Stmt *S, const clang::Stmt *Scope, clang::ASTContext &Ctx);
+
 } // namespace kernel_tidy::dsl
 
 #endif // KERNEL_TIDY_SRC_DSL_STATEMENTS_H

@@ -39,7 +39,7 @@ struct Side {
 /// The value of a kernel's integer expressions in one thread of a block.
 class ThreadValues {
 public:
-  using KernelModel = SharedAccessAnalysis::KernelModel;
+  using KernelModel = shared_access_detail::KernelModel;
   ThreadValues(clang::ASTContext &Ctx, UniformityAnalysis &Uniformity, WriteAnalysis &Writes,
                KernelModel &M, bool BlockKnown)
       : Ctx(Ctx), Uniformity(Uniformity), Writes(Writes), M(M), BlockKnown(BlockKnown) {}
@@ -84,7 +84,7 @@ private:
 /// Searches the threads of a block for a witness of a race in one kernel.
 class RaceWitnessSearch {
 public:
-  using KernelModel = SharedAccessAnalysis::KernelModel;
+  using KernelModel = shared_access_detail::KernelModel;
   RaceWitnessSearch(clang::ASTContext &Ctx, UniformityAnalysis &Uniformity, WriteAnalysis &Writes,
                     IndexRangeAnalysis &Ranges, KernelModel &M, bool BlockKnown)
       : Values(Ctx, Uniformity, Writes, M, BlockKnown), Ranges(Ranges), M(M) {}

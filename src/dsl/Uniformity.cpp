@@ -3,7 +3,6 @@
 #include "src/dsl/Uniformity.h"
 
 #include "src/dsl/Ast.h"
-#include "src/dsl/Divergence.h"
 #include "src/dsl/HostEval.h"
 #include "src/dsl/Names.h"
 #include "src/dsl/Statements.h"

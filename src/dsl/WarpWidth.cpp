@@ -135,4 +135,16 @@ WarpWidth WarpWidthAnalysis::optionWidth() const {
   return Width;
 }
 
+std::optional<unsigned> coveredLanes(llvm::ArrayRef<int64_t> Offsets) {
+  uint64_t Seen = 0;
+  for (int64_t D : Offsets) {
+    if (D <= 0 || D > 64 || !llvm::isPowerOf2_64(D) || (Seen & D))
+      return std::nullopt;
+    Seen |= D;
+  }
+  if (Offsets.empty() || !llvm::isPowerOf2_64(Seen + 1))
+    return std::nullopt;
+  return static_cast<unsigned>(Seen + 1);
+}
+
 } // namespace kernel_tidy::dsl

@@ -7,6 +7,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
@@ -17,7 +18,7 @@ namespace kernel_tidy::dsl {
 /// The narrowest and widest warps that set_warp_size and the WarpSize
 /// option accept (any power of two between them); a wrong width would make
 /// wrong "safe" fixes, so every other value is rejected.
-inline constexpr unsigned MinWarpWidth = 4, MaxWarpWidth = 128;
+inline constexpr unsigned MinWarpWidth = 8, MaxWarpWidth = 128;
 
 /// The width when neither set_warp_size nor the WarpSize option says
 /// otherwise: CUDA's and Metal's.
@@ -29,7 +30,7 @@ inline constexpr unsigned DefaultWarpWidth = 32;
 /// rules cannot disagree on what a width is.
 std::optional<unsigned> parseWarpWidth(llvm::StringRef Text);
 
-/// What parseWarpWidth accepts, for messages: "a power of two from 4 to 128".
+/// What parseWarpWidth accepts, for messages: "a power of two from 8 to 128".
 std::string warpWidthChoices();
 
 /// The widths of kernels that do not call set_warp_size: the WarpSize option
@@ -114,6 +115,10 @@ private:
   const DefaultWarpWidths Defaults;
   llvm::DenseMap<const clang::Stmt *, WarpWidth> Bodies;
 };
+
+/// The lanes that offsets reach together: N when \p Offsets are exactly the
+/// powers of two below N, each once, in any order; std::nullopt otherwise.
+std::optional<unsigned> coveredLanes(llvm::ArrayRef<int64_t> Offsets);
 
 } // namespace kernel_tidy::dsl
 

@@ -16,19 +16,19 @@ mkdir -p "$work/frontends/cute/kernel_tidy_cute/rules"
 cp "$src/frontends/cute/kernel_tidy_cute/rules/__init__.py" "$work/frontends/cute/kernel_tidy_cute/rules/"
 gen() { python3 "$src/scripts/new-rule" --root "$work" "$@"; }
 
-gen --fix-kinds safe --summary 'vote loop -> warp_active_any' \
+gen --family warp --fix-kinds safe --summary 'vote loop -> warp_active_any' \
     luisa-warp-vote-loop > "$work/out.log" 2>&1 || { cat "$work/out.log"; fail "the generator failed"; }
 cat "$work/out.log"
-for f in rules/WarpVoteLoopCheck.h rules/WarpVoteLoopCheck.cpp docs/rules/luisa-warp-vote-loop.md \
+for f in rules/warp/WarpVoteLoopCheck.h rules/warp/WarpVoteLoopCheck.cpp docs/rules/luisa-warp-vote-loop.md \
          test/fixtures/luisa-warp-vote-loop/positive.cpp test/fixtures/luisa-warp-vote-loop/negative.cpp \
          test/fixtures/luisa-warp-vote-loop/near-miss.cpp; do
   [ -s "$work/$f" ] || fail "$f was not written"
   grep -q "wrote $f" "$work/out.log" || fail "$f is not in the generator's output"
 done
-grep -q 'class WarpVoteLoopCheck : public RuleBase' "$work/rules/WarpVoteLoopCheck.h" || fail "the check class"
-grep -q '#include "rules/WarpVoteLoopCheck.h"' "$work/rules/WarpVoteLoopCheck.cpp" || fail "the source's include"
-grep -q 'void WarpVoteLoopCheck::registerMatchers' "$work/rules/WarpVoteLoopCheck.cpp" || fail "registerMatchers"
-grep -q 'void WarpVoteLoopCheck::check' "$work/rules/WarpVoteLoopCheck.cpp" || fail "check"
+grep -q 'class WarpVoteLoopCheck : public RuleBase' "$work/rules/warp/WarpVoteLoopCheck.h" || fail "the check class"
+grep -q '#include "rules/warp/WarpVoteLoopCheck.h"' "$work/rules/warp/WarpVoteLoopCheck.cpp" || fail "the source's include"
+grep -q 'void WarpVoteLoopCheck::registerMatchers' "$work/rules/warp/WarpVoteLoopCheck.cpp" || fail "registerMatchers"
+grep -q 'void WarpVoteLoopCheck::check' "$work/rules/warp/WarpVoteLoopCheck.cpp" || fail "check"
 for section in '# luisa-warp-vote-loop' '## Before' '## After' '## When it is safe' \
                '## When it does not fire' '## Options'; do  # RuleRegistry.EveryRuleHasADocPage
   grep -q "^$section\$" "$work/docs/rules/luisa-warp-vote-loop.md" || fail "the doc page lacks '$section'"
@@ -58,7 +58,7 @@ grep -B1 -x '<!-- end of the rules table -->' "$work/README.md" \
   || fail "the README row"
 if [ -n "${3:-}" ]; then  # what it writes follows the project's .clang-format
   cp "$src/.clang-format" "$work/"
-  (cd "$work" && "$3" --dry-run -Werror rules/WarpVoteLoopCheck.h rules/WarpVoteLoopCheck.cpp \
+  (cd "$work" && "$3" --dry-run -Werror rules/warp/WarpVoteLoopCheck.h rules/warp/WarpVoteLoopCheck.cpp \
     rules/Rules.def) || fail "the generated C++ is not clang-formatted"
 fi
 echo "ok: the skeleton, the registry line and the README row"
@@ -88,9 +88,15 @@ snapshot() { (cd "$work" && find . -type f ! -name '*.log' ! -name rules.i | sor
 before=$(snapshot)
 for bad in luisa-warp-vote-loop luisa-butterfly-reduction Luisa-x luisa- luisa-a_b luisa-a--b warp-vote \
            cute-warp-vote-loop cute-launch-config cute- cute-a_b; do
-  if gen "$bad" > "$work/refused.log" 2>&1; then fail "accepted '$bad'"; fi
+  family=--family=warp
+  case $bad in cute-*) family=;; esac
+  if gen $family "$bad" > "$work/refused.log" 2>&1; then fail "accepted '$bad'"; fi
   grep -q '^new-rule: ' "$work/refused.log" || { cat "$work/refused.log"; fail "no reason for '$bad'"; }
 done
-if gen luisa-other WarpVoteLoop > "$work/refused.log" 2>&1; then fail "accepted a class name twice"; fi
+if gen --family warp luisa-other WarpVoteLoop > "$work/refused.log" 2>&1; then fail "accepted a class name twice"; fi
+grep -q 'is in rules/Rules.def already' "$work/refused.log" || fail "no reason for a class name twice"
+if gen luisa-no-room > "$work/refused.log" 2>&1; then fail "accepted a C++ rule without --family"; fi
+grep -q 'needs --family' "$work/refused.log" || fail "no reason for a missing --family"
+if gen --family warp cute-in-a-room > "$work/refused.log" 2>&1; then fail "accepted --family for a cute rule"; fi
 [ "$before" = "$(snapshot)" ] || fail "a refused run changed files"
 echo "ok: bad, existing and duplicate ids are refused"

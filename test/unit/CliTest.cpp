@@ -678,7 +678,7 @@ TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
   EXPECT_EQ(std::string::npos, R.Out.find("unsafe")) << R.Out;
 }
 
-TEST_F(Cli, WarpSizeFromAnySourceMustBeAPowerOfTwoFromFourTo128) {
+TEST_F(Cli, WarpSizeFromAnySourceMustBeAPowerOfTwoFromEightTo128) {
   std::string File = copyFixture(UnsafeCase);
   std::string Source = readFile(File);
   struct Case {
@@ -696,7 +696,7 @@ TEST_F(Cli, WarpSizeFromAnySourceMustBeAPowerOfTwoFromFourTo128) {
     EXPECT_NE(std::string::npos, R.Err.find("error: invalid value '" + C.Value + "' for option '" +
                                             C.Option + "' (from '" + Dir +
                                             "/.clang-tidy'): the warp width must be a power "
-                                            "of two from 4 to 128"))
+                                            "of two from 8 to 128"))
         << C.Config << R.Err;
     EXPECT_EQ(Source, readFile(File)) << C.Config << ": nothing written";
     // The same configuration through --config-file.
@@ -708,7 +708,7 @@ TEST_F(Cli, WarpSizeFromAnySourceMustBeAPowerOfTwoFromFourTo128) {
     EXPECT_EQ(Source, readFile(File));
   }
   llvm::sys::fs::remove(Dir + "/.clang-tidy");
-  for (const char *Width : {"0", "2", "3", "12", "256", "1024"}) {
+  for (const char *Width : {"0", "2", "4", "12", "256", "1024"}) {
     ProcessResult R =
         runKernelTidy({"check", "--fix", "--unsafe-fixes", "--warp-size", Width, File});
     EXPECT_EQ(2, R.ExitCode) << Width;
@@ -717,10 +717,10 @@ TEST_F(Cli, WarpSizeFromAnySourceMustBeAPowerOfTwoFromFourTo128) {
         << R.Err;
   }
   EXPECT_EQ(Source, readFile(File));
-  for (const char *Width : {"4", "128"})
+  for (const char *Width : {"8", "128"})
     EXPECT_EQ(0, runKernelTidy({"check", "--warp-size", Width, File}).ExitCode) << Width;
   writeFile(Dir + "/.clang-tidy",
-            "CheckOptions: {WarpSize: 4, luisa-butterfly-reduction.WarpSize: 32}\n");
+            "CheckOptions: {WarpSize: 8, luisa-butterfly-reduction.WarpSize: 32}\n");
   EXPECT_EQ(1, runKernelTidy({"check", File}).ExitCode) << "valid widths are accepted";
 }
 

@@ -1,6 +1,7 @@
 //===--- LaneShiftsTest.cpp - Warp loops over shifting lane offsets -------===//
 
-#include "src/dsl/LaneShifts.h"
+#include "rules/warp/LaneShifts.h"
+#include "src/dsl/WarpWidth.h"
 #include "test/unit/DslSnippet.h"
 #include <gtest/gtest.h>
 

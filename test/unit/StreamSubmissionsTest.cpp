@@ -1,6 +1,6 @@
 //===--- StreamSubmissionsTest.cpp - Host statements that submit ----------===//
 
-#include "src/dsl/StreamSubmissions.h"
+#include "rules/host/StreamSubmissions.h"
 #include "test/unit/DslSnippet.h"
 #include <gtest/gtest.h>
 

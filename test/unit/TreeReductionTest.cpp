@@ -1,6 +1,6 @@
 //===--- TreeReductionTest.cpp - Shared-memory tree reductions ------------===//
 
-#include "src/dsl/TreeReduction.h"
+#include "rules/block/TreeReduction.h"
 #include "src/dsl/Ast.h"
 #include "src/dsl/HostEval.h"
 #include "test/unit/DslSnippet.h"

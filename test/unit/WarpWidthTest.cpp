@@ -119,16 +119,16 @@ TEST(WarpWidth, NonConstantOrInvalidWidthsAreUnknown) {
   }
 }
 
-TEST(WarpWidth, ParseWarpWidthAcceptsPowersOfTwoFromFourTo128) {
-  for (unsigned Lanes : {4u, 8u, 16u, 32u, 64u, 128u})
+TEST(WarpWidth, ParseWarpWidthAcceptsPowersOfTwoFromEightTo128) {
+  for (unsigned Lanes : {8u, 16u, 32u, 64u, 128u})
     EXPECT_EQ(Lanes, dsl::parseWarpWidth(std::to_string(Lanes))) << Lanes;
   EXPECT_EQ(64u, dsl::parseWarpWidth(" 64\n")) << "YAML and the CLI may leave blanks";
-  for (const char *Text : {"0", "1", "2", "3", "12", "48", "96", "256", "1024", "-32", "+32",
+  for (const char *Text : {"0", "1", "2", "3", "4", "12", "48", "96", "256", "1024", "-32", "+32",
                            "0x20", "32.0", "32u", "3 2", "", " ", "banana",
                            // 2^32 + 64 and 2^64 + 32: no wrapping to a width.
                            "4294967360", "18446744073709551648"})
     EXPECT_EQ(std::nullopt, dsl::parseWarpWidth(Text)) << "'" << Text << "'";
-  EXPECT_EQ("a power of two from 4 to 128", dsl::warpWidthChoices());
+  EXPECT_EQ("a power of two from 8 to 128", dsl::warpWidthChoices());
   EXPECT_EQ(dsl::DefaultWarpWidth, dsl::parseWarpWidth(std::to_string(dsl::DefaultWarpWidth)));
 }
 

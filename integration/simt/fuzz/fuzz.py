@@ -344,8 +344,8 @@ def check_arguments(ap, args):
     for name in ("count", "runs"):
         if getattr(args, name) < 1:
             ap.error(f"--{name} must be at least 1, not {getattr(args, name)}")
-    if args.warp_size not in (4, 8, 16, 32, 64, 128):
-        ap.error(f"--warp-size must be a power of two from 4 to 128, not {args.warp_size}")
+    if args.warp_size not in (8, 16, 32, 64, 128):
+        ap.error(f"--warp-size must be a power of two from 8 to 128, not {args.warp_size}")
     tool = args.kernel_tidy
     if not os.path.isfile(tool) or not os.access(tool, os.X_OK):
         ap.error(f"--kernel-tidy: {tool!r} is not an executable file")

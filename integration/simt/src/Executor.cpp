@@ -61,6 +61,32 @@ constexpr size_t FiberStackBytes = 256 * 1024;
 // A loop that runs this often in one warp is taken for one that never ends.
 constexpr uint64_t MaxLoopIterations = uint64_t(1) << 24;
 
+/// Vectors whose storage the next LaneValues or LaneRefs reuses: every expression of
+/// every warp makes some, and the heap was a tenth of the executor's time.
+template <typename T> class SpareVectors {
+public:
+  /// \p Count value-initialised elements, in a spare vector's storage where there is one.
+  static std::vector<T> take(size_t Count) {
+    std::vector<T> Items;
+    if (!spare().empty()) {
+      Items = std::move(spare().back());
+      spare().pop_back();
+    }
+    Items.assign(Count, T{});
+    return Items;
+  }
+  static void giveBack(std::vector<T> &Items) {
+    if (Items.capacity() != 0 && spare().size() < 64)
+      spare().push_back(std::move(Items));
+  }
+
+private:
+  static std::vector<std::vector<T>> &spare() {
+    thread_local std::vector<std::vector<T>> Spare;
+    return Spare;
+  }
+};
+
 /// One value per lane of a warp (only the active lanes' are meaningful), and which of
 /// them depend on an undefined read.
 struct LaneValues {
@@ -71,7 +97,12 @@ struct LaneValues {
 
   LaneValues() = default;
   LaneValues(const Type *T, unsigned Width)
-      : T(T), Stride(T ? T->size() : 0), Bytes(Stride * Width) {}
+      : T(T), Stride(T ? T->size() : 0), Bytes(SpareVectors<std::byte>::take(Stride * Width)) {}
+  LaneValues(const LaneValues &) = default;
+  LaneValues(LaneValues &&) noexcept = default;
+  LaneValues &operator=(const LaneValues &) = default;
+  LaneValues &operator=(LaneValues &&) noexcept = default;
+  ~LaneValues() { SpareVectors<std::byte>::giveBack(Bytes); }
   std::byte *lane(unsigned L) { return Bytes.data() + L * Stride; }
   const std::byte *lane(unsigned L) const { return Bytes.data() + L * Stride; }
 };
@@ -118,6 +149,13 @@ struct Place {
 struct LaneRefs {
   const Type *T = nullptr;
   std::vector<Place> Address;
+
+  LaneRefs(const Type *T, unsigned Width) : T(T), Address(SpareVectors<Place>::take(Width)) {}
+  LaneRefs(const LaneRefs &) = default;
+  LaneRefs(LaneRefs &&) noexcept = default;
+  LaneRefs &operator=(const LaneRefs &) = default;
+  LaneRefs &operator=(LaneRefs &&) noexcept = default;
+  ~LaneRefs() { SpareVectors<Place>::giveBack(Address); }
 };
 
 /// splitmix64: small, seedable, the same on every platform.
@@ -169,13 +207,18 @@ struct Frame {
 
   Frame(const FrameLayout *Layout, unsigned Width)
       : Layout(Layout), Data(Layout->Size * Width), Shadow(Data.size()) {}
-  Place local(uint32_t Uid, unsigned Lane) {
+  /// Where variable \p Uid lives in each lane's part of the frame.
+  size_t offsetOf(uint32_t Uid) const {
     auto It = Layout->Offsets.find(Uid);
     if (It == Layout->Offsets.end())
       throw Unsupported("variable #" + std::to_string(Uid) + " without storage");
-    size_t At = Lane * Layout->Size + It->second;
+    return It->second;
+  }
+  Place at(size_t Offset, unsigned Lane) {
+    size_t At = Lane * Layout->Size + Offset;
     return {Data.data() + At, Shadow.data() + At};
   }
+  Place local(uint32_t Uid, unsigned Lane) { return at(offsetOf(Uid), Lane); }
 };
 
 /// A loop or switch being executed: the lanes that left it by break (or, for a
@@ -831,14 +874,16 @@ private:
   }
 
   LaneRefs ref(const Expression *E, const Mask &Active, Invocation &I) {
-    LaneRefs R{E->type(), std::vector<Place>(Width)};
+    LaneRefs R(E->type(), Width);
     switch (E->tag()) {
     case Expression::Tag::REF: {
       Variable V = static_cast<const RefExpr *>(E)->variable();
       switch (V.tag()) {
-      case Variable::Tag::LOCAL:
-        forLanes(Active, [&](unsigned L) { R.Address[L] = I.Vars->local(V.uid(), L); });
+      case Variable::Tag::LOCAL: {
+        size_t Offset = I.Vars->offsetOf(V.uid());
+        forLanes(Active, [&](unsigned L) { R.Address[L] = I.Vars->at(Offset, L); });
         return R;
+      }
       case Variable::Tag::SHARED: {
         auto It = SharedOffsets.find(V.uid());
         if (It == SharedOffsets.end())

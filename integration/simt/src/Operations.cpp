@@ -325,23 +325,51 @@ bool isVectorMaker(CallOp Op) {
 
 } // namespace
 
-bool hasShape(const Type *T) {
-  if (T == nullptr)
-    return false;
-  const Type *E = T->is_vector() ? T->element() : T;
-  return E->is_bool() || E->is_int32() || E->is_uint32() || E->is_float32() || E->is_float16();
-}
+namespace {
 
-Shape shapeOf(const Type *T) {
-  if (!hasShape(T))
-    throw Unsupported("type " + typeName(T));
+/// What shapeOf computes for one type, and whether it has a shape at all.
+struct ShapeEntry {
+  const Type *T = nullptr;
+  bool HasShape = false;
+  Shape S{};
+};
+
+ShapeEntry computeShape(const Type *T) {
   const Type *E = T->is_vector() ? T->element() : T;
+  ShapeEntry Entry;
+  Entry.T = T;
+  Entry.HasShape =
+      E->is_bool() || E->is_int32() || E->is_uint32() || E->is_float32() || E->is_float16();
+  if (!Entry.HasShape)
+    return Entry;
   Scalar K = E->is_bool()      ? Scalar::Bool
              : E->is_int32()   ? Scalar::Int
              : E->is_uint32()  ? Scalar::Uint
              : E->is_float32() ? Scalar::Float
                                : Scalar::Half;
-  return {K, T->is_vector() ? T->dimension() : 1u, E->size()};
+  Entry.S = {K, T->is_vector() ? T->dimension() : 1u, E->size()};
+  return Entry;
+}
+
+/// The shape of \p T, looked up in a small direct-mapped cache: every operation of
+/// every lane asks, and LuisaCompute's types are interned for the program's lifetime
+/// (one pointer per type), while asking a Type is a call into its library.
+const ShapeEntry &cachedShape(const Type *T) {
+  thread_local ShapeEntry Cache[64];
+  ShapeEntry &Slot = Cache[(reinterpret_cast<uintptr_t>(T) >> 4) % 64];
+  if (Slot.T != T)
+    Slot = computeShape(T);
+  return Slot;
+}
+
+} // namespace
+
+bool hasShape(const Type *T) { return T != nullptr && cachedShape(T).HasShape; }
+
+Shape shapeOf(const Type *T) {
+  if (!hasShape(T))
+    throw Unsupported("type " + typeName(T));
+  return cachedShape(T).S;
 }
 
 std::string typeName(const Type *T) {

@@ -442,20 +442,28 @@ void unaryOp(UnaryOp Op, const Type *Result, const Type *Operand, const std::byt
 
 void binaryOp(BinaryOp Op, const Type *Result, const Type *Lhs, const std::byte *L, const Type *Rhs,
               const std::byte *R, std::byte *Out) {
+  const unsigned Lane = 0;
+  binaryOpLanes(Op, Result, Lhs, L, 0, Rhs, R, 0, Out, 0, {&Lane, 1});
+}
+
+void binaryOpLanes(BinaryOp Op, const Type *Result, const Type *Lhs, const std::byte *L,
+                   size_t LStride, const Type *Rhs, const std::byte *R, size_t RStride,
+                   std::byte *Out, size_t OutStride, std::span<const unsigned> Lanes) {
   Shape LS = shapeOf(Lhs), RS = shapeOf(Rhs), OS = shapeOf(Result);
   Scalar C = (Op == BinaryOp::SHL || Op == BinaryOp::SHR) ? LS.Kind : common(LS.Kind, RS.Kind);
   bool Relational = luisa::compute::is_relational(Op);
   visitScalar(C, [&](auto Tag) {
     using T = decltype(Tag);
-    for (unsigned I = 0; I < OS.Components; ++I) {
-      T A = loadAs<T>(LS.Kind, component(LS, L, I));
-      T B = loadAs<T>(RS.Kind, component(RS, R, I));
-      std::byte *O = Out + I * OS.ElementSize;
-      if (Relational)
-        storeAs(OS.Kind, O, relation(Op, A, B));
-      else
-        storeAs(OS.Kind, O, arithmetic(Op, A, B));
-    }
+    for (unsigned Lane : Lanes)
+      for (unsigned I = 0; I < OS.Components; ++I) {
+        T A = loadAs<T>(LS.Kind, component(LS, L + Lane * LStride, I));
+        T B = loadAs<T>(RS.Kind, component(RS, R + Lane * RStride, I));
+        std::byte *O = Out + Lane * OutStride + I * OS.ElementSize;
+        if (Relational)
+          storeAs(OS.Kind, O, relation(Op, A, B));
+        else
+          storeAs(OS.Kind, O, arithmetic(Op, A, B));
+      }
   });
 }
 

@@ -61,6 +61,32 @@ constexpr size_t FiberStackBytes = 256 * 1024;
 // A loop that runs this often in one warp is taken for one that never ends.
 constexpr uint64_t MaxLoopIterations = uint64_t(1) << 24;
 
+/// Vectors whose storage the next LaneValues or LaneRefs reuses: every expression of
+/// every warp makes some, and the heap was a tenth of the executor's time.
+template <typename T> class SpareVectors {
+public:
+  /// \p Count value-initialised elements, in a spare vector's storage where there is one.
+  static std::vector<T> take(size_t Count) {
+    std::vector<T> Items;
+    if (!spare().empty()) {
+      Items = std::move(spare().back());
+      spare().pop_back();
+    }
+    Items.assign(Count, T{});
+    return Items;
+  }
+  static void giveBack(std::vector<T> &Items) {
+    if (Items.capacity() != 0 && spare().size() < 64)
+      spare().push_back(std::move(Items));
+  }
+
+private:
+  static std::vector<std::vector<T>> &spare() {
+    thread_local std::vector<std::vector<T>> Spare;
+    return Spare;
+  }
+};
+
 /// One value per lane of a warp (only the active lanes' are meaningful), and which of
 /// them depend on an undefined read.
 struct LaneValues {
@@ -71,7 +97,12 @@ struct LaneValues {
 
   LaneValues() = default;
   LaneValues(const Type *T, unsigned Width)
-      : T(T), Stride(T ? T->size() : 0), Bytes(Stride * Width) {}
+      : T(T), Stride(T ? T->size() : 0), Bytes(SpareVectors<std::byte>::take(Stride * Width)) {}
+  LaneValues(const LaneValues &) = default;
+  LaneValues(LaneValues &&) noexcept = default;
+  LaneValues &operator=(const LaneValues &) = default;
+  LaneValues &operator=(LaneValues &&) noexcept = default;
+  ~LaneValues() { SpareVectors<std::byte>::giveBack(Bytes); }
   std::byte *lane(unsigned L) { return Bytes.data() + L * Stride; }
   const std::byte *lane(unsigned L) const { return Bytes.data() + L * Stride; }
 };
@@ -85,6 +116,33 @@ enum : uint8_t {
   Unwritten = 2,
 };
 
+/// std::memcpy and std::memset for the sizes a lane's value has: inline for the common
+/// ones, where a call for a size the compiler cannot see cost a tenth of the time.
+inline void copyValue(std::byte *To, const std::byte *From, size_t Size) {
+  switch (Size) {
+  case 4:
+    std::memcpy(To, From, 4);
+    return;
+  case 2:
+    std::memcpy(To, From, 2);
+    return;
+  case 8:
+    std::memcpy(To, From, 8);
+    return;
+  case 16:
+    std::memcpy(To, From, 16);
+    return;
+  default:
+    std::memcpy(To, From, Size);
+  }
+}
+inline void fillShadow(uint8_t *To, uint8_t Value, size_t Size) {
+  if (Size == 4)
+    To[0] = To[1] = To[2] = To[3] = Value;
+  else
+    std::memset(To, Value, Size);
+}
+
 /// Storage: its bytes and their shadow (nonzero where the value stored there is
 /// undefined; null for constants, which always are defined).
 struct Place {
@@ -94,6 +152,11 @@ struct Place {
   explicit operator bool() const { return Data != nullptr; }
   Place at(size_t Offset) const { return {Data + Offset, Shadow ? Shadow + Offset : nullptr}; }
   bool undefined(size_t Size) const {
+    if (Shadow && Size == 4) {
+      uint32_t Word;
+      std::memcpy(&Word, Shadow, 4);
+      return Word != 0;
+    }
     if (Shadow)
       for (size_t B = 0; B < Size; ++B)
         if (Shadow[B])
@@ -108,9 +171,9 @@ struct Place {
     return false;
   }
   void store(const std::byte *Bytes, size_t Size, bool Undefined) const {
-    std::memcpy(Data, Bytes, Size);
+    copyValue(Data, Bytes, Size);
     if (Shadow)
-      std::memset(Shadow, Undefined ? Tainted : Defined, Size);
+      fillShadow(Shadow, Undefined ? Tainted : Defined, Size);
   }
 };
 
@@ -118,6 +181,13 @@ struct Place {
 struct LaneRefs {
   const Type *T = nullptr;
   std::vector<Place> Address;
+
+  LaneRefs(const Type *T, unsigned Width) : T(T), Address(SpareVectors<Place>::take(Width)) {}
+  LaneRefs(const LaneRefs &) = default;
+  LaneRefs(LaneRefs &&) noexcept = default;
+  LaneRefs &operator=(const LaneRefs &) = default;
+  LaneRefs &operator=(LaneRefs &&) noexcept = default;
+  ~LaneRefs() { SpareVectors<Place>::giveBack(Address); }
 };
 
 /// splitmix64: small, seedable, the same on every platform.
@@ -169,13 +239,18 @@ struct Frame {
 
   Frame(const FrameLayout *Layout, unsigned Width)
       : Layout(Layout), Data(Layout->Size * Width), Shadow(Data.size()) {}
-  Place local(uint32_t Uid, unsigned Lane) {
+  /// Where variable \p Uid lives in each lane's part of the frame.
+  size_t offsetOf(uint32_t Uid) const {
     auto It = Layout->Offsets.find(Uid);
     if (It == Layout->Offsets.end())
       throw Unsupported("variable #" + std::to_string(Uid) + " without storage");
-    size_t At = Lane * Layout->Size + It->second;
+    return It->second;
+  }
+  Place at(size_t Offset, unsigned Lane) {
+    size_t At = Lane * Layout->Size + Offset;
     return {Data.data() + At, Shadow.data() + At};
   }
+  Place local(uint32_t Uid, unsigned Lane) { return at(offsetOf(Uid), Lane); }
 };
 
 /// A loop or switch being executed: the lanes that left it by break (or, for a
@@ -359,7 +434,10 @@ private:
     unsigned Count = (threadsPerBlock() + Width - 1) / Width;
     Warps.assign(Count, Warp{});
     while (Stacks.size() < Count)
-      Stacks.push_back(std::make_unique<char[]>(FiberStackBytes));
+      // Not zeroed: a fiber touches a few pages of its stack, and clearing every page
+      // (8 MiB for a block of 256 threads at 8 lanes) was 4 of the 7 s of system time that
+      // the harness's three widths took.
+      Stacks.push_back(std::unique_ptr<char[]>(new char[FiberStackBytes]));
     for (unsigned W = 0; W < Count; ++W) {
       Warp &Wp = Warps[W];
       Wp.Index = W;
@@ -831,14 +909,16 @@ private:
   }
 
   LaneRefs ref(const Expression *E, const Mask &Active, Invocation &I) {
-    LaneRefs R{E->type(), std::vector<Place>(Width)};
+    LaneRefs R(E->type(), Width);
     switch (E->tag()) {
     case Expression::Tag::REF: {
       Variable V = static_cast<const RefExpr *>(E)->variable();
       switch (V.tag()) {
-      case Variable::Tag::LOCAL:
-        forLanes(Active, [&](unsigned L) { R.Address[L] = I.Vars->local(V.uid(), L); });
+      case Variable::Tag::LOCAL: {
+        size_t Offset = I.Vars->offsetOf(V.uid());
+        forLanes(Active, [&](unsigned L) { R.Address[L] = I.Vars->at(Offset, L); });
         return R;
+      }
       case Variable::Tag::SHARED: {
         auto It = SharedOffsets.find(V.uid());
         if (It == SharedOffsets.end())
@@ -936,7 +1016,7 @@ private:
         return;
       if (isShared(R.Address[L].Data))
         noteAccess(R.Address[L], V.Stride, L, Access::Read);
-      std::memcpy(V.lane(L), R.Address[L].Data, V.Stride);
+      copyValue(V.lane(L), R.Address[L].Data, V.Stride);
       V.Undefined.set(L, R.Address[L].undefined(V.Stride));
       if (R.Address[L].unwritten(V.Stride))
         event(EventKind::UndefinedRead, L, "a read of shared memory before any write");
@@ -978,9 +1058,11 @@ private:
       LaneValues X = eval(B->lhs(), Active, I);
       LaneValues Y = eval(B->rhs(), Active, I);
       LaneValues V(E->type(), Width);
-      forLanes(Active, [&](unsigned L) {
-        binaryOp(B->op(), V.T, X.T, X.lane(L), Y.T, Y.lane(L), V.lane(L));
-      });
+      unsigned Lanes[MaxLanes], Count = 0;
+      forLanes(Active, [&](unsigned L) { Lanes[Count++] = L; });
+      if (Count != 0)
+        binaryOpLanes(B->op(), V.T, X.T, X.lane(0), X.Stride, Y.T, Y.lane(0), Y.Stride, V.lane(0),
+                      V.Stride, {Lanes, Count});
       V.Undefined = undefinedOf({&X, &Y}, Active);
       return V;
     }
@@ -1108,7 +1190,7 @@ private:
       forLanes(Active, [&](unsigned L) {
         if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L)) {
           noteAccess(P, V.Stride, L, Access::Read);
-          std::memcpy(V.lane(L), P.Data, V.Stride);
+          copyValue(V.lane(L), P.Data, V.Stride);
           V.Undefined.set(L, P.undefined(V.Stride));
         }
       });

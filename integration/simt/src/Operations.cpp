@@ -325,23 +325,51 @@ bool isVectorMaker(CallOp Op) {
 
 } // namespace
 
-bool hasShape(const Type *T) {
-  if (T == nullptr)
-    return false;
-  const Type *E = T->is_vector() ? T->element() : T;
-  return E->is_bool() || E->is_int32() || E->is_uint32() || E->is_float32() || E->is_float16();
-}
+namespace {
 
-Shape shapeOf(const Type *T) {
-  if (!hasShape(T))
-    throw Unsupported("type " + typeName(T));
+/// What shapeOf computes for one type, and whether it has a shape at all.
+struct ShapeEntry {
+  const Type *T = nullptr;
+  bool HasShape = false;
+  Shape S{};
+};
+
+ShapeEntry computeShape(const Type *T) {
   const Type *E = T->is_vector() ? T->element() : T;
+  ShapeEntry Entry;
+  Entry.T = T;
+  Entry.HasShape =
+      E->is_bool() || E->is_int32() || E->is_uint32() || E->is_float32() || E->is_float16();
+  if (!Entry.HasShape)
+    return Entry;
   Scalar K = E->is_bool()      ? Scalar::Bool
              : E->is_int32()   ? Scalar::Int
              : E->is_uint32()  ? Scalar::Uint
              : E->is_float32() ? Scalar::Float
                                : Scalar::Half;
-  return {K, T->is_vector() ? T->dimension() : 1u, E->size()};
+  Entry.S = {K, T->is_vector() ? T->dimension() : 1u, E->size()};
+  return Entry;
+}
+
+/// The shape of \p T, looked up in a small direct-mapped cache: every operation of
+/// every lane asks, and LuisaCompute's types are interned for the program's lifetime
+/// (one pointer per type), while asking a Type is a call into its library.
+const ShapeEntry &cachedShape(const Type *T) {
+  thread_local ShapeEntry Cache[64];
+  ShapeEntry &Slot = Cache[(reinterpret_cast<uintptr_t>(T) >> 4) % 64];
+  if (Slot.T != T)
+    Slot = computeShape(T);
+  return Slot;
+}
+
+} // namespace
+
+bool hasShape(const Type *T) { return T != nullptr && cachedShape(T).HasShape; }
+
+Shape shapeOf(const Type *T) {
+  if (!hasShape(T))
+    throw Unsupported("type " + typeName(T));
+  return cachedShape(T).S;
 }
 
 std::string typeName(const Type *T) {
@@ -414,20 +442,28 @@ void unaryOp(UnaryOp Op, const Type *Result, const Type *Operand, const std::byt
 
 void binaryOp(BinaryOp Op, const Type *Result, const Type *Lhs, const std::byte *L, const Type *Rhs,
               const std::byte *R, std::byte *Out) {
+  const unsigned Lane = 0;
+  binaryOpLanes(Op, Result, Lhs, L, 0, Rhs, R, 0, Out, 0, {&Lane, 1});
+}
+
+void binaryOpLanes(BinaryOp Op, const Type *Result, const Type *Lhs, const std::byte *L,
+                   size_t LStride, const Type *Rhs, const std::byte *R, size_t RStride,
+                   std::byte *Out, size_t OutStride, std::span<const unsigned> Lanes) {
   Shape LS = shapeOf(Lhs), RS = shapeOf(Rhs), OS = shapeOf(Result);
   Scalar C = (Op == BinaryOp::SHL || Op == BinaryOp::SHR) ? LS.Kind : common(LS.Kind, RS.Kind);
   bool Relational = luisa::compute::is_relational(Op);
   visitScalar(C, [&](auto Tag) {
     using T = decltype(Tag);
-    for (unsigned I = 0; I < OS.Components; ++I) {
-      T A = loadAs<T>(LS.Kind, component(LS, L, I));
-      T B = loadAs<T>(RS.Kind, component(RS, R, I));
-      std::byte *O = Out + I * OS.ElementSize;
-      if (Relational)
-        storeAs(OS.Kind, O, relation(Op, A, B));
-      else
-        storeAs(OS.Kind, O, arithmetic(Op, A, B));
-    }
+    for (unsigned Lane : Lanes)
+      for (unsigned I = 0; I < OS.Components; ++I) {
+        T A = loadAs<T>(LS.Kind, component(LS, L + Lane * LStride, I));
+        T B = loadAs<T>(RS.Kind, component(RS, R + Lane * RStride, I));
+        std::byte *O = Out + Lane * OutStride + I * OS.ElementSize;
+        if (Relational)
+          storeAs(OS.Kind, O, relation(Op, A, B));
+        else
+          storeAs(OS.Kind, O, arithmetic(Op, A, B));
+      }
   });
 }
 

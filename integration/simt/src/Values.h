@@ -43,6 +43,11 @@ void unaryOp(UnaryOp Op, const Type *Result, const Type *Operand, const std::byt
              std::byte *Out);
 void binaryOp(BinaryOp Op, const Type *Result, const Type *Lhs, const std::byte *L, const Type *Rhs,
               const std::byte *R, std::byte *Out);
+/// binaryOp on each lane of \p Lanes, the lanes' operands and results \p LStride,
+/// \p RStride and \p OutStride bytes apart: the types are looked at once per warp.
+void binaryOpLanes(BinaryOp Op, const Type *Result, const Type *Lhs, const std::byte *L,
+                   size_t LStride, const Type *Rhs, const std::byte *R, size_t RStride,
+                   std::byte *Out, size_t OutStride, std::span<const unsigned> Lanes);
 void castOp(CastOp Op, const Type *Result, const Type *Source, const std::byte *In, std::byte *Out);
 /// min or max as CUDA computes them: integers exactly, floats ignoring a NaN operand.
 void minMaxOp(bool IsMax, const Type *T, const std::byte *A, const std::byte *B, std::byte *Out);

@@ -252,6 +252,31 @@ TEST(ReportPaths, LinkedFilesInTheRootAreRelativeOthersAbsolute) {
   llvm::sys::fs::remove_directories(Dir);
 }
 
+/// Issue 50, item 11: the reports for people (text, JUnit) name a header as
+/// the analysis spelled it; JSON and the edits keep the path it is kept by.
+TEST(ReportPaths, HeadersAreNamedAsTheAnalysisSpelledThem) {
+  const std::string Header = "/nowhere/inc/k.h";
+  FileResult R{"a.cpp", "#include \"k.h\"\n"};
+  R.OtherTexts[Header] = "int x;\n";
+  R.Spellings[Header] = "inc/k.h";
+  Finding F{"luisa-divergent-barrier", "m", Header, {4, 1, 5}, {5, 1, 6}};
+  F.Notes.push_back({"here", Header, {0, 1, 1}});
+  R.Findings.push_back(F);
+  std::vector<FileResult> Results{R};
+  EXPECT_EQ("inc/k.h:1:5: warning: m [luisa-divergent-barrier]\n"
+            "    1 | int x;\n"
+            "      |     ^\n"
+            "inc/k.h:1:1: note: here\n"
+            "    1 | int x;\n"
+            "      | ^\n",
+            formatText(Results));
+  std::string Junit = formatJunit(Results);
+  EXPECT_NE(std::string::npos, Junit.find("classname=\"inc/k.h\"")) << Junit;
+  EXPECT_NE(std::string::npos, Junit.find(">inc/k.h:1:5: warning: m")) << Junit;
+  auto Json = nlohmann::json::parse(formatJson(Results, "0"));
+  EXPECT_EQ(Header, Json["diagnostics"][0]["file"]);
+}
+
 TEST_F(DriverReport, AFixThatDoesNotCompileIsReportedAsNoFixWithTheError) {
   FileResult R = analyze("int safe = 1;\nint broken = 2;\n");
   ASSERT_EQ(2u, R.Findings.size());

@@ -18,7 +18,8 @@
 //    say why in a note of their own (clangd drops the text of a note whose
 //    fix it turns into a code action); kernel-clangd marks those actions
 //    not preferred (`isPreferred: false`), so that an editor's "apply the
-//    preferred fixes" never changes rounding;
+//    preferred fixes" never changes rounding, and offers each once (clangd
+//    repeats it for the note when the client has no relatedInformation);
 //  - clangd links each clang-tidy finding to clang-tidy's own pages, where
 //    the kernel-tidy checks have none: kernel-clangd links them to their
 //    pages in kernel-tidy's docs (KERNEL_TIDY_DOCS_URL, else the installed
@@ -46,6 +47,7 @@
 #include <cerrno>
 #include <csignal>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -218,6 +220,32 @@ bool unpreferUnsafeFixes(llvm::json::Array *Actions) {
   return Changed;
 }
 
+/// Removes from \p Actions (a codeAction result) each action that repeats an
+/// earlier one but for the diagnostics it names; true if one was removed.
+/// clangd 19 keeps a note that carries a fix as a note too, and a client
+/// without relatedInformation gets it as a diagnostic of its own: asked for
+/// the actions of a line, clangd offers the fix once for the finding and
+/// once for its note.
+bool dropRepeatedActions(llvm::json::Array *Actions) {
+  if (!Actions)
+    return false;
+  std::set<std::string> Seen;
+  llvm::json::Array Kept;
+  for (llvm::json::Value &Action : *Actions) {
+    std::string Key;
+    if (const llvm::json::Object *Object = Action.getAsObject()) {
+      llvm::json::Object WithoutDiagnostics = *Object;
+      WithoutDiagnostics.erase("diagnostics");
+      llvm::raw_string_ostream(Key) << llvm::json::Value(std::move(WithoutDiagnostics));
+    }
+    if (Key.empty() || Seen.insert(Key).second)
+      Kept.push_back(std::move(Action));
+  }
+  bool Dropped = Kept.size() != Actions->size();
+  *Actions = std::move(Kept);
+  return Dropped;
+}
+
 /// Links the diagnostic \p D of a kernel-tidy check to the rule's page
 /// instead of clang-tidy's (which has none for them); true if it did.
 bool linkRulePage(llvm::json::Object &D, const std::string &DocsBase) {
@@ -229,10 +257,10 @@ bool linkRulePage(llvm::json::Object &D, const std::string &DocsBase) {
   return true;
 }
 
-/// clangd's message \p Body with its unsafe fixes not preferred (the
-/// result of a codeAction request, the code actions that clangd puts in
-/// published diagnostics) and the kernel-tidy findings linked to their
-/// rules' pages, or nothing if it has neither.
+/// clangd's message \p Body with its unsafe fixes offered once and not
+/// preferred (the result of a codeAction request, the code actions that
+/// clangd puts in published diagnostics) and the kernel-tidy findings linked
+/// to their rules' pages, or nothing if it has neither.
 std::optional<std::string> withKernelTidyActionsAndLinks(llvm::StringRef Body,
                                                          const std::string &DocsBase) {
   // Most messages mention no unsafe fix and no check's page: pass them on
@@ -244,7 +272,8 @@ std::optional<std::string> withKernelTidyActionsAndLinks(llvm::StringRef Body,
   llvm::json::Object *Object = Message ? Message->getAsObject() : nullptr;
   if (!Object)
     return std::nullopt;
-  bool Changed = unpreferUnsafeFixes(Object->getArray("result"));
+  bool Changed = dropRepeatedActions(Object->getArray("result"));
+  Changed |= unpreferUnsafeFixes(Object->getArray("result"));
   if (llvm::json::Object *Params = Object->getObject("params"))
     if (llvm::json::Array *Diagnostics = Params->getArray("diagnostics"))
       for (llvm::json::Value &Diagnostic : *Diagnostics)

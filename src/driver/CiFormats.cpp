@@ -162,18 +162,20 @@ std::string formatJunit(const std::vector<FileResult> &Results) {
   for (const FileResult &R : Results) {
     for (const ParseError &E : R.Errors) {
       ++Errors;
-      Case(R.File, "kernel-tidy:" + std::to_string(E.Line) + ":" + std::to_string(E.Column),
-           "      <error type=\"error\" message=\"" + xmlEscape(E.Message) + "\">" +
-               xmlEscape(location(E.File, E.Line, E.Column) + ": error: " + E.Message) +
-               "</error>\n");
+      Case(
+          R.File, "kernel-tidy:" + std::to_string(E.Line) + ":" + std::to_string(E.Column),
+          "      <error type=\"error\" message=\"" + xmlEscape(E.Message) + "\">" +
+              xmlEscape(location(R.shownName(E.File), E.Line, E.Column) + ": error: " + E.Message) +
+              "</error>\n");
     }
     for (const Finding &F : R.Findings) {
       ++Failures;
-      Case(F.File,
+      const std::string &Shown = R.shownName(F.File);
+      Case(Shown,
            F.Rule + ":" + std::to_string(F.Begin.Line) + ":" + std::to_string(F.Begin.Column),
            "      <failure type=\"" + xmlEscape(F.Rule) + "\" message=\"" + xmlEscape(F.Message) +
                "\">" +
-               xmlEscape(location(F.File, F.Begin.Line, F.Begin.Column) + ": " +
+               xmlEscape(location(Shown, F.Begin.Line, F.Begin.Column) + ": " +
                          (F.AsError ? "error: " : "warning: ") + F.Message + " [" + F.Rule + "]") +
                "</failure>\n");
     }

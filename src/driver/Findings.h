@@ -98,6 +98,11 @@ struct FileResult {
   /// The analysed texts of the other files (headers) that findings point
   /// into, by Finding::File, for the source lines of the text report.
   std::map<std::string, std::string> OtherTexts;
+  /// How the analysis named those other files where that is not the path
+  /// they are kept by (a header found through a relative include path is
+  /// `inc/k.h`, relative to the compile directory), by that path: reports
+  /// for people name them so, as clang-tidy prints them.
+  std::map<std::string, std::string> Spellings;
   bool ReadFromDisk = false; ///< Original was read from File (not given in memory).
   std::vector<Finding> Findings;
   std::vector<ParseError> Errors;
@@ -107,6 +112,12 @@ struct FileResult {
   /// Problems that did not stop the analysis (an unusable compile database
   /// it fell back from), for stderr.
   std::vector<std::string> Warnings;
+
+  /// \p Path (File, or a path of a finding) as reports for people name it.
+  const std::string &shownName(const std::string &Path) const {
+    auto It = Spellings.find(Path);
+    return It == Spellings.end() ? Path : It->second;
+  }
 };
 
 } // namespace kernel_tidy

@@ -30,15 +30,43 @@ std::string repositoryRoot(const std::string &Dir) {
   return Start;
 }
 
+namespace {
+
+/// \p File (absolute) relative to the folder \p Root (absolute), if it lies in it.
+std::optional<std::string> pathUnder(llvm::StringRef File, std::string Root) {
+  if (!llvm::StringRef(Root).ends_with("/"))
+    Root += '/';
+  if (!File.consume_front(Root))
+    return std::nullopt;
+  return llvm::sys::path::convert_to_slash(File);
+}
+
+/// \p Path with the symbolic links of its folder resolved (the file's own
+/// name is kept: a linked file is reported where it was named).
+std::optional<std::string> realFolderPath(const std::string &Path) {
+  llvm::SmallString<256> Folder;
+  if (llvm::sys::fs::real_path(llvm::sys::path::parent_path(Path), Folder))
+    return std::nullopt;
+  llvm::sys::path::append(Folder, llvm::sys::path::filename(Path));
+  return Folder.str().str();
+}
+
+} // namespace
+
 std::string relativeToRoot(const std::string &Path, const std::string &Root) {
   std::string File = absolutePath(Path);
-  std::string Prefix = absolutePath(Root);
-  if (!llvm::StringRef(Prefix).ends_with("/"))
-    Prefix += '/';
-  llvm::StringRef Rest(File);
-  if (!Rest.consume_front(Prefix))
-    return llvm::sys::path::convert_to_slash(File);
-  return llvm::sys::path::convert_to_slash(Rest);
+  std::string Folder = absolutePath(Root);
+  if (auto Relative = pathUnder(File, Folder))
+    return *Relative;
+  // The root or the file named through a symbolic link (a checkout under a
+  // linked folder, a compile database with resolved paths): a file in the
+  // root is still in it.
+  llvm::SmallString<256> RealRoot;
+  std::optional<std::string> RealFile = realFolderPath(File);
+  if (RealFile && !llvm::sys::fs::real_path(Folder, RealRoot))
+    if (auto Relative = pathUnder(*RealFile, RealRoot.str().str()))
+      return *Relative;
+  return llvm::sys::path::convert_to_slash(File);
 }
 
 std::string inputFileProblem(const std::string &Path) {

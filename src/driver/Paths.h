@@ -16,6 +16,8 @@ std::string repositoryRoot(const std::string &Dir);
 
 /// \p Path (absolute or relative to the current directory) relative to
 /// \p Root with '/' separators, or its absolute path when it is outside.
+/// A file in the root named through a symbolic link (or a root named through
+/// one) is in it.
 std::string relativeToRoot(const std::string &Path, const std::string &Root);
 
 /// An absolute, dot-free version of \p Path.

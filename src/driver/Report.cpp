@@ -89,11 +89,13 @@ public:
     Stream.enable_colors(Colour);
   }
 
-  /// Serves \p Text as the contents of \p File.
-  void addText(const std::string &File, llvm::StringRef Text) {
+  /// Serves \p Text as the contents of \p File, which diagnostics name
+  /// \p Shown (File when empty).
+  void addText(const std::string &File, llvm::StringRef Text, llvm::StringRef Shown = "") {
     auto [It, New] = Ids.try_emplace(File);
     if (New)
-      It->second = Sources.createFileID(llvm::MemoryBuffer::getMemBufferCopy(Text, File));
+      It->second = Sources.createFileID(
+          llvm::MemoryBuffer::getMemBufferCopy(Text, Shown.empty() ? File : Shown));
   }
 
   /// \p At in \p File, whose text was added or is read now from disk (as
@@ -168,9 +170,10 @@ std::string positionText(const Position &P) {
 /// for a safe fix, its fix-its; the notes clang-tidy adds after a fix is
 /// applied; the rule's notes; an unsafe fix as the note that carries it,
 /// and why there is no fix.
-void emitFinding(ClangText &Text, const Finding &F, const TextOptions &Options) {
+void emitFinding(ClangText &Text, const FileResult &R, const Finding &F,
+                 const TextOptions &Options) {
   SourceLocation Loc = Text.location(F.File, F.Begin);
-  std::string Where = F.File + ":" + positionText(F.Begin);
+  std::string Where = R.shownName(F.File) + ":" + positionText(F.Begin);
   std::vector<CharSourceRange> Ranges;
   for (const Span &S : F.Ranges)
     Ranges.push_back(Text.range(S.File, S.Begin, S.End));
@@ -194,10 +197,10 @@ void emitFinding(ClangText &Text, const Finding &F, const TextOptions &Options) 
               "safe fix over several lines (applied by --fix; --diff shows it)");
   if (F.FixApplied && Options.FixesWritten)
     for (const Edit &E : F.FixIt->Edits)
-      Text.emit(Text.location(E.File, E.Begin), E.File + ":" + positionText(E.Begin),
+      Text.emit(Text.location(E.File, E.Begin), R.shownName(E.File) + ":" + positionText(E.Begin),
                 DiagnosticsEngine::Note, "FIX-IT applied suggested code changes");
   for (const Note &N : F.Notes)
-    Text.emit(Text.location(N.File, N.At), N.File + ":" + positionText(N.At),
+    Text.emit(Text.location(N.File, N.At), R.shownName(N.File) + ":" + positionText(N.At),
               DiagnosticsEngine::Note, N.Message);
   if (F.FixIt && !Safe)
     Text.emit(Loc, Where, DiagnosticsEngine::Note,
@@ -224,14 +227,16 @@ std::string formatText(const std::vector<FileResult> &Results, const TextOptions
   for (const FileResult &R : Results) {
     Text.addText(R.File, R.Original);
     for (const auto &[File, Contents] : R.OtherTexts)
-      Text.addText(File, Contents);
-    for (const ParseError &E : R.Errors)
+      Text.addText(File, Contents, R.shownName(File));
+    for (const ParseError &E : R.Errors) {
+      const std::string &Shown = R.shownName(E.File);
       Text.emit(Text.location(E),
-                E.Line ? E.File + ":" + std::to_string(E.Line) + ":" + std::to_string(E.Column)
-                       : E.File,
+                E.Line ? Shown + ":" + std::to_string(E.Line) + ":" + std::to_string(E.Column)
+                       : Shown,
                 DiagnosticsEngine::Error, E.Message);
+    }
     for (const Finding &F : R.Findings)
-      emitFinding(Text, F, Options);
+      emitFinding(Text, R, F, Options);
     for (const std::string &Note : R.FixNotes)
       Text.print(Note + "\n");
   }

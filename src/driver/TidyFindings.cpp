@@ -82,7 +82,9 @@ private:
 /// source relatively in its command (`-c k.cpp`, as Bear and Meson write
 /// it), and a relative path would then name the current folder's own k.cpp
 /// in the report, the baseline and the exported fixes (issue 31, item 4).
-static void resolvePaths(ClangTidyError &Error, llvm::StringRef CommandDirectory) {
+/// Records in \p Spellings each resolved path's name as Clang had it.
+static void resolvePaths(ClangTidyError &Error, llvm::StringRef CommandDirectory,
+                         std::map<std::string, std::string> &Spellings) {
   llvm::StringRef Directory =
       Error.BuildDirectory.empty() ? CommandDirectory : llvm::StringRef(Error.BuildDirectory);
   auto Resolve = [&](std::string Path) {
@@ -91,6 +93,7 @@ static void resolvePaths(ClangTidyError &Error, llvm::StringRef CommandDirectory
     llvm::SmallString<256> Absolute(Path);
     llvm::sys::fs::make_absolute(Directory, Absolute);
     llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    Spellings.emplace(Absolute.str().str(), Path);
     return Absolute.str().str();
   };
   auto ResolveMessage = [&](tooling::DiagnosticMessage &Message) {
@@ -172,13 +175,14 @@ public:
     return F;
   }
 
+  /// Makes the paths of \p Error absolute, remembering how Clang named them.
+  void resolve(ClangTidyError &Error) { resolvePaths(Error, Input.CommandDirectory, Spellings); }
+
   /// Gives \p Result the texts of the other files (headers) that \p F or
-  /// \p E point into, for the text report's source lines.
+  /// \p E point into, for the text report's source lines, and their names
+  /// as Clang spelled them.
   void keepOtherTexts(const Finding &F, FileResult &Result) {
-    auto Keep = [&](const std::string &File) {
-      if (File != Input.File && !Result.OtherTexts.count(File))
-        Result.OtherTexts[File] = Cache.text(File);
-    };
+    auto Keep = [&](const std::string &File) { keepOtherText(File, Result); };
     Keep(F.File);
     for (const Span &S : F.Ranges)
       Keep(S.File);
@@ -189,11 +193,19 @@ public:
         Keep(E.File);
   }
   void keepOtherTexts(const ParseError &E, FileResult &Result) {
-    if (E.Line && E.File != Input.File && !Result.OtherTexts.count(E.File))
-      Result.OtherTexts[E.File] = Cache.text(E.File);
+    if (E.Line)
+      keepOtherText(E.File, Result);
   }
 
 private:
+  void keepOtherText(const std::string &File, FileResult &Result) {
+    if (File == Input.File || Result.OtherTexts.count(File))
+      return;
+    Result.OtherTexts[File] = Cache.text(File);
+    if (auto It = Spellings.find(File); It != Spellings.end())
+      Result.Spellings.emplace(File, It->second);
+  }
+
   /// The analysed file as the user named it; other files as clang-tidy did.
   std::string displayName(const std::string &Path) const {
     return Path == Input.AbsFile ? Input.File : Path;
@@ -217,6 +229,7 @@ private:
 
   const TidyInput &Input;
   ContentCache Cache;
+  std::map<std::string, std::string> Spellings; ///< By resolved path.
 };
 
 } // namespace
@@ -225,7 +238,7 @@ void addTidyDiagnostics(std::vector<ClangTidyError> Errors, const TidyInput &Inp
                         FileResult &Result, llvm::function_ref<bool(const Finding &)> Keep) {
   Converter Convert(Input);
   for (ClangTidyError &Error : Errors) {
-    resolvePaths(Error, Input.CommandDirectory);
+    Convert.resolve(Error);
     if (std::optional<ParseError> Failure = Convert.parseError(Error)) {
       Convert.keepOtherTexts(*Failure, Result);
       Result.Errors.push_back(std::move(*Failure));

@@ -1,6 +1,7 @@
 //===--- CliTest.cpp - The kernel-tidy command line -----------------------===//
 
 #include "rules/RuleRegistry.h"
+#include "src/driver/CheckRun.h"
 #include "src/driver/Report.h"
 #include "test/unit/Fixture.h"
 #include "test/unit/TestSupport.h"
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <sys/stat.h>
 #include <tuple>
 
@@ -18,6 +20,22 @@ namespace {
 
 const char *ButterflyCase = "/test/fixtures/luisa-butterfly-reduction/max-straight-line";
 const char *UnsafeCase = "/test/fixtures/luisa-butterfly-reduction/sum-float-explicit-add-unsafe";
+
+/// `kernel-tidy check ...` (\p Args as runKernelTidy takes them) run in this
+/// process by the library the binary runs it with (src/driver/CheckRun):
+/// the binary's output and exit code without starting it (issue 51, Must 6).
+ProcessResult runCheckInProcess(const std::vector<std::string> &Args) {
+  EXPECT_EQ("check", Args.front());
+  std::istringstream In;
+  std::ostringstream Out, Err;
+  CheckStreams Io{In, Out, Err};
+  ProcessResult R;
+  R.ExitCode = runCheckCommandLine({Args.begin() + 1, Args.end()},
+                                   installationAt(shareDirOf(KERNEL_TIDY_BINARY)), Io);
+  R.Out = Out.str();
+  R.Err = Err.str();
+  return R;
+}
 
 class Cli : public ::testing::Test {
 protected:
@@ -35,7 +53,7 @@ protected:
 
 TEST_F(Cli, FindingsGiveExitCodeOneAndClangStyleText) {
   std::string File = copyFixture(ButterflyCase);
-  ProcessResult R = runKernelTidy({"check", File});
+  ProcessResult R = runCheckInProcess({"check", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   EXPECT_NE(std::string::npos,
             R.Out.find(File +
@@ -71,7 +89,7 @@ TEST_F(Cli, FixPrintsRuffsSummaryAndMarksWhatItApplied) {
   std::string Safe = copyFixture(ButterflyCase);
   std::string Unsafe = Dir + "/unsafe.cpp";
   writeFile(Unsafe, fixtureInput(sourceDir() + UnsafeCase + ".cpp"));
-  ProcessResult R = runKernelTidy({"check", "--fix", Safe, Unsafe});
+  ProcessResult R = runCheckInProcess({"check", "--fix", Safe, Unsafe});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   EXPECT_EQ("kernel-tidy: Found 2 findings (1 fixed, 1 remaining).\n", R.Err);
   EXPECT_NE(std::string::npos,
@@ -80,11 +98,11 @@ TEST_F(Cli, FixPrintsRuffsSummaryAndMarksWhatItApplied) {
   EXPECT_NE(std::string::npos,
             R.Out.find(Unsafe + ":12:9: note: unsafe fix (applied only with --unsafe-fixes): "))
       << R.Out;
-  R = runKernelTidy({"check", "--diff", "--unsafe-fixes", Unsafe});
+  R = runCheckInProcess({"check", "--diff", "--unsafe-fixes", Unsafe});
   EXPECT_NE(std::string::npos,
             R.Err.find("kernel-tidy: Found 1 finding (1 fixable by this diff, 0 remaining).\n"))
       << R.Err;
-  R = runKernelTidy({"check", "--fix", "--quiet", Safe});
+  R = runCheckInProcess({"check", "--fix", "--quiet", Safe});
   EXPECT_EQ(0, R.ExitCode) << R.Err;
   EXPECT_EQ("kernel-tidy: Found 0 findings.\n", R.Err) << "--quiet keeps the counts";
 }
@@ -92,7 +110,7 @@ TEST_F(Cli, FixPrintsRuffsSummaryAndMarksWhatItApplied) {
 // Issue 32, item 7: the CI formats and options Ruff users expect.
 TEST_F(Cli, CiFormatsExitZeroAndShowFixes) {
   std::string File = copyFixture(ButterflyCase);
-  ProcessResult R = runKernelTidy({"check", "--format", "github", "--sarif-root", Dir, File});
+  ProcessResult R = runCheckInProcess({"check", "--format", "github", "--sarif-root", Dir, File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   // A range over several lines has no columns (GitHub's annotations take
   // them within one line only).
@@ -102,7 +120,7 @@ TEST_F(Cli, CiFormatsExitZeroAndShowFixes) {
       << R.Out;
   EXPECT_EQ(1, std::count(R.Out.begin(), R.Out.end(), '\n')) << R.Out;
 
-  R = runKernelTidy({"check", "--format", "gitlab", "--sarif-root", Dir, File});
+  R = runCheckInProcess({"check", "--format", "gitlab", "--sarif-root", Dir, File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   nlohmann::json Issues = nlohmann::json::parse(R.Out);
   ASSERT_EQ(1u, Issues.size()) << R.Out;
@@ -114,12 +132,12 @@ TEST_F(Cli, CiFormatsExitZeroAndShowFixes) {
   // A correctness rule's finding is critical (a performance one minor).
   std::string Barrier =
       copyFixture("/test/fixtures/luisa-divergent-barrier/positive", "barrier.cpp");
-  R = runKernelTidy({"check", "--format", "gitlab", Barrier});
+  R = runCheckInProcess({"check", "--format", "gitlab", Barrier});
   Issues = nlohmann::json::parse(R.Out);
   ASSERT_FALSE(Issues.empty()) << R.Out;
   EXPECT_EQ("critical", Issues[0]["severity"]) << R.Out;
 
-  R = runKernelTidy({"check", "--format", "junit", File});
+  R = runCheckInProcess({"check", "--format", "junit", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   EXPECT_NE(std::string::npos,
             R.Out.find("<testsuites name=\"kernel-tidy\" tests=\"1\" failures=\"1\" errors=\"0\">"))
@@ -135,7 +153,7 @@ TEST_F(Cli, CiFormatsExitZeroAndShowFixes) {
   std::string Broken = Dir + "/broken.cpp", Clean = Dir + "/clean.cpp";
   writeFile(Broken, "int x = ;\n"); // One error: expected expression.
   writeFile(Clean, "int g() { return 0; }\n");
-  R = runKernelTidy({"check", "--format", "junit", File, File, Broken, Clean});
+  R = runCheckInProcess({"check", "--format", "junit", File, File, Broken, Clean});
   EXPECT_NE(std::string::npos,
             R.Out.find("<testsuites name=\"kernel-tidy\" tests=\"3\" failures=\"1\" errors=\"1\">"))
       << R.Out;
@@ -144,10 +162,10 @@ TEST_F(Cli, CiFormatsExitZeroAndShowFixes) {
             R.Out.find("<testcase name=\"kernel-tidy\" classname=\"" + Clean + "\"/>"))
       << R.Out;
 
-  EXPECT_EQ(0, runKernelTidy({"check", "--exit-zero", File}).ExitCode);
-  EXPECT_EQ(2, runKernelTidy({"check", "--exit-zero", Dir + "/missing.cpp"}).ExitCode);
+  EXPECT_EQ(0, runCheckInProcess({"check", "--exit-zero", File}).ExitCode);
+  EXPECT_EQ(2, runCheckInProcess({"check", "--exit-zero", Dir + "/missing.cpp"}).ExitCode);
 
-  R = runKernelTidy({"check", "--fix", "--show-fixes", File});
+  R = runCheckInProcess({"check", "--fix", "--show-fixes", File});
   EXPECT_EQ(0, R.ExitCode) << R.Err;
   EXPECT_NE(std::string::npos, R.Err.find("Fixed 1 finding:\n- " + File +
                                           ":\n    1 \u00d7 luisa-butterfly-reduction\n"))
@@ -207,7 +225,7 @@ TEST_F(Cli, PlainCheckSaysWhatIsFixable) {
   writeFile(Unsafe, fixtureInput(sourceDir() + UnsafeCase + ".cpp"));
   std::string SeveralLines = Dir + "/histogram.cpp";
   writeFile(SeveralLines, readFile(sourceDir() + "/examples/histogram.cpp"));
-  ProcessResult R = runKernelTidy({"check", Safe, Unsafe, SeveralLines});
+  ProcessResult R = runCheckInProcess({"check", Safe, Unsafe, SeveralLines});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   // The footer and no other line of kernel-tidy's (a sanitized build may add its own report).
   // The histogram's counter is under a divergent $if: no fix while the
@@ -218,14 +236,14 @@ TEST_F(Cli, PlainCheckSaysWhatIsFixable) {
   EXPECT_EQ(1u, llvm::StringRef(R.Err).count("kernel-tidy")) << R.Err;
   EXPECT_EQ(std::string::npos, R.Out.find(Safe + ":12:9: note: safe fix"))
       << "a one-line replacement shows as a fix-it line";
-  R = runKernelTidy({"check", "--target=dx", SeveralLines});
+  R = runCheckInProcess({"check", "--target=dx", SeveralLines});
   EXPECT_NE(std::string::npos,
             R.Out.find(SeveralLines + ":34:13: note: safe fix over several lines (applied by "
                                       "--fix; --diff shows it)\n"))
       << R.Out;
-  R = runKernelTidy({"check", "--quiet", Safe});
+  R = runCheckInProcess({"check", "--quiet", Safe});
   EXPECT_EQ("", R.Err) << "--quiet leaves the footer out";
-  R = runKernelTidy({"check", "--format", "json", Safe, Unsafe});
+  R = runCheckInProcess({"check", "--format", "json", Safe, Unsafe});
   auto Report = nlohmann::json::parse(R.Out);
   EXPECT_EQ(1u, Report["summary"]["fixable"]) << "an unsafe fix is not applied by --fix";
   EXPECT_EQ(1u, Report["summary"]["unsafe_fixable"]);
@@ -504,14 +522,14 @@ TEST(TextReport, AHeaderFindingShowsTheHeadersSource) {
 TEST_F(Cli, CleanFileGivesExitCodeZero) {
   std::string File = Dir + "/clean.cpp";
   writeFile(File, "#include <luisa/luisa-compute.h>\nint main() { return 0; }\n");
-  ProcessResult R = runKernelTidy({"check", File});
+  ProcessResult R = runCheckInProcess({"check", File});
   EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
   EXPECT_EQ("", R.Out);
 }
 
 TEST_F(Cli, JsonReportHasTheDocumentedShape) {
   std::string File = copyFixture(UnsafeCase);
-  ProcessResult R = runKernelTidy({"check", "--format", "json", File});
+  ProcessResult R = runCheckInProcess({"check", "--format", "json", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   auto Report = nlohmann::json::parse(R.Out);
   EXPECT_EQ(1, Report["version"]);
@@ -545,7 +563,7 @@ TEST_F(Cli, JsonReportHasTheDocumentedShape) {
 TEST_F(Cli, DiffPrintsTheFixAndWritesNothing) {
   std::string File = copyFixture(ButterflyCase);
   std::string Before = readFile(File);
-  ProcessResult R = runKernelTidy({"check", "--diff", File});
+  ProcessResult R = runCheckInProcess({"check", "--diff", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   EXPECT_NE(std::string::npos, R.Out.find("--- " + File + "\n+++ " + File + "\n@@ -9,")) << R.Out;
   EXPECT_NE(std::string::npos, R.Out.find("+        m = warp_active_max(m);\n")) << R.Out;
@@ -556,7 +574,7 @@ TEST_F(Cli, FixWritesSafeFixesOnly) {
   std::string Safe = copyFixture(ButterflyCase, "safe.cpp");
   std::string Unsafe = copyFixture(UnsafeCase, "unsafe.cpp");
   chmod(Safe.c_str(), 0600);
-  ProcessResult R = runKernelTidy({"check", "--fix", Safe, Unsafe});
+  ProcessResult R = runCheckInProcess({"check", "--fix", Safe, Unsafe});
   EXPECT_EQ(1, R.ExitCode) << "the unsafe finding remains\n" << R.Out << R.Err;
   EXPECT_EQ(readFile(sourceDir() + ButterflyCase + ".fixed.cpp"), readFile(Safe));
   EXPECT_EQ(fixtureInput(sourceDir() + UnsafeCase + ".cpp"), readFile(Unsafe));
@@ -565,7 +583,7 @@ TEST_F(Cli, FixWritesSafeFixesOnly) {
   EXPECT_EQ(0600u, Info.st_mode & 0777);
   EXPECT_EQ(2u, listFiles(Dir, "").size()) << "temporary files were left behind";
 
-  R = runKernelTidy({"check", "--fix", "--unsafe-fixes", Unsafe});
+  R = runCheckInProcess({"check", "--fix", "--unsafe-fixes", Unsafe});
   EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
   EXPECT_EQ(readFile(sourceDir() + UnsafeCase + ".fixed.cpp"), readFile(Unsafe));
 }
@@ -594,24 +612,24 @@ TEST_F(Cli, MissingFileAndBadOptionsExitTwo) {
 
 TEST_F(Cli, ChecksGlobAndConfigFileSelectRules) {
   std::string File = copyFixture(ButterflyCase);
-  EXPECT_EQ(0, runKernelTidy({"check", "--checks=-luisa-butterfly-reduction", File}).ExitCode);
+  EXPECT_EQ(0, runCheckInProcess({"check", "--checks=-luisa-butterfly-reduction", File}).ExitCode);
   std::string Config = Dir + "/config.yaml";
   writeFile(Config, "Checks: '-*,luisa-shared-atomic-counter'\n");
-  EXPECT_EQ(0, runKernelTidy({"check", "--config-file", Config, File}).ExitCode);
+  EXPECT_EQ(0, runCheckInProcess({"check", "--config-file", Config, File}).ExitCode);
   writeFile(Dir + "/.clang-tidy", "Checks: '-*,luisa-shared-atomic-counter'\n");
-  EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode) << ".clang-tidy is looked up";
+  EXPECT_EQ(0, runCheckInProcess({"check", File}).ExitCode) << ".clang-tidy is looked up";
   writeFile(Config, "Checks: [unclosed\n");
-  EXPECT_EQ(2, runKernelTidy({"check", "--config-file", Config, File}).ExitCode);
+  EXPECT_EQ(2, runCheckInProcess({"check", "--config-file", Config, File}).ExitCode);
 }
 
 TEST_F(Cli, WarpSizeOptionAndConfigOption) {
   // A kernel without set_warp_size: five steps cover 32 lanes, not 64.
   std::string File =
       copyFixture("/test/fixtures/luisa-butterfly-reduction/host-loop-doubling-int-sum");
-  EXPECT_EQ(1, runKernelTidy({"check", File}).ExitCode);
-  EXPECT_EQ(0, runKernelTidy({"check", "--warp-size", "64", File}).ExitCode);
+  EXPECT_EQ(1, runCheckInProcess({"check", File}).ExitCode);
+  EXPECT_EQ(0, runCheckInProcess({"check", "--warp-size", "64", File}).ExitCode);
   writeFile(Dir + "/.clang-tidy", "CheckOptions:\n  WarpSize: 64\n");
-  EXPECT_EQ(0, runKernelTidy({"check", File}).ExitCode);
+  EXPECT_EQ(0, runCheckInProcess({"check", File}).ExitCode);
 }
 
 TEST_F(Cli, WarpSizeReachesTheSharedMemoryRulesFromEverySource) {
@@ -647,7 +665,7 @@ const char *RoundingReason = "warp_active_sum combines the floating-point values
 TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
   std::string File = copyFixture(UnsafeCase);
   // With the width stated, rounding is the only reason.
-  ProcessResult R = runKernelTidy({"check", "--warp-size=32", File});
+  ProcessResult R = runCheckInProcess({"check", "--warp-size=32", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   // The note carries the unsafe fix, as the plugin's does in clang-tidy.
   EXPECT_NE(std::string::npos,
@@ -662,7 +680,7 @@ TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
                        "   13 |         s = s + warp_read_lane(s, lane ^ 8u);\n"))
       << R.Out;
   EXPECT_EQ(1u, llvm::StringRef(R.Out).count("s = warp_active_sum(s);")) << R.Out;
-  R = runKernelTidy({"check", "--warp-size=32", "--format", "json", File});
+  R = runCheckInProcess({"check", "--warp-size=32", "--format", "json", File});
   auto D = nlohmann::json::parse(R.Out)["diagnostics"][0];
   EXPECT_EQ("unsafe", D["fix"]["applicability"]);
   EXPECT_EQ(RoundingReason, D["fix"]["reason"]);
@@ -670,11 +688,11 @@ TEST_F(Cli, UnsafeFixReasonReachesTextAndJson) {
   EXPECT_TRUE(D["notes"].empty()) << "the reason is not a plain note";
 
   File = copyFixture(ButterflyCase, "safe.cpp");
-  R = runKernelTidy({"check", "--format", "json", File});
+  R = runCheckInProcess({"check", "--format", "json", File});
   D = nlohmann::json::parse(R.Out)["diagnostics"][0];
   EXPECT_EQ("safe", D["fix"]["applicability"]);
   EXPECT_TRUE(D["fix"]["reason"].is_null());
-  R = runKernelTidy({"check", File});
+  R = runCheckInProcess({"check", File});
   EXPECT_EQ(std::string::npos, R.Out.find("unsafe")) << R.Out;
 }
 
@@ -821,7 +839,7 @@ std::vector<std::string> jsonNotes(const std::string &Out) {
 TEST_F(Cli, TargetAddsTheProfitabilityNoteToEveryFormat) {
   // A float max butterfly: warp_active_max is the same butterfly on CUDA.
   std::string File = copyFixture(ButterflyCase);
-  ProcessResult R = runKernelTidy({"check", "--format", "json", "--target", "cuda", File});
+  ProcessResult R = runCheckInProcess({"check", "--format", "json", "--target", "cuda", File});
   EXPECT_EQ(1, R.ExitCode) << R.Err;
   auto D = nlohmann::json::parse(R.Out)["diagnostics"][0];
   ASSERT_EQ(1u, D["notes"].size()) << R.Out;
@@ -833,7 +851,7 @@ TEST_F(Cli, TargetAddsTheProfitabilityNoteToEveryFormat) {
   EXPECT_EQ(File, D["notes"][0]["file"]);
   EXPECT_EQ("safe", D["fix"]["applicability"]) << "the finding keeps its fix";
 
-  R = runKernelTidy({"check", "--target", "cuda", File});
+  R = runCheckInProcess({"check", "--target", "cuda", File});
   EXPECT_NE(std::string::npos,
             R.Out.find("   16 |         m = max(m, warp_read_lane(m, lane ^ 1u));\n"
                        "      |         " +
@@ -843,13 +861,13 @@ TEST_F(Cli, TargetAddsTheProfitabilityNoteToEveryFormat) {
       << R.Out;
   // No claim without a target, or where the table knows nothing.
   for (const char *Target : {"any", "dx"}) {
-    R = runKernelTidy({"check", "--format", "json", "--target", Target, File});
+    R = runCheckInProcess({"check", "--format", "json", "--target", Target, File});
     EXPECT_TRUE(jsonNotes(R.Out).empty()) << Target << R.Out;
   }
-  R = runKernelTidy({"check", "--format", "json", File});
+  R = runCheckInProcess({"check", "--format", "json", File});
   EXPECT_TRUE(jsonNotes(R.Out).empty()) << R.Out;
   writeFile(Dir + "/.clang-tidy", "CheckOptions:\n  Target: cuda\n");
-  R = runKernelTidy({"check", "--format", "json", File});
+  R = runCheckInProcess({"check", "--format", "json", File});
   EXPECT_EQ(1u, jsonNotes(R.Out).size()) << "the Target option: " << R.Out;
 }
 
@@ -859,26 +877,27 @@ TEST_F(Cli, TargetChangesNoFix) {
   const std::string Only = "--checks=-*,luisa-butterfly-reduction";
   std::string Plain = copyFixture(UnsafeCase, "plain.cpp");
   std::string Cuda = copyFixture(UnsafeCase, "cuda.cpp");
-  ProcessResult R = runKernelTidy({"check", Only, "--format", "json", "--target", "cuda", Cuda});
+  ProcessResult R =
+      runCheckInProcess({"check", Only, "--format", "json", "--target", "cuda", Cuda});
   EXPECT_EQ(1u, jsonNotes(R.Out).size()) << R.Out;
   for (const char *Unsafe : {"", "--unsafe-fixes"}) {
     std::vector<std::string> Args{"check", Only, "--export-fixes", Dir + "/plain.yaml", Plain};
     if (*Unsafe)
       Args.push_back(Unsafe);
-    runKernelTidy(Args);
+    runCheckInProcess(Args);
     Args = {"check", Only, "--export-fixes", Dir + "/cuda.yaml", "--target", "cuda", Cuda};
     if (*Unsafe)
       Args.push_back(Unsafe);
-    runKernelTidy(Args);
+    runCheckInProcess(Args);
     std::string Exported = readFile(Dir + "/cuda.yaml");
     for (size_t At; (At = Exported.find("cuda.cpp")) != std::string::npos;)
       Exported.replace(At, 8, "plain.cpp");
     EXPECT_EQ(readFile(Dir + "/plain.yaml"), Exported) << Unsafe;
   }
-  R = runKernelTidy({"check", Only, "--fix", "--target", "cuda", Cuda});
+  R = runCheckInProcess({"check", Only, "--fix", "--target", "cuda", Cuda});
   EXPECT_EQ(1, R.ExitCode) << "the unsafe finding remains" << R.Out << R.Err;
   EXPECT_EQ(readFile(Plain), readFile(Cuda));
-  R = runKernelTidy({"check", Only, "--fix", "--unsafe-fixes", "--target", "cuda", Cuda});
+  R = runCheckInProcess({"check", Only, "--fix", "--unsafe-fixes", "--target", "cuda", Cuda});
   EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
   EXPECT_EQ(readFile(sourceDir() + UnsafeCase + ".fixed.cpp"), readFile(Cuda));
 }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "src/driver/CiFormats.h"
 #include "src/driver/FixApplier.h"
 #include "src/driver/ParallelRun.h"
 #include "src/driver/Report.h"
@@ -200,6 +201,80 @@ TEST(SarifHelp, RelativeLinksOfTheRulePagesPointAtTheDocs) {
       << Local;
   EXPECT_EQ(Page, Help("")["markdown"]) << "no docs: links are kept";
   llvm::sys::fs::remove_directories(Docs);
+}
+
+/// Issue 49, item 12: report paths relative to --sarif-root. A file in the
+/// root named through a symbolic link (or a root named through one) is in
+/// it; a file outside it is an absolute file:// URI without uriBaseId in
+/// SARIF (a uriBaseId only goes with a relative reference, and "../" is
+/// discouraged by the SARIF committee) and an absolute path in the others.
+TEST(ReportPaths, LinkedFilesInTheRootAreRelativeOthersAbsolute) {
+  std::string Dir = makeTempDir();
+  llvm::sys::fs::create_directories(Dir + "/repo/src");
+  llvm::sys::fs::create_directories(Dir + "/other");
+  ASSERT_FALSE(llvm::sys::fs::create_link(Dir + "/repo", Dir + "/link"));
+  const std::string Text = "int x;\n";
+  writeFile(Dir + "/repo/src/k.cpp", Text);
+  writeFile(Dir + "/other/o k.cpp", Text);
+  auto ResultFor = [&](const std::string &File) {
+    FileResult R{File, Text};
+    Finding F{"luisa-divergent-barrier", "m", File, {4, 1, 5}, {5, 1, 6}};
+    F.FixIt = Fix{Applicability::Safe, "", {Edit{File, {4, 1, 5}, {5, 1, 6}, "y"}}};
+    R.Findings.push_back(F);
+    return R;
+  };
+  auto SarifLocations = [&](const std::vector<FileResult> &Results, const std::string &Root) {
+    auto Log = nlohmann::json::parse(formatSarif(Results, {"0", Root, Root}));
+    std::vector<nlohmann::json> Locations;
+    for (const auto &Result : Log["runs"][0]["results"]) {
+      Locations.push_back(Result["locations"][0]["physicalLocation"]["artifactLocation"]);
+      EXPECT_EQ(Locations.back(), Result["fixes"][0]["artifactChanges"][0]["artifactLocation"]);
+    }
+    return Locations;
+  };
+  const nlohmann::json InRoot = {{"uri", "src/k.cpp"}, {"uriBaseId", "%SRCROOT%"}};
+  const nlohmann::json Outside = {{"uri", "file://" + Dir + "/other/o%20k.cpp"}};
+  std::vector<FileResult> ThroughLink{ResultFor(Dir + "/link/src/k.cpp"),
+                                      ResultFor(Dir + "/other/o k.cpp")};
+  EXPECT_EQ((std::vector<nlohmann::json>{InRoot, Outside}),
+            SarifLocations(ThroughLink, Dir + "/repo"));
+  std::vector<FileResult> Real{ResultFor(Dir + "/repo/src/k.cpp")};
+  EXPECT_EQ(std::vector<nlohmann::json>{InRoot}, SarifLocations(Real, Dir + "/link"))
+      << "the root named through a link";
+
+  std::string Github = formatGithub(ThroughLink, Dir + "/repo");
+  EXPECT_NE(std::string::npos, Github.find("::warning file=src/k.cpp,line=1,")) << Github;
+  EXPECT_NE(std::string::npos, Github.find("::warning file=" + Dir + "/other/o k.cpp,line=1,"))
+      << Github;
+  auto Gitlab = nlohmann::json::parse(formatGitlab(ThroughLink, Dir + "/repo"));
+  EXPECT_EQ("src/k.cpp", Gitlab[0]["location"]["path"]);
+  EXPECT_EQ(Dir + "/other/o k.cpp", Gitlab[1]["location"]["path"]);
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+/// Issue 50, item 11: the reports for people (text, JUnit) name a header as
+/// the analysis spelled it; JSON and the edits keep the path it is kept by.
+TEST(ReportPaths, HeadersAreNamedAsTheAnalysisSpelledThem) {
+  const std::string Header = "/nowhere/inc/k.h";
+  FileResult R{"a.cpp", "#include \"k.h\"\n"};
+  R.OtherTexts[Header] = "int x;\n";
+  R.Spellings[Header] = "inc/k.h";
+  Finding F{"luisa-divergent-barrier", "m", Header, {4, 1, 5}, {5, 1, 6}};
+  F.Notes.push_back({"here", Header, {0, 1, 1}});
+  R.Findings.push_back(F);
+  std::vector<FileResult> Results{R};
+  EXPECT_EQ("inc/k.h:1:5: warning: m [luisa-divergent-barrier]\n"
+            "    1 | int x;\n"
+            "      |     ^\n"
+            "inc/k.h:1:1: note: here\n"
+            "    1 | int x;\n"
+            "      | ^\n",
+            formatText(Results));
+  std::string Junit = formatJunit(Results);
+  EXPECT_NE(std::string::npos, Junit.find("classname=\"inc/k.h\"")) << Junit;
+  EXPECT_NE(std::string::npos, Junit.find(">inc/k.h:1:5: warning: m")) << Junit;
+  auto Json = nlohmann::json::parse(formatJson(Results, "0"));
+  EXPECT_EQ(Header, Json["diagnostics"][0]["file"]);
 }
 
 TEST_F(DriverReport, AFixThatDoesNotCompileIsReportedAsNoFixWithTheError) {

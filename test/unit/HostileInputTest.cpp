@@ -740,6 +740,35 @@ TEST_F(HostileInput, AHeaderIncludedTwiceAndCheckedItselfIsReportedOnce) {
   EXPECT_EQ(readFile(sourceDir() + SafeCase + ".fixed.cpp"), readFile(Header));
 }
 
+// Issue 50, item 11: a header finding is named as the include found it, as
+// clang-tidy 19 prints it (`inc/k.h` through `-Iinc`, relative to the
+// compile directory, whatever the current folder), and still reported once
+// for two includers (ReportPaths.HeadersAreNamedAsTheAnalysisSpelledThem
+// checks each format's name for it).
+TEST_F(HostileInput, AHeaderFindingIsNamedAsTheIncludeFoundIt) {
+  std::string Header = put("inc/k.h", "#pragma once\n" + safeSource());
+  std::string Database;
+  for (const char *Name : {"a.cpp", "b.cpp"}) {
+    put(Name, "#include \"k.h\"\n");
+    Database += std::string(Database.empty() ? "[" : ",") + "{\"directory\": \"" + Dir +
+                "\", \"file\": \"" + Name +
+                "\", \"arguments\": [\"clang++\", \"-std=c++20\", \"-isystem\", \"" + modelDir() +
+                "\", \"-Iinc\", \"-c\", \"" + Name + "\"]}";
+  }
+  put("compile_commands.json", Database + "]");
+  const std::string Step = "m = max(m, warp_read_lane(m, lane ^ 16u));";
+  std::string Text = readFile(Header);
+  ASSERT_NE(std::string::npos, Text.find(Step));
+  std::string Line = std::to_string(count(Text.substr(0, Text.find(Step)), "\n") + 1);
+  std::vector<std::string> Args{"check",        "-p",          Dir, "--header-filter=k\\.h$",
+                                Dir + "/a.cpp", Dir + "/b.cpp"};
+  ProcessResult R = runKernelTidy(Args);
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ(1u, count(R.Out, "[luisa-butterfly-reduction]")) << R.Out;
+  EXPECT_EQ(0u, R.Out.find("inc/k.h:" + Line + ":9: warning: butterfly reduction")) << R.Out;
+  EXPECT_NE(std::string::npos, R.Out.find(" | " + std::string(8, ' ') + Step)) << R.Out;
+}
+
 // A header of the run is reported from its own analysis, but a template in
 // it is checked only where a file instantiates it: that finding stays.
 TEST_F(HostileInput, AFindingOnlyAnIncluderSeesInAHeaderOfTheRunIsKept) {

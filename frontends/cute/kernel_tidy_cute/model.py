@@ -76,7 +76,9 @@ class Module:
         self._stored_memo: StoredMemo = {}
         self._assigned: Dict[ast.AST, Dict[str, List[ast.expr]]] = {}
         self._rooted: Dict[Function, bool] = {}
-        self._class_attrs: Dict[ast.ClassDef, Dict[str, Tuple[ast.expr, Function]]] = {}
+        # Per class, the fields stored once (in __init__, and in any method).
+        self._class_attrs: Dict[ast.ClassDef, Tuple[Dict[str, Tuple[ast.expr, Function]],
+                                                    ...]] = {}
         self._fields: Dict[ast.ClassDef, Dict[str, Variation]] = {}
         self._fields_of: Optional[ast.ClassDef] = None  # The class whose fields are sought.
         self._field_phase: Dict[ast.AST, FunctionVariation] = {}
@@ -441,7 +443,7 @@ class Module:
                 expr = self._constants(None).get(node.id)
             return self.int_value(expr, fn if node.id in consts else None, depth + 1)
         if isinstance(node, ast.Attribute) and fn is not None:
-            found = self._self_attribute(node, fn)
+            found = self.self_attribute(node, fn)
             return None if found is None else self.int_value(found[0], found[1], depth + 1)
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                 and node.func.id == "len" and len(node.args) == 1 and not node.keywords
@@ -478,7 +480,7 @@ class Module:
                 total += inner
             return total
         if isinstance(node, ast.Attribute) and fn is not None:
-            found = self._self_attribute(node, fn)
+            found = self.self_attribute(node, fn)
             return None if found is None else self._length(found[0], found[1], depth + 1)
         if isinstance(node, ast.Name):
             consts = self._constants(fn)
@@ -502,15 +504,10 @@ class Module:
         """The value of fn's one assignment `name = value` (None: not so bound)."""
         return self._constants(fn).get(name)
 
-    def self_attribute(self, node: ast.Attribute,
-                       fn: Function) -> Optional[Tuple[ast.expr, Function]]:
-        """The value of `self.x` stored once in its class, in __init__ (with __init__)."""
-        return self._self_attribute(node, fn)
-
-    def _self_attribute(self, node: ast.Attribute,
-                        fn: Function) -> Optional[Tuple[ast.expr, Function]]:
+    def self_attribute(self, node: ast.Attribute, fn: Function,
+                       anywhere: bool = False) -> Optional[Tuple[ast.expr, Function]]:
         """The value of `self.x` in a method: the one assignment `self.x = value` of
-        its class, in __init__ (with the function it is in)."""
+        its class, in __init__ (anywhere: in any of its methods), with the method."""
         if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
             return None
         top = fn
@@ -518,9 +515,9 @@ class Module:
             top = top.parent
         if top.cls is None:
             return None
-        attrs = self._class_attrs.get(top.cls)
-        if attrs is None:
-            attrs = {}
+        stores = self._class_attrs.get(top.cls)
+        if stores is None:
+            stores = ({}, {})
             counts: Dict[str, int] = {}
             for method in self.functions:
                 if method.cls is not top.cls:
@@ -529,15 +526,17 @@ class Module:
                     if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) \
                             and isinstance(sub.value, ast.Name) and sub.value.id == "self":
                         counts[sub.attr] = counts.get(sub.attr, 0) + 1
-                    if (method.name == "__init__" and isinstance(sub, ast.Assign)
-                            and len(sub.targets) == 1
+                    if (isinstance(sub, ast.Assign) and len(sub.targets) == 1
                             and isinstance(sub.targets[0], ast.Attribute)
                             and isinstance(sub.targets[0].value, ast.Name)
                             and sub.targets[0].value.id == "self"):
-                        attrs[sub.targets[0].attr] = (sub.value, method)
-            attrs = {k: v for k, v in attrs.items() if counts.get(k) == 1}
-            self._class_attrs[top.cls] = attrs
-        return attrs.get(node.attr)
+                        stores[1][sub.targets[0].attr] = (sub.value, method)
+                        if method.name == "__init__":
+                            stores[0][sub.targets[0].attr] = (sub.value, method)
+            stores = tuple({k: v for k, v in found.items() if counts.get(k) == 1}
+                           for found in stores)
+            self._class_attrs[top.cls] = stores
+        return stores[1 if anywhere else 0].get(node.attr)
 
     def assigned_values(self, fn: Function, unknown: ast.expr) -> Dict[str, List[ast.expr]]:
         """Per name, the values fn's own statements assign to it, in one walk: the
@@ -623,7 +622,7 @@ class Module:
             return "thread" if self.names.call_of(node.value, *LANE_SOURCES[:1]) else None
         if isinstance(node, ast.Attribute):
             # self.x stored once, in __init__: the role of the value stored.
-            stored = self._self_attribute(node, fn)
+            stored = self.self_attribute(node, fn)
             return None if stored is None else self.index_role(stored[0], stored[1], depth + 1)
         if isinstance(node, ast.Name):
             sources = self._role_sources(fn)

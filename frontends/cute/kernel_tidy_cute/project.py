@@ -238,7 +238,7 @@ def _targets(module: Module, bindings: Dict[str, List[Tuple[str, str]]], call: a
         source: Optional[ast.expr] = None
         holder: Optional[Function] = None
         if isinstance(instance, ast.Attribute) and caller is not None:
-            stored = module.self_attribute(instance, caller)
+            stored = module.self_attribute(instance, caller, anywhere=True)
             source = stored[0] if stored is not None else None
             holder = stored[1] if stored is not None else None
         elif isinstance(instance, ast.Name) and caller is not None:

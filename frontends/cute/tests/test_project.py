@@ -170,7 +170,8 @@ class ProjectTest(unittest.TestCase):
         kernel = self.write("pkg/kern.py", self.kernel("dst[0] = lane_of(tidx)\n"))
         data = TILES.encode("utf-8")
         requests = b""
-        for extra in ({}, {"file": tiles, "modules": [tiles, kernel]}):
+        extras: List[Dict[str, object]] = [{}, {"file": tiles, "modules": [tiles, kernel]}]
+        for extra in extras:
             header: Dict[str, object] = {"version": 2, "path": "tiles.py", "checks": [WIDTH],
                                          "length": len(data)}
             header.update(extra)

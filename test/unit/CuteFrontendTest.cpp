@@ -21,7 +21,8 @@ namespace kernel_tidy::test {
 namespace {
 
 TEST(CuteBridge, RequestIsOneJsonLineThenItsLengthOfBytesAsTheyAre) {
-  CuteRequest Request{"k.py", "x = 1\n\xff\xfe\n", {"cute-launch-config"}, {{"cute-a.B", "1"}}};
+  CuteRequest Request{"k.py", "x = 1\n\xff\xfe\n", {"cute-launch-config"}, {{"cute-a.B", "1"}}, "",
+                      nullptr};
   std::string Text = formatCuteRequest(Request);
   size_t Newline = Text.find('\n');
   ASSERT_NE(std::string::npos, Newline);

@@ -28,6 +28,7 @@ CallSummary = Tuple[str, str, Optional[str], List[Optional[str]], Dict[str, Opti
 # Modules whose syntax trees are kept for the next question (a tree takes about
 # 60 MB per MB of source).
 _KEPT_MODULES = 4
+_WORD = re.compile(r"\w+")
 
 
 def module_names(path: str) -> List[str]:
@@ -55,7 +56,7 @@ class Project:
             for name in module_names(path):
                 self._by_name.setdefault(name, []).append(path)
         self._summaries: Dict[str, List[CallSummary]] = {}
-        self._texts: Dict[str, Optional[bytes]] = {}
+        self._mentions: Optional[Dict[str, List[str]]] = None
         self._modules: "OrderedDict[str, Optional[Tuple[Module, ast.Module]]]" = OrderedDict()
 
     def external_calls(self, path: str, tree: ast.Module) -> ExternalCalls:
@@ -66,11 +67,9 @@ class Project:
         names = module_names(path)
         if not names:
             return {}
-        word = re.compile(rb"\b" + re.escape(names[0].encode("ascii", "replace")) + rb"\b")
         found: ExternalCalls = {}
-        for other in self.paths:
-            text = self._text(other) if other != path else None
-            if text is None or not word.search(text):
+        for other in self._mentioning().get(names[0], []):
+            if other == path:
                 continue
             for target, name, method, positional, keywords, hidden in self._summary(other):
                 if target != path:
@@ -79,14 +78,26 @@ class Project:
                     None if hidden else _by_parameter(positional, keywords))
         return _as_parameters(found, tree)
 
-    def _text(self, path: str) -> Optional[bytes]:
-        if path not in self._texts:
-            try:
-                with open(path, "rb") as f:
-                    self._texts[path] = f.read()
-            except OSError:
-                self._texts[path] = None
-        return self._texts[path]
+    def _mentioning(self) -> Dict[str, List[str]]:
+        """Per module name of the run (a file's stem), the files whose words include
+        it: only they can import that module (read once, one pass per file)."""
+        if self._mentions is None:
+            stems = {module_names(p)[0] for p in self.paths if module_names(p)}
+            self._mentions = {}
+            for path in self.paths:
+                text = self._text(path)
+                words = set(_WORD.findall(text.decode("utf-8", "replace"))) if text else set()
+                for stem in words & stems:
+                    self._mentions.setdefault(stem, []).append(path)
+        return self._mentions
+
+    @staticmethod
+    def _text(path: str) -> Optional[bytes]:
+        try:
+            with open(path, "rb") as f:
+                return f.read()
+        except OSError:
+            return None
 
     def module(self, path: str) -> Optional[Tuple[Module, ast.Module]]:
         """The analysis of another file of the run (None: not readable, not Python)."""

@@ -83,6 +83,10 @@ def analyze(text: bytes, checks: List[str], options: Optional[Dict[str, str]] = 
         return _failed(_error(f"cannot parse: {e}"))
     external = project.external_calls(path, source.tree) if project and path else None
     ctx = Context(source, options, external)
+    if project and path and not external:
+        # What this file passes to the others, from its own analysis: it is
+        # the analysis the other files would build (nothing reaches it from them).
+        project.summarise(path, ctx.module, source.tree)
     errors = [_error(f"{message} [clang-tidy-nolint]", line, column,
                      source.line_starts[line - 1] + column - 1)
               for line, column, message in suppressions.errors]

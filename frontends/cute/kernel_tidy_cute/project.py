@@ -65,7 +65,8 @@ class Project:
         per call (model.py)."""
         path = os.path.normpath(os.path.abspath(path))
         names = module_names(path)
-        if not names:
+        if not names or not any(isinstance(n, (ast.ClassDef, ast.FunctionDef,
+                                               ast.AsyncFunctionDef)) for n in tree.body):
             return {}
         found: ExternalCalls = {}
         for other in self._mentioning().get(names[0], []):
@@ -124,14 +125,20 @@ class Project:
         found = self._summaries.get(path)
         if found is not None:
             return found
-        found = []
         analysed = self.module(path)
-        if analysed is not None:
-            module, tree = analysed
-            bindings = self._bindings(path, tree)
-            if bindings:
-                found = _calls(module, bindings)
+        found = [] if analysed is None else self.summarise(path, *analysed)
         self._summaries[path] = found
+        return found
+
+    def summarise(self, path: str, module: Module, tree: ast.Module) -> List[CallSummary]:
+        """The summary of path from its analysis without other modules' calls (the
+        frontend's own, when it analyses path: kept, not parsed again)."""
+        path = os.path.normpath(os.path.abspath(path))
+        found = self._summaries.get(path)
+        if found is None:
+            bindings = self._bindings(path, tree)
+            found = _calls(module, bindings) if bindings else []
+            self._summaries[path] = found
         return found
 
     def _bindings(self, path: str, tree: ast.Module) -> Dict[str, List[Tuple[str, str]]]:

@@ -111,6 +111,22 @@ class ProjectTest(unittest.TestCase):
         # store's position is a thread index; the constructor gets 0: no warp index.
         self.assertEqual([(11, 24, LANE)], self.found(tiles, [kernel, tiles]))
 
+    def test_the_order_of_the_run_s_files_changes_nothing(self) -> None:
+        # Analysed first, the kernel's own analysis summarises its calls; analysed
+        # after the helper, the helper's question parses it: the same summary.
+        tiles = self.write("pkg/tiles.py", TILES)
+        kernel = self.write("pkg/kern.py", self.kernel("RowWriter(tidx, 4)\n"))
+        answers = []
+        for order in ([tiles, kernel], [kernel, tiles]):
+            project = Project(order)
+            found = {}
+            for path in order:
+                with open(path, "rb") as f:
+                    found[path] = analyze(f.read(), [WIDTH], None, path, project)["findings"]
+            answers.append(found)
+        self.assertEqual(answers[0], answers[1])
+        self.assertEqual(1, len(answers[0][tiles]))
+
     def test_calls_that_do_not_all_pass_an_index_prove_nothing(self) -> None:
         tiles = self.write("pkg/tiles.py", TILES)
         mixed = self.write("pkg/kern.py", self.kernel("""

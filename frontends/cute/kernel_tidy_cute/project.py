@@ -13,7 +13,6 @@ the call)."""
 import ast
 import os
 import re
-from collections import OrderedDict
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .model import ExternalCalls, Function, Module
@@ -25,9 +24,6 @@ from .source import Source
 # position, by keyword, and whether *args/**kwargs hide some).
 CallSummary = Tuple[str, str, Optional[str], List[Optional[str]], Dict[str, Optional[str]],
                     bool]
-# Modules whose syntax trees are kept for the next question (a tree takes about
-# 60 MB per MB of source).
-_KEPT_MODULES = 4
 _WORD = re.compile(r"\w+")
 
 
@@ -57,7 +53,6 @@ class Project:
                 self._by_name.setdefault(name, []).append(path)
         self._summaries: Dict[str, List[CallSummary]] = {}
         self._mentions: Optional[Dict[str, List[str]]] = None
-        self._modules: "OrderedDict[str, Optional[Tuple[Module, ast.Module]]]" = OrderedDict()
 
     def external_calls(self, path: str, tree: ast.Module) -> ExternalCalls:
         """What the run's other modules pass to the functions and classes of the
@@ -102,23 +97,15 @@ class Project:
 
     def module(self, path: str) -> Optional[Tuple[Module, ast.Module]]:
         """The analysis of another file of the run (None: not readable, not Python)."""
-        if path in self._modules:
-            self._modules.move_to_end(path)
-            return self._modules[path]
         text = self._text(path)
-        result: Optional[Tuple[Module, ast.Module]] = None
-        if text is not None:
-            try:
-                source = Source(text)
-                source.parse()
-                names = Names(source.tree, source.nodes())
-                result = (Module(source.tree, names), source.tree)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                result = None
-        self._modules[path] = result
-        if len(self._modules) > _KEPT_MODULES:
-            self._modules.popitem(last=False)
-        return result
+        if text is None:
+            return None
+        try:
+            source = Source(text)
+            source.parse()
+            return Module(source.tree, Names(source.tree, source.nodes())), source.tree
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
 
     def _summary(self, path: str) -> List[CallSummary]:
         """The calls of path into the run's other modules, with the roles passed."""

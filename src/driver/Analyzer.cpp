@@ -356,7 +356,8 @@ struct Analyzer::Impl {
       return Read;
     }
     ClangTidyOptions Opts = makeOptionsProvider(FS)->getOptions(AbsFile);
-    CuteRequest Request{Read.File, Read.Original, cuteChecks(Opts), {}};
+    CuteRequest Request{Read.File, Read.Original, cuteChecks(Opts),
+                        {},        AbsFile,       Options.PythonModules};
     if (Request.Checks.empty())
       return Read;
     for (const auto &[Key, Value] : Opts.CheckOptions)

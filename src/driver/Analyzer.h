@@ -50,6 +50,9 @@ struct AnalysisOptions {
   /// The CuTe DSL frontend's entry script (frontends/cute/run.py), which
   /// analyses .py files.
   std::string CuteFrontend;
+  /// The run's Python files (absolute; set by analyzeFiles when there are
+  /// several): the frontend reads what their calls pass to a file's functions.
+  std::shared_ptr<const std::vector<std::string>> PythonModules;
   /// Whether analyzeFiles shares one header parse among files (see
   /// PrecompiledPrefix.h). Off by default for a lone Analyzer.
   PchMode Pch = PchMode::Off;

@@ -124,6 +124,10 @@ std::string formatCuteRequest(const CuteRequest &Request) {
   J["checks"] = Request.Checks;
   J["options"] = Request.Options;
   J["length"] = Request.Text.size();
+  if (Request.Modules && !Request.AbsolutePath.empty()) {
+    J["file"] = Request.AbsolutePath;
+    J["modules"] = *Request.Modules;
+  }
   // One line of JSON, then the file's bytes as they are (they need not be UTF-8).
   return J.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" + Request.Text;
 }

@@ -32,10 +32,16 @@ struct CuteRequest {
   std::string Text;                           ///< The contents to analyse.
   std::vector<std::string> Checks;            ///< The enabled cute-* rules.
   std::map<std::string, std::string> Options; ///< CheckOptions of the file.
+  /// The file's absolute path and the run's Python files (absolute): the
+  /// frontend reads what their calls pass to this file's functions; none: the
+  /// file alone.
+  std::string AbsolutePath;
+  std::shared_ptr<const std::vector<std::string>> Modules;
 };
 
 /// One request as the frontend reads it on stdin: one line of JSON (version,
-/// path, checks, options, length), then the text.
+/// path, checks, options, length; file and modules with the run's other Python
+/// files), then the text.
 std::string formatCuteRequest(const CuteRequest &Request);
 
 /// Converts the frontend's JSON report on \p Original (the analysed text)

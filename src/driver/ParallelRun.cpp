@@ -2,6 +2,9 @@
 
 #include "src/driver/ParallelRun.h"
 
+#include "src/driver/CuteFrontend.h"
+#include "src/driver/Paths.h"
+
 #include "llvm/Support/ThreadPool.h"
 
 #include <algorithm>
@@ -18,6 +21,14 @@ std::optional<std::vector<FileResult>> analyzeFiles(const std::vector<std::strin
     return std::vector<FileResult>(); // An empty shard: empty reports.
   unsigned Workers = std::max(1u, std::min<unsigned>(Options.Jobs, Files.size()));
   AnalysisOptions Shared = Analysis;
+  // A CuTe DSL helper class often gets its thread index from a kernel in
+  // another file of the run: the frontend reads the run's other Python files.
+  auto Python = std::make_shared<std::vector<std::string>>();
+  for (const std::string &File : Files)
+    if (isPythonFile(File))
+      Python->push_back(absolutePath(File));
+  if (Python->size() > 1 && !Shared.PythonModules)
+    Shared.PythonModules = std::move(Python);
   if (Analysis.Pch != PchMode::Off && !Analysis.Prefixes) {
     // One header parse for the files that share their leading includes; a
     // single file reuses it from the cache on its next run.

@@ -21,7 +21,8 @@ namespace kernel_tidy::test {
 namespace {
 
 TEST(CuteBridge, RequestIsOneJsonLineThenItsLengthOfBytesAsTheyAre) {
-  CuteRequest Request{"k.py", "x = 1\n\xff\xfe\n", {"cute-launch-config"}, {{"cute-a.B", "1"}}};
+  CuteRequest Request{"k.py", "x = 1\n\xff\xfe\n", {"cute-launch-config"}, {{"cute-a.B", "1"}}, "",
+                      nullptr};
   std::string Text = formatCuteRequest(Request);
   size_t Newline = Text.find('\n');
   ASSERT_NE(std::string::npos, Newline);
@@ -32,6 +33,15 @@ TEST(CuteBridge, RequestIsOneJsonLineThenItsLengthOfBytesAsTheyAre) {
   EXPECT_EQ("cute-launch-config", Header["checks"][0]);
   EXPECT_EQ("1", Header["options"]["cute-a.B"]);
   EXPECT_EQ(Request.Text, Text.substr(Newline + 1)) << "not UTF-8, still exact";
+  EXPECT_FALSE(Header.contains("modules")) << "a file alone names no other modules";
+
+  Request.AbsolutePath = "/w/k.py";
+  Request.Modules = std::make_shared<std::vector<std::string>>(
+      std::vector<std::string>{"/w/k.py", "/w/helpers.py"});
+  Text = formatCuteRequest(Request);
+  Header = nlohmann::json::parse(Text.substr(0, Text.find('\n')));
+  EXPECT_EQ("/w/k.py", Header["file"]);
+  EXPECT_EQ((std::vector<std::string>{"/w/k.py", "/w/helpers.py"}), Header["modules"]);
 }
 
 TEST(CuteBridge, ReportBecomesFindingsWithByteColumns) {
@@ -314,6 +324,34 @@ TEST_F(CuteCli, FoldersPickPythonFilesThatMentionCutlass) {
   EXPECT_EQ(1u, Json["summary"]["files"]) << R.Out;
   R = runKernelTidy({"check", Dir + "/broken.py"});
   EXPECT_EQ(2, R.ExitCode) << "named on the command line: analysed, and it does not parse";
+}
+
+TEST_F(CuteCli, AHelperClassKnowsTheThreadIndexAKernelInAnotherFilePasses) {
+  writeFile(Dir + "/tiles.py", "import cutlass.cute as cute\n"
+                               "\n"
+                               "\n"
+                               "class RowWriter:\n"
+                               "    def __init__(self, thread):\n"
+                               "        self.lane = thread % 32\n");
+  writeFile(File, "import cutlass.cute as cute\n"
+                  "from tiles import RowWriter\n"
+                  "\n"
+                  "\n"
+                  "@cute.kernel\n"
+                  "def k(dst: cute.Tensor):\n"
+                  "    tidx, _, _ = cute.arch.thread_idx()\n"
+                  "    RowWriter(tidx)\n");
+  // The folder is one run: the constructor's argument is read in k.py.
+  ProcessResult R = runKernelTidy({"check", Dir});
+  EXPECT_EQ(1, R.ExitCode) << R.Out << R.Err;
+  EXPECT_NE(std::string::npos,
+            R.Out.find(Dir + "/tiles.py:6:30: warning: literal warp width 32 in lane index "
+                             "arithmetic on a thread index: use cute.arch.WARP_SIZE "
+                             "[cute-hardcoded-warp-width]"))
+      << R.Out;
+  // Alone, what the constructor gets is not known.
+  R = runKernelTidy({"check", Dir + "/tiles.py"});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
 }
 
 } // namespace

@@ -2,8 +2,11 @@
 
 Protocol (docs/architecture.md): one process serves many files. For each, the
 driver writes on stdin one line of JSON, {"version": 2, "path": display name,
-"checks": [enabled rule ids], "options": {CheckOptions}, "length": N},
-followed by the file's N bytes, and reads on stdout one line of JSON:
+"checks": [enabled rule ids], "options": {CheckOptions}, "length": N}, and
+when the run has other Python files, "file": the file's absolute path and
+"modules": the absolute paths of all the run's Python files (read, never run,
+for what their calls pass to this file's functions: project.py), followed by
+the file's N bytes, and reads on stdout one line of JSON:
 {"version": 2, "findings": [...], "errors": [{"line", "column", "message"}]}.
 Offsets are byte offsets into the file as stored (source.py maps Python's
 positions back to them), and each edit names the text it replaces. The
@@ -16,11 +19,12 @@ import signal
 import sys
 import threading
 import time
-from typing import Any, BinaryIO, Dict, List, Optional
+from typing import Any, BinaryIO, Dict, List, Optional, Tuple
 
 from .context import Context
 from .findings import Finding
 from .nolint import Suppressions, comment_places
+from .project import Project
 from .rules import RULES
 from .source import Source
 
@@ -46,9 +50,11 @@ def _failed(*errors: Dict[str, Any]) -> Dict[str, Any]:
     return {"version": PROTOCOL_VERSION, "findings": [], "errors": list(errors)}
 
 
-def analyze(text: bytes, checks: List[str],
-            options: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
-    """The report of one file: findings of the enabled checks, NOLINT applied."""
+def analyze(text: bytes, checks: List[str], options: Optional[Dict[str, str]] = None,
+            path: Optional[str] = None, project: Optional[Project] = None) -> Dict[str, Any]:
+    """The report of one file: findings of the enabled checks, NOLINT applied; with
+    the run's project, what its other modules pass to this file's functions is
+    known (path: this file's absolute path)."""
     if len(text) > MAX_FILE_BYTES:
         return _failed(_error(
             f"not analysed: the file is {len(text) / 2**20:.1f} MiB, over the CuTe DSL "
@@ -75,7 +81,12 @@ def analyze(text: bytes, checks: List[str],
                               "parser"))
     except ValueError as e:  # Null bytes; a tokenizer that cannot read the comments.
         return _failed(_error(f"cannot parse: {e}"))
-    ctx = Context(source, options)
+    external = project.external_calls(path, source.tree) if project and path else None
+    ctx = Context(source, options, external)
+    if project and path and not external:
+        # What this file passes to the others, from its own analysis: it is
+        # the analysis the other files would build (nothing reaches it from them).
+        project.summarise(path, ctx.module, source.tree)
     errors = [_error(f"{message} [clang-tidy-nolint]", line, column,
                      source.line_starts[line - 1] + column - 1)
               for line, column, message in suppressions.errors]
@@ -147,11 +158,28 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(1)
 
 
+_projects: Dict[Tuple[str, ...], Project] = {}
+
+
+def _project(request: Dict[str, Any]) -> Optional[Project]:
+    """The run's project (one per list of modules: the files of one run share it)."""
+    modules = request.get("modules")
+    if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
+        return None
+    key = tuple(modules)
+    if key not in _projects:
+        _projects.clear()
+        _projects[key] = Project(modules)
+    return _projects[key]
+
+
 def _answer(request: Dict[str, Any], text: bytes) -> Dict[str, Any]:
     """The report of one request; a defect of the frontend itself is an error of
     the file, not the end of the process that serves the other files."""
     try:
-        return analyze(text, request.get("checks", list(RULES)), request.get("options"))
+        path = request.get("file")
+        return analyze(text, request.get("checks", list(RULES)), request.get("options"),
+                       path if isinstance(path, str) else None, _project(request))
     except Exception as e:  # pylint: disable=broad-except
         return _failed(_error(f"internal error of the CuTe DSL frontend: "
                               f"{type(e).__name__}: {e}"))

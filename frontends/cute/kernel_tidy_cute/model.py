@@ -16,6 +16,11 @@ FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 THREADISH = ("thread", "lane", "lane_idx")  # Roles of indices that differ per lane.
 # Where a name's role comes from: its one value, or the arguments calls pass for it.
 RoleSource = Union[ast.expr, List[Tuple[Optional[ast.expr], Optional["Function"]]]]
+# What other modules of the run pass to this module's functions (project.py): per
+# (class name or "", function name), one entry per call: per parameter the index
+# role of the argument (None: not an index, or not known); an entry of None: a
+# call whose arguments cannot be matched to the parameters (*args, **kwargs).
+ExternalCalls = Dict[Tuple[str, str], List[Optional[Dict[str, Optional[str]]]]]
 
 
 __all__ = ["LANE", "LANE_SOURCES", "SHAPE_ATTRIBUTES", "SHAPE_QUERIES", "UNIFORM", "WARP",
@@ -53,9 +58,11 @@ class Function:
 class Module:
     """Functions of the module, the calls between them, and per-thread values."""
 
-    def __init__(self, tree: ast.Module, names: Names) -> None:
+    def __init__(self, tree: ast.Module, names: Names,
+                 external: Optional[ExternalCalls] = None) -> None:
         self.tree = tree
         self.names = names
+        self.external: ExternalCalls = external or {}
         self.functions: List[Function] = []
         self.by_node: Dict[ast.AST, Function] = {}
         self.enclosing: Dict[ast.Call, Optional[Function]] = {}  # Call node -> its function
@@ -69,7 +76,9 @@ class Module:
         self._stored_memo: StoredMemo = {}
         self._assigned: Dict[ast.AST, Dict[str, List[ast.expr]]] = {}
         self._rooted: Dict[Function, bool] = {}
-        self._class_attrs: Dict[ast.ClassDef, Dict[str, Tuple[ast.expr, Function]]] = {}
+        # Per class, the fields stored once (in __init__, and in any method).
+        self._class_attrs: Dict[ast.ClassDef, Tuple[Dict[str, Tuple[ast.expr, Function]],
+                                                    ...]] = {}
         self._fields: Dict[ast.ClassDef, Dict[str, Variation]] = {}
         self._fields_of: Optional[ast.ClassDef] = None  # The class whose fields are sought.
         self._field_phase: Dict[ast.AST, FunctionVariation] = {}
@@ -88,6 +97,18 @@ class Module:
         self._nested: Dict[Tuple[int, str], Function] = {}
         self._top_level: Dict[str, Function] = {}
         self._methods: Dict[Tuple[int, str], Function] = {}
+        # Classes by name, for constructor calls (a name bound once at module level).
+        self._classes: Dict[str, ast.ClassDef] = {}
+        defined: Dict[str, int] = {}
+        for node in tree.body:
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                defined[node.name] = defined.get(node.name, 0) + 1
+                if isinstance(node, ast.ClassDef):
+                    self._classes[node.name] = node
+        for stored in _module_level(tree):
+            if isinstance(stored, ast.Name) and isinstance(stored.ctx, (ast.Store, ast.Del)):
+                defined[stored.id] = defined.get(stored.id, 0) + 1
+        self._classes = {k: v for k, v in self._classes.items() if defined[k] == 1}
         for f in self.functions:
             if f.parent is not None:
                 self._nested.setdefault((id(f.parent), f.name), f)
@@ -122,8 +143,9 @@ class Module:
                 self.enclosing[sub] = fn
 
     def callee(self, call: ast.Call, caller: Optional[Function]) -> Optional[Function]:
-        """The function of this module a call names: `f(...)` at module level, or
-        `self.m(...)` in a method of the class defining m."""
+        """The function of this module a call names: `f(...)` at module level,
+        `C(...)` (C.__init__) for a class C of the module, or `self.m(...)` in a
+        method of the class defining m."""
         func = call.func
         if isinstance(func, ast.Name):
             # A nested function of the caller (or of its parents) first.
@@ -133,6 +155,9 @@ class Module:
                 if nested is not None:
                     return nested
                 scope = scope.parent
+            cls = self._classes.get(func.id)
+            if cls is not None and func.id not in self._top_level:
+                return self._methods.get((id(cls), "__init__"))
             return self._top_level.get(func.id)
         if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == "self" and caller is not None):
@@ -189,10 +214,11 @@ class Module:
         """How what a function of the module returns varies, analysed for the levels
         of this call's arguments (a few calls deep; None where not known)."""
         callee = self.callee(call, caller)
-        if callee is None or callee.kind == "kernel" or depth >= 3:
-            return None
+        if callee is None or callee.kind == "kernel" or callee.name == "__init__" \
+                or depth >= 3:
+            return None  # A constructor's result is the object, not what __init__ returns.
         params = callee.node.args.posonlyargs + callee.node.args.args
-        skip = 1 if isinstance(call.func, ast.Attribute) else 0  # self.m(...)
+        skip = _bound(call, callee)
         levels = {p.arg: level for p, level in zip(params[skip:], positional)}
         levels.update(keywords)
         # The key holds all the result depends on (the depth bounds recursion), so a
@@ -271,6 +297,13 @@ class Module:
                     self._callers.setdefault(target, []).append((call, caller))
         return self._callers.get(fn, [])
 
+    def external_calls(self, fn: Function) -> List[Optional[Dict[str, Optional[str]]]]:
+        """What the calls of fn in the run's other modules pass (project.py): a
+        function or a method of a class at the module's top level."""
+        if fn.parent is not None or not self.external:
+            return []
+        return self.external.get((fn.cls.name if fn.cls is not None else "", fn.name), [])
+
     def recursive(self, caller: Function, callee: Function) -> bool:
         """Whether a call from caller to callee is recursion: both in one cycle of the
         module's calls (strongly connected components, Tarjan's algorithm)."""
@@ -336,8 +369,10 @@ class Module:
         elif fn.parent is not None and not fn.node.args.args:
             result = self.rooted(fn.parent)
         else:
+            # Calls from other modules pass what only their index roles tell.
             calls = self.callers(fn)
-            result = bool(calls) and all(c is not None and self.rooted(c) for _, c in calls)
+            result = bool(calls) and not self.external_calls(fn) and all(
+                c is not None and self.rooted(c) for _, c in calls)
         self._rooted[fn] = result
         return result
 
@@ -352,7 +387,7 @@ class Module:
         for call, caller in self.callers(fn):
             if caller is None:
                 continue
-            skip = 1 if isinstance(call.func, ast.Attribute) else 0  # self.m(...)
+            skip = _bound(call, fn)
             pairs = [(p.arg, a) for p, a in zip(params[skip:], call.args)
                      if not isinstance(a, ast.Starred)]
             pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
@@ -373,6 +408,14 @@ class Module:
                     tuples[name] = None
                 elif seen is not None and elements is not None:
                     tuples[name] = [max(a, b) for a, b in zip(seen, elements)]
+        # Another module's call passing a thread, lane or warp index: its level
+        # (what else it passes is not known here, as for a function never called).
+        for passed in self.external_calls(fn):
+            for name, role in (passed or {}).items():
+                level = LANE if role in THREADISH else WARP if role == "warp" else UNIFORM
+                if levels.get(name, UNIFORM) < level:
+                    levels[name] = level
+                    tuples[name] = None  # Not a tuple of known elements.
         for name, elements in tuples.items():
             for i, element in enumerate(elements or []):
                 levels[element_key(name, i)] = element
@@ -400,7 +443,7 @@ class Module:
                 expr = self._constants(None).get(node.id)
             return self.int_value(expr, fn if node.id in consts else None, depth + 1)
         if isinstance(node, ast.Attribute) and fn is not None:
-            found = self._self_attribute(node, fn)
+            found = self.self_attribute(node, fn)
             return None if found is None else self.int_value(found[0], found[1], depth + 1)
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                 and node.func.id == "len" and len(node.args) == 1 and not node.keywords
@@ -437,7 +480,7 @@ class Module:
                 total += inner
             return total
         if isinstance(node, ast.Attribute) and fn is not None:
-            found = self._self_attribute(node, fn)
+            found = self.self_attribute(node, fn)
             return None if found is None else self._length(found[0], found[1], depth + 1)
         if isinstance(node, ast.Name):
             consts = self._constants(fn)
@@ -448,10 +491,23 @@ class Module:
                 expr, fn if node.id in consts else None, depth + 1)
         return None
 
-    def _self_attribute(self, node: ast.Attribute,
-                        fn: Function) -> Optional[Tuple[ast.expr, Function]]:
+    def binds(self, fn: Function, name: str) -> bool:
+        """Whether fn or a function enclosing it binds name (a local, a parameter)."""
+        scope: Optional[Function] = fn
+        while scope is not None:
+            if name in self._stored(scope):
+                return True
+            scope = scope.parent
+        return False
+
+    def single_value(self, fn: Function, name: str) -> Optional[ast.expr]:
+        """The value of fn's one assignment `name = value` (None: not so bound)."""
+        return self._constants(fn).get(name)
+
+    def self_attribute(self, node: ast.Attribute, fn: Function,
+                       anywhere: bool = False) -> Optional[Tuple[ast.expr, Function]]:
         """The value of `self.x` in a method: the one assignment `self.x = value` of
-        its class, in __init__ (with the function it is in)."""
+        its class, in __init__ (anywhere: in any of its methods), with the method."""
         if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
             return None
         top = fn
@@ -459,9 +515,9 @@ class Module:
             top = top.parent
         if top.cls is None:
             return None
-        attrs = self._class_attrs.get(top.cls)
-        if attrs is None:
-            attrs = {}
+        stores = self._class_attrs.get(top.cls)
+        if stores is None:
+            stores = ({}, {})
             counts: Dict[str, int] = {}
             for method in self.functions:
                 if method.cls is not top.cls:
@@ -470,15 +526,17 @@ class Module:
                     if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) \
                             and isinstance(sub.value, ast.Name) and sub.value.id == "self":
                         counts[sub.attr] = counts.get(sub.attr, 0) + 1
-                    if (method.name == "__init__" and isinstance(sub, ast.Assign)
-                            and len(sub.targets) == 1
+                    if (isinstance(sub, ast.Assign) and len(sub.targets) == 1
                             and isinstance(sub.targets[0], ast.Attribute)
                             and isinstance(sub.targets[0].value, ast.Name)
                             and sub.targets[0].value.id == "self"):
-                        attrs[sub.targets[0].attr] = (sub.value, method)
-            attrs = {k: v for k, v in attrs.items() if counts.get(k) == 1}
-            self._class_attrs[top.cls] = attrs
-        return attrs.get(node.attr)
+                        stores[1][sub.targets[0].attr] = (sub.value, method)
+                        if method.name == "__init__":
+                            stores[0][sub.targets[0].attr] = (sub.value, method)
+            stores = tuple({k: v for k, v in found.items() if counts.get(k) == 1}
+                           for found in stores)
+            self._class_attrs[top.cls] = stores
+        return stores[1 if anywhere else 0].get(node.attr)
 
     def assigned_values(self, fn: Function, unknown: ast.expr) -> Dict[str, List[ast.expr]]:
         """Per name, the values fn's own statements assign to it, in one walk: the
@@ -542,8 +600,9 @@ class Module:
         """"thread" for a thread index (thread_idx()[0], tidx - 128, tidx % 128), "warp"
         for a warp index (tid // 32, tid >> 5, warp_idx()), "lane" for a lane index
         (tid % 32, tid & 31), "lane_idx" for lane_idx() itself (the lane even in a block
-        whose rows are not whole warps); also through a name assigned once, and a
-        parameter that every call of the module passes one of them. None: anything
+        whose rows are not whole warps); also through a name assigned once, a field
+        stored once in __init__, and a parameter that every call of the module (and
+        of the run's other modules) passes one of them. None: anything
         else, a row or element index computed from them included."""
         if node is None or depth > 20:
             self._role_cut |= node is not None
@@ -561,6 +620,10 @@ class Module:
             return None
         if isinstance(node, ast.Subscript):
             return "thread" if self.names.call_of(node.value, *LANE_SOURCES[:1]) else None
+        if isinstance(node, ast.Attribute):
+            # self.x stored once, in __init__: the role of the value stored.
+            stored = self.self_attribute(node, fn)
+            return None if stored is None else self.index_role(stored[0], stored[1], depth + 1)
         if isinstance(node, ast.Name):
             sources = self._role_sources(fn)
             if node.id in sources:
@@ -617,6 +680,8 @@ class Module:
                 None if arg is None or caller is None else self.index_role(arg, caller,
                                                                            depth + 1)
                 for arg, caller in source}
+            passed.update(None if call is None else call.get(name)
+                          for call in self.external_calls(fn))
             role = next(iter(passed)) if len(passed) == 1 else (
                 "thread" if passed <= set(THREADISH) else None)
         self._role_pending.discard(key)
@@ -657,12 +722,13 @@ class Module:
         found = {n: v for n, v in found.items()
                  if counts.get(n) == 1 and n not in {p.arg for p in params}}
         calls = self.callers(fn) if fn.kind != "kernel" else []
+        external = self.external_calls(fn) if fn.kind != "kernel" else []
         for i, param in enumerate(params):
-            if counts.get(param.arg) or not calls:
+            if counts.get(param.arg) or not (calls or external):
                 continue
             args: List[Tuple[Optional[ast.expr], Optional[Function]]] = []
             for call, caller in calls:
-                skip = 1 if isinstance(call.func, ast.Attribute) else 0
+                skip = _bound(call, fn)
                 arg = next((k.value for k in call.keywords if k.arg == param.arg), None)
                 if arg is None and 0 <= i - skip < len(call.args):
                     arg = call.args[i - skip]
@@ -674,6 +740,12 @@ class Module:
             found[param.arg] = args
         self._role_source_cache[fn.node] = found
         return found
+
+
+def _bound(call: ast.Call, callee: Function) -> int:
+    """How many parameters a call of a function of the module binds before its
+    arguments: `self` of `self.m(...)` and of a constructor `C(...)`."""
+    return 1 if isinstance(call.func, ast.Attribute) or callee.name == "__init__" else 0
 
 
 def _module_level(tree: ast.Module) -> Iterator[ast.AST]:

@@ -90,24 +90,23 @@ TEST_F(SimtDeviceTest, CountsSubmissionsAndReportsUndefinedResults) {
   }
 }
 
-// The idiom of real projects: a kernel lambda captures a Buffer (through a
-// member's `->`) and a BufferView by reference. LuisaCompute records them as
+// The idiom of real projects: a kernel lambda captures a Buffer (used as
+// `Counter->atomic`) and a BufferView by reference. LuisaCompute records them as
 // the kernel's first parameters with bindings (Function::bound_arguments());
-// the dispatch passes only the others. The counter kernel and its
-// warp-aggregated rewrite (what luisa-warp-aggregated-atomic writes for it)
-// run on the same inputs and are compared as the harness does: every element
-// defined in both, equal, and no hazard events.
+// the dispatch passes only the others. The counter kernel and a
+// warp-aggregated rewrite of it (the form of luisa-warp-aggregated-atomic's
+// fix) run on the same inputs and are compared as the harness does: every
+// element defined in both, equal, and no hazard events.
 TEST_F(SimtDeviceTest, CapturedBuffersAreBoundAsLuisaComputeBindsThem) {
   constexpr uint N = 200;
-  luisa::unique_ptr<Buffer<uint>> Counter = luisa::make_unique<Buffer<uint>>(D.create_buffer<uint>(1));
-  auto &_counter = Counter;
+  Buffer<uint> Counter = D.create_buffer<uint>(1); // `Counter->`: the buffer's DSL proxy
   auto Copies = D.create_buffer<uint>(2 * N);
   BufferView<uint> Upper = Copies.view(N, N);
   Kernel1D Before = [&](BufferUInt In, UInt Threshold) {
     set_block_size(64u);
     UInt X = dispatch_x();
     UInt V = In.read(X);
-    $if (V > Threshold) { _counter->atomic(0u).fetch_add(1u); };
+    $if (V > Threshold) { Counter->atomic(0u).fetch_add(1u); };
     Upper->write(X, V);
   };
   Kernel1D After = [&](BufferUInt In, UInt Threshold) {
@@ -116,7 +115,7 @@ TEST_F(SimtDeviceTest, CapturedBuffersAreBoundAsLuisaComputeBindsThem) {
     UInt V = In.read(X);
     $if (V > Threshold) {
       UInt Active = warp_active_count_bits(true);
-      $if (warp_is_first_active_lane()) { _counter->atomic(0u).fetch_add(Active); };
+      $if (warp_is_first_active_lane()) { Counter->atomic(0u).fetch_add(Active); };
     };
     Upper->write(X, V);
   };
@@ -134,8 +133,8 @@ TEST_F(SimtDeviceTest, CapturedBuffersAreBoundAsLuisaComputeBindsThem) {
     uint Zero1 = 0;
     std::vector<uint> Count(1), Out(2 * N);
     size_t EventsBefore = Simt->observed().Events.size();
-    S << Counter->copy_from(&Zero1) << Copies.copy_from(Zero.data()) << In.copy_from(Host.data())
-      << Shader(In, 40u).dispatch(N) << Counter->copy_to(Count.data()) << Copies.copy_to(Out.data())
+    S << Counter.copy_from(&Zero1) << Copies.copy_from(Zero.data()) << In.copy_from(Host.data())
+      << Shader(In, 40u).dispatch(N) << Counter.copy_to(Count.data()) << Copies.copy_to(Out.data())
       << synchronize();
     EXPECT_EQ(Simt->observed().Events.size(), EventsBefore) << "no hazard events";
     kernel_tidy::simt::BufferView Shadow = Simt->view(Copies.handle());

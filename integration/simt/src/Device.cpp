@@ -153,20 +153,32 @@ void SimtDevice::runCommands(CommandList &List) {
       if (It == Shaders.end())
         throw std::invalid_argument("simt: a dispatch names an unknown shader");
       Function Kernel = It->second->function();
+      // As LuisaCompute's backends do: the kernel's parameters start with the
+      // resources its definition captured (Function::bound_arguments(), sorted
+      // first when the kernel was recorded); the dispatch passes the rest.
       auto Parameters = Kernel.arguments();
+      auto Bindings = Kernel.bound_arguments();
       auto Args = Dispatch->arguments();
-      if (Args.size() != Parameters.size())
+      if (Bindings.size() + Args.size() != Parameters.size())
         throw std::invalid_argument("simt: a dispatch's arguments do not fit its shader");
       std::vector<Argument> Bound;
+      auto bindBuffer = [&](const luisa::compute::Argument::Buffer &B, const Type *Element) {
+        Memory &M = memory(B.handle);
+        checkRange(M, B.offset, B.size);
+        Bound.emplace_back(BufferView{Element, M.Bytes.data() + B.offset,
+                                      M.Shadow.data() + B.offset, B.size / Element->size()});
+      };
+      for (size_t I = 0; I < Bindings.size(); ++I) {
+        const auto *Captured = luisa::get_if<Function::BufferBinding>(&Bindings[I]);
+        if (!Captured)
+          throw Unsupported("captured resources other than buffers");
+        bindBuffer(*Captured, Parameters[I].type()->element());
+      }
       for (size_t I = 0; I < Args.size(); ++I) {
         const auto &A = Args[I];
+        const Variable &Parameter = Parameters[Bindings.size() + I];
         if (A.tag == luisa::compute::Argument::Tag::BUFFER) {
-          Memory &M = memory(A.buffer.handle);
-          checkRange(M, A.buffer.offset, A.buffer.size);
-          const Type *Element = Parameters[I].type()->element();
-          Bound.emplace_back(BufferView{Element, M.Bytes.data() + A.buffer.offset,
-                                        M.Shadow.data() + A.buffer.offset,
-                                        A.buffer.size / Element->size()});
+          bindBuffer(A.buffer, Parameter.type()->element());
         } else if (A.tag == luisa::compute::Argument::Tag::UNIFORM) {
           auto Bytes = Dispatch->uniform(A.uniform);
           Uniform U;

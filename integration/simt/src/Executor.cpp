@@ -352,10 +352,14 @@ private:
   // --- set-up -----------------------------------------------------------------------
 
   void bindArguments(std::span<const Argument> Arguments) {
-    for (auto &Binding : Kernel.bound_arguments())
-      if (!luisa::holds_alternative<luisa::monostate>(Binding))
-        throw Unsupported("captured resources");
+    // Captured resources are the first parameters (Function::bound_arguments());
+    // their arguments come first too, bound by the caller (SimtDevice resolves
+    // the bindings' handles).
     auto Parameters = Kernel.arguments();
+    size_t Captured = Kernel.bound_arguments().size();
+    if (Captured != 0 && Arguments.size() + Captured == Parameters.size())
+      throw std::invalid_argument("the kernel captures " + std::to_string(Captured) +
+                                  " resources: run it through SimtDevice, which binds them");
     if (Parameters.size() != Arguments.size())
       throw std::invalid_argument("the kernel takes " + std::to_string(Parameters.size()) +
                                   " arguments, " + std::to_string(Arguments.size()) + " given");

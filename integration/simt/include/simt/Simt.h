@@ -179,8 +179,10 @@ struct RunResult {
 };
 
 /// Runs `Kernel` over LaunchOptions::DispatchSize threads in blocks of the kernel's
-/// block size. Throws Unsupported for what the executor does not implement and
-/// std::invalid_argument for arguments that do not fit the kernel.
+/// block size. `Arguments` has one entry per `Kernel.arguments()`, the resources the
+/// kernel captured (its first parameters) included. Throws Unsupported for what the
+/// executor does not implement and std::invalid_argument for arguments that do not fit
+/// the kernel.
 RunResult run(luisa::compute::Function Kernel, std::span<const Argument> Arguments,
               const LaunchOptions &Options);
 

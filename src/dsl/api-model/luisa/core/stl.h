@@ -1,5 +1,7 @@
 #pragma once
 // kernel-tidy API model of luisa/core/stl.h: light containers (see README).
+#include <luisa/core/stl/algorithm.h>
+#include <luisa/core/stl/filesystem.h>
 #include <luisa/core/stl/memory.h>
 #include <luisa/core/stl/string.h>
 #include <luisa/core/stl/vector.h>

@@ -93,13 +93,22 @@ std::optional<AnalysisOptions> parseArgs(const std::string &Args, std::string &E
   return Options;
 }
 
-std::regex runArgsLine(const std::string &Comment) {
-  return std::regex("^" + Comment + R"( RUN-ARGS(?:-([A-Z0-9_]+))?:(.*)$)");
+constexpr const char *RunArgsPattern = R"( RUN-ARGS(?:-([A-Z0-9_]+))?:(.*)$)";
+constexpr const char *MessagePattern =
+    R"( CHECK-MESSAGES(?:-([A-Z0-9_]+))?: :\[\[@LINE(?:([+-])([0-9]+))?\]\]:([0-9]+): ((?:warning|note): .*)$)";
+
+// Each compiled once per comment style: compiling them cost more than reading
+// the fixtures, and every test process reads every fixture when it starts (the
+// registration of the parameterized suite), under the sanitizers too.
+const std::regex &runArgsLine(const std::string &Comment) {
+  static const std::regex Slashes(std::string("^//") + RunArgsPattern),
+      Hash(std::string("^#") + RunArgsPattern);
+  return Comment == "#" ? Hash : Slashes;
 }
-std::regex messageLine(const std::string &Comment) {
-  return std::regex(
-      "^" + Comment +
-      R"( CHECK-MESSAGES(?:-([A-Z0-9_]+))?: :\[\[@LINE(?:([+-])([0-9]+))?\]\]:([0-9]+): ((?:warning|note): .*)$)");
+const std::regex &messageLine(const std::string &Comment) {
+  static const std::regex Slashes(std::string("^//") + MessagePattern),
+      Hash(std::string("^#") + MessagePattern);
+  return Comment == "#" ? Hash : Slashes;
 }
 
 /// ".cpp" or ".py".
@@ -166,7 +175,7 @@ Fixture loadFixture(const std::string &Path) {
   F.Path = Path;
   std::string Comment = commentOf(Path);
   std::vector<SourceLine> Lines = splitLines(readFile(Path), Comment);
-  const std::regex RunArgsLine = runArgsLine(Comment), MessageLine = messageLine(Comment);
+  const std::regex &RunArgsLine = runArgsLine(Comment), &MessageLine = messageLine(Comment);
   for (const SourceLine &L : Lines)
     if (!L.Removed)
       F.Input += L.Code + L.Eol;
@@ -396,7 +405,7 @@ std::string updateFixture(const Fixture &F, const std::vector<RunOutput> &Output
 
   std::string Comment = commentOf(F.Path);
   std::vector<SourceLine> Lines = splitLines(readFile(F.Path), Comment);
-  const std::regex MessageLine = messageLine(Comment);
+  const std::regex &MessageLine = messageLine(Comment);
   std::vector<const SourceLine *> Code; // By Input line, from 1.
   Code.push_back(nullptr);
   for (const SourceLine &L : Lines)

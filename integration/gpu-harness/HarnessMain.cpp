@@ -41,6 +41,7 @@
 #include <ctime>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <optional>
@@ -181,6 +182,25 @@ std::array<std::size_t, HazardCount> hazardsSoFar() { return {}; }
 std::size_t modelCollectivesSoFar() { return 0; }
 #endif
 
+/// The SIMT executor's cost counters of the latest dispatch, per warp (the
+/// maxima as they are); none on a GPU backend.
+CostCounts latestDispatchCosts() {
+  CostCounts Counts;
+#ifdef KERNEL_TIDY_HARNESS_SIMT
+  if (!SimtBackend)
+    return Counts;
+  const kernel_tidy::simt::Costs &Cost = SimtBackend->lastDispatchCosts();
+  double Warps = Cost.Warps == 0 ? 1.0 : static_cast<double>(Cost.Warps);
+  Cost.forEach([&](const char *Name, std::uint64_t Value, bool IsMaximum) {
+    double Shown = static_cast<double>(Value);
+    if (!IsMaximum && std::string_view(Name) != "warps")
+      Shown /= Warps;
+    Counts.push_back({Name, Shown, IsMaximum});
+  });
+#endif
+  return Counts;
+}
+
 /// Which elements of \p Out hold undefined values on the SIMT executor (they
 /// depend on an undefined read): a made-up value must never pass for a
 /// result. None on a GPU backend.
@@ -207,6 +227,8 @@ struct Options {
   std::uint32_t TimingScale = 512; // timed launches: the shape's width times this
   std::uint32_t Batch = 50;        // launches per batched sample
   StoppingRule Rule;
+  /// docs/compiled-counts.json, read (--compiled-counts): the report's verdicts.
+  CompiledCounts Compiled;
 };
 
 /// The case names and value types this program was built with.
@@ -245,6 +267,10 @@ std::optional<int> parseOptions(int Argc, char **Argv, Options &Opts) {
       ->delimiter(',')
       ->check(Member(knownTypes(), "type"));
   App.add_option("--seed", Opts.Seed, "Seed of the random inputs");
+  std::string CompiledPath;
+  App.add_option("--compiled-counts", CompiledPath,
+                 "docs/compiled-counts.json, for the verdicts per fix in the report")
+      ->check(CLI::ExistingFile);
   App.add_flag_callback("--no-timing", [&] { Opts.Timing = false; }, "Check results only");
   App.add_option("--repeats", Opts.Repeats, "Pattern repetitions in timed launches")
       ->check(CLI::Range(1u, std::numeric_limits<std::uint32_t>::max()));
@@ -271,6 +297,15 @@ std::optional<int> parseOptions(int Argc, char **Argv, Options &Opts) {
       throw CLI::ValidationError("--warp-size", "only with --backend simt");
     if (VariantList->count() && Opts.Backend != "simt")
       throw CLI::ValidationError("--variants", "only with --backend simt");
+    if (!CompiledPath.empty()) {
+      std::ifstream In(CompiledPath, std::ios::binary);
+      std::string Text((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+      try {
+        Opts.Compiled = parseCompiledCounts(Text);
+      } catch (const std::exception &E) {
+        throw CLI::ValidationError("--compiled-counts", CompiledPath + ": " + E.what());
+      }
+    }
     if (Warp->count() && VariantList->count())
       throw CLI::ValidationError("--variants",
                                  "not with --warp-size (give the width in each variant)");
@@ -445,6 +480,7 @@ private:
     std::array<std::size_t, HazardCount> Later = hazardsSoFar();
     for (int H = 0; H < HazardCount; ++H)
       Out.Hazards[H] = Later[H] - Earlier[H];
+    Out.Costs = latestDispatchCosts();
     return Out;
   }
 
@@ -540,6 +576,8 @@ void TypedCase<T>::runShape(Device &Dev, Stream &S, CacheFlush &Flush, const Nvm
       Judgement J = judge(Type, Want, Before, After);
       Result.Outcome = J.Outcome;
       Result.Why = J.Detail;
+      Result.BeforeCosts = Before.Costs;
+      Result.AfterCosts = After.Costs;
       if (Opts.Timing && timed(Shape, Inputs) && Run.suffix().empty())
         time(Dev, S, Flush, Gpu, Opts, Shape, Result);
       std::printf("%-28s %-20s %-4s %-24s %-10s %s%s%s\n", Result.Rule.c_str(), Result.Case.c_str(),
@@ -668,7 +706,7 @@ public:
       Result.Shape = "steps" + std::to_string(Steps) + "-threads" + std::to_string(Threads);
       Result.Inputs = std::string(inputSetName(InputSet::Uniform));
       Result.Operation = "submit";
-      RunOutput Before{Execute(0), {}, {}}, After{Execute(1), {}, {}};
+      RunOutput Before{Execute(0), {}, {}, {}}, After{Execute(1), {}, {}, {}};
       Result.Before = compare(ValueType::U32, Want, Before);
       Result.After = compare(ValueType::U32, Want, After);
       Judgement J = judge(ValueType::U32, Want, Before, After);
@@ -874,8 +912,8 @@ int main(int Argc, char **Argv) {
       Results.push_back(std::move(Result));
   }
   std::string Base = Opts.OutDir + "/results";
-  if (!writeFile(Base + ".json", toJson(Run, Results)) ||
-      !writeFile(Base + ".md", toMarkdown(Run, Results)) ||
+  if (!writeFile(Base + ".json", toJson(Run, Results, Opts.Compiled)) ||
+      !writeFile(Base + ".md", toMarkdown(Run, Results, Opts.Compiled)) ||
       !writeFile(Base + ".profitability.def", toProfitabilityLines(Run, Results))) {
     std::fprintf(stderr, "cannot write the results under %s\n", Opts.OutDir.c_str());
     return 2;

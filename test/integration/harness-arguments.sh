@@ -39,6 +39,9 @@ expect "need 32-lane warps" --backend simt --variants 64/cuda-sm80
 expect "'lockstep' is not one of" --backend simt --variants 32/lockstep
 expect "--variants" --variants 32
 expect "not with --warp-size" --backend simt --warp-size 8 --variants 32
+expect "--compiled-counts" --backend simt --compiled-counts "$work/missing.json"
+printf '{"archs": ["sm_80"]}\n' >"$work/not-counts.json"
+expect "not a compiled-counts file" --backend simt --compiled-counts "$work/not-counts.json"
 
 # The default backend (cuda): where LuisaCompute has none, one clear error
 # before any case ran; where it has one, the run writes its results.

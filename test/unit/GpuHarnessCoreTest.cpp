@@ -1156,6 +1156,111 @@ TEST(GpuHarnessReport, MarkdownSaysSimtRowsAreNotTimed) {
       << Md;
 }
 
+/// The compiled counts of a butterfly as docs/compiled-counts.json has them
+/// (the kinds a verdict reads), for sm_75 and sm_80.
+const char *const CompiledButterfly = R"({"archs": ["sm_75", "sm_80"], "cases": [
+  {"case": "butterfly_sum", "suffix": "u32", "counts": {
+    "sm_75": {"before": {"shfl": 5, "redux": 0, "total": 60, "loops": 0},
+              "after": {"shfl": 5, "redux": 0, "total": 81, "loops": 0}},
+    "sm_80": {"before": {"shfl": 5, "redux": 0, "total": 60, "loops": 0},
+              "after": {"shfl": 0, "redux": 1, "total": 40, "loops": 0}}}}]})";
+
+CostCounts costs(double Shuffles, double Reductions, double GlobalAtomicLanes,
+                 double AtomicDepth = 0) {
+  return {{"warps", 128},
+          {"shuffles", Shuffles},
+          {"reductions", Reductions},
+          {"global_atomic_lanes", GlobalAtomicLanes},
+          {"atomic_depth", AtomicDepth, true}};
+}
+
+TEST(GpuHarnessCosts, ExecutorVerdictNamesEachChangedCounterPerWarp) {
+  EXPECT_EQ(executorVerdict(costs(0, 0, 32), costs(0, 0, 1)),
+            "fewer: global atomic lanes 32 -> 1 per warp");
+  // A maximum is no average: it comes last, without "per warp".
+  EXPECT_EQ(executorVerdict(costs(0, 0, 32, 32), costs(0, 1, 1, 1)),
+            "mixed: reductions 0 -> 1, global atomic lanes 32 -> 1 per warp; atomic depth 32 -> 1");
+  EXPECT_EQ(executorVerdict(costs(0, 0, 0, 4), costs(0, 0, 0, 1)), "fewer: atomic depth 4 -> 1");
+  EXPECT_EQ(executorVerdict(costs(5, 0, 0), costs(0, 1, 0)),
+            "mixed: shuffles 5 -> 0, reductions 0 -> 1 per warp");
+  EXPECT_EQ(executorVerdict(costs(0, 1, 0), costs(5, 1, 0)), "more: shuffles 0 -> 5 per warp");
+  // The warp count is no cost: two runs of other sizes with the same work are the same.
+  CostCounts Larger = costs(5, 0, 0);
+  Larger[0].Value = 256;
+  EXPECT_EQ(executorVerdict(costs(5, 0, 0), Larger), "same");
+  EXPECT_EQ(executorVerdict(costs(0.5, 0, 0), costs(0.25, 0, 0)),
+            "fewer: shuffles 0.5 -> 0.25 per warp");
+}
+
+TEST(GpuHarnessCosts, CompiledCountsVerdictsAsCompiledCountsPyDrawsThem) {
+  CompiledCounts Cases = parseCompiledCounts(CompiledButterfly);
+  ASSERT_EQ(Cases.count("butterfly_sum_u32"), 1u);
+  const CompiledCase &Case = Cases.at("butterfly_sum_u32");
+  ASSERT_EQ(Case.size(), 2u);
+  EXPECT_EQ(compiledVerdict(Case[0]), "more");
+  EXPECT_EQ(compiledVerdict(Case[1]), "fewer");
+  EXPECT_EQ(compiledSummary(Case), "sm_75: more (total 60 -> 81); "
+                                   "sm_80: fewer (shfl 5 -> 0, redux 0 -> 1, total 60 -> 40)");
+  // Within 10% of the total (at least 2) and as much communication: the same; a loop
+  // in either version decides nothing.
+  CompiledArch Same{"sm_90", {{"shfl", 1}, {"total", 30}}, {{"shfl", 1}, {"total", 32}}};
+  EXPECT_EQ(compiledVerdict(Same), "same");
+  CompiledArch Mixed{"sm_90", {{"shfl", 1}, {"total", 30}}, {{"bar", 2}, {"total", 20}}};
+  EXPECT_EQ(compiledVerdict(Mixed), "mixed");
+  Same.After["loops"] = 1;
+  EXPECT_EQ(compiledVerdict(Same), "loop");
+  EXPECT_THROW(parseCompiledCounts("{\"cases\": 3}"), std::runtime_error);
+  EXPECT_THROW(parseCompiledCounts("not json"), std::runtime_error);
+  EXPECT_THROW(parseCompiledCounts(R"({"archs": ["sm_80"], "cases": [{"case": "x"}]})"),
+               std::runtime_error);
+}
+
+TEST(GpuHarnessCosts, ReportHasTheCostsOfEachRunAndAVerdictPerFix) {
+  std::vector<CaseResult> Results = results();
+  // The full-warps uniform run stands for its fix, whatever the order of the runs.
+  Results.insert(Results.begin(), result("luisa-butterfly-reduction", "butterfly_sum", "u32",
+                                         "odd-lanes", "uniform", passing(), passing()));
+  Results[0].BeforeCosts = costs(9, 9, 9);
+  Results[0].AfterCosts = costs(9, 9, 9);
+  Results[1].BeforeCosts = costs(5, 0, 0);
+  Results[1].AfterCosts = costs(0, 1, 0);
+  Results[2].BeforeCosts = costs(1, 0, 0);
+  Results[2].AfterCosts = costs(1, 0, 0);
+  CompiledCounts Compiled = parseCompiledCounts(CompiledButterfly);
+  nlohmann::json J = nlohmann::json::parse(toJson(run(), Results, Compiled));
+  EXPECT_EQ(J["results"][1]["costs"]["before"]["shuffles"], 5);
+  EXPECT_EQ(J["results"][1]["costs"]["after"]["reductions"], 1);
+  // Per result, the counters that are 0 are left out; per fix all are there.
+  EXPECT_FALSE(J["results"][1]["costs"]["after"].contains("shuffles"));
+  EXPECT_EQ(J["fixes"][0]["executor"]["after"]["shuffles"], 0);
+  EXPECT_EQ(J["results"][1]["costs"]["verdict"],
+            "mixed: shuffles 5 -> 0, reductions 0 -> 1 per warp");
+  EXPECT_FALSE(J["results"][3].contains("costs"));
+  // butterfly_sum u32 and f32 are fixes of their own; the scans have neither counters
+  // nor compiled counts.
+  ASSERT_EQ(J["fixes"].size(), 2u) << J["fixes"].dump(1);
+  const nlohmann::json &Fix = J["fixes"][0];
+  EXPECT_EQ(Fix["case"], "butterfly_sum");
+  EXPECT_EQ(Fix["type"], "u32");
+  EXPECT_EQ(Fix["executor"]["shape"], "full-warps");
+  EXPECT_EQ(Fix["executor"]["verdict"], "mixed: shuffles 5 -> 0, reductions 0 -> 1 per warp");
+  EXPECT_EQ(Fix["compiled"]["verdicts"]["sm_75"], "more");
+  EXPECT_EQ(Fix["compiled"]["verdicts"]["sm_80"], "fewer");
+  EXPECT_EQ(J["fixes"][1]["type"], "f32");
+  EXPECT_EQ(J["fixes"][1]["executor"]["verdict"], "same");
+  EXPECT_FALSE(J["fixes"][1].contains("compiled"));
+
+  std::string Md = toMarkdown(run(), Results, Compiled);
+  EXPECT_NE(Md.find("## Costs per fix"), std::string::npos);
+  EXPECT_NE(Md.find("| luisa-butterfly-reduction | butterfly_sum | u32 | mixed: shuffles 5 -> 0, "
+                    "reductions 0 -> 1 per warp | sm_75: more (total 60 -> 81); sm_80: fewer "
+                    "(shfl 5 -> 0, redux 0 -> 1, total 60 -> 40) |\n"),
+            std::string::npos)
+      << Md;
+  // Without counters or compiled counts there is no such table.
+  EXPECT_EQ(toMarkdown(run(), results()).find("## Costs per fix"), std::string::npos);
+}
+
 TEST(GpuHarnessReport, ProfitabilityLines) {
   std::vector<CaseResult> Results = results();
   // A timed result on another input set is left out.

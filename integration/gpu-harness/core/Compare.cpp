@@ -103,7 +103,7 @@ Comparison compare(ValueType Type, const Expected &Want, const RunOutput &Actual
 }
 
 Comparison compare(ValueType Type, const Expected &Want, const std::vector<double> &Actual) {
-  return compare(Type, Want, RunOutput{Actual, {}, {}});
+  return compare(Type, Want, RunOutput{Actual, {}, {}, {}});
 }
 
 bool sameMultiset(std::vector<double> A, std::vector<double> B) {

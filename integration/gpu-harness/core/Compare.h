@@ -3,6 +3,7 @@
 #ifndef KERNEL_TIDY_GPU_HARNESS_COMPARE_H
 #define KERNEL_TIDY_GPU_HARNESS_COMPARE_H
 
+#include "Costs.h"
 #include "Reference.h"
 #include <cstddef>
 #include <string>
@@ -43,6 +44,8 @@ struct RunOutput {
   std::vector<double> Value;
   std::vector<bool> Undefined; // shorter than Value: the rest are defined
   std::size_t Hazards[HazardCount] = {};
+  /// The SIMT executor's cost counters of the run, per warp (empty on a GPU).
+  CostCounts Costs;
 
   bool undefined(std::size_t Element) const {
     return Element >= Value.size() || (Element < Undefined.size() && Undefined[Element]);

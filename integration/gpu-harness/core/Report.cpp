@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <tuple>
 
@@ -68,6 +69,15 @@ Json summaryJson(const Summary &S) {
       {"discarded", S.Discarded},     {"stop_reason", S.StopReason}};
 }
 
+/// \p Counts by name; with \p NonZeroOnly only those that are not 0.
+Json costsJson(const CostCounts &Counts, bool NonZeroOnly = false) {
+  Json Out = Json::object();
+  for (const CostCount &C : Counts)
+    if (!NonZeroOnly || C.Value != 0)
+      Out[C.Name] = number(C.Value);
+  return Out;
+}
+
 Json timingJson(const CaseResult &R) {
   Json SpeedUpJson{{"estimate", number(R.Speed.Estimate)},
                    {"low", number(R.Speed.Low)},
@@ -93,6 +103,64 @@ Json resultJson(const CaseResult &R) {
            {"after", comparisonJson(R.After)}};
   if (R.Timed)
     Out["timing"] = timingJson(R);
+  if (!R.BeforeCosts.empty())
+    Out["costs"] = Json{{"before", costsJson(R.BeforeCosts, true)},
+                        {"after", costsJson(R.AfterCosts, true)},
+                        {"verdict", executorVerdict(R.BeforeCosts, R.AfterCosts)}};
+  return Out;
+}
+
+/// One fix (a rule's case and type) and what is known of its cost: the result
+/// whose counters stand for it (null without counters) and its compiled counts.
+struct FixCosts {
+  std::string Rule, Case, Type;
+  const CaseResult *Counted = nullptr;
+  const CompiledCase *Compiled = nullptr;
+};
+
+/// The fixes of \p Results in their order; a fix's counters are those of its
+/// "full-warps" run on "uniform" inputs at 32 lanes, else of its first run.
+std::vector<FixCosts> fixesOf(const std::vector<CaseResult> &Results,
+                              const CompiledCounts &Compiled) {
+  std::vector<FixCosts> Fixes;
+  for (const CaseResult &R : Results) {
+    auto Same = [&](const FixCosts &F) {
+      return F.Rule == R.Rule && F.Case == R.Case && F.Type == R.Type;
+    };
+    auto It = std::find_if(Fixes.begin(), Fixes.end(), Same);
+    if (It == Fixes.end()) {
+      auto Found = Compiled.find(R.Case + "_" + R.Type);
+      Fixes.push_back(
+          {R.Rule, R.Case, R.Type, nullptr, Found == Compiled.end() ? nullptr : &Found->second});
+      It = std::prev(Fixes.end());
+    }
+    bool Standard = R.Shape == "full-warps" && R.Inputs == "uniform";
+    if (!R.BeforeCosts.empty() && (!It->Counted || Standard) &&
+        !(It->Counted && It->Counted->Shape == "full-warps" && It->Counted->Inputs == "uniform"))
+      It->Counted = &R;
+  }
+  Fixes.erase(std::remove_if(Fixes.begin(), Fixes.end(),
+                             [](const FixCosts &F) { return !F.Counted && !F.Compiled; }),
+              Fixes.end());
+  return Fixes;
+}
+
+Json fixJson(const FixCosts &F) {
+  Json Out{{"rule", F.Rule}, {"case", F.Case}, {"type", F.Type}};
+  if (F.Counted)
+    Out["executor"] =
+        Json{{"shape", F.Counted->Shape},
+             {"inputs", F.Counted->Inputs},
+             {"before", costsJson(F.Counted->BeforeCosts)},
+             {"after", costsJson(F.Counted->AfterCosts)},
+             {"verdict", executorVerdict(F.Counted->BeforeCosts, F.Counted->AfterCosts)}};
+  if (F.Compiled) {
+    Json PerArch = Json::object();
+    for (const CompiledArch &Arch : *F.Compiled)
+      PerArch[Arch.Arch] = compiledVerdict(Arch);
+    Out["compiled"] =
+        Json{{"level", "ptx"}, {"verdicts", PerArch}, {"summary", compiledSummary(*F.Compiled)}};
+  }
   return Out;
 }
 
@@ -284,7 +352,8 @@ Judgement judge(ValueType Type, const Expected &Want, const RunOutput &Before,
   return {};
 }
 
-std::string toJson(const RunInfo &Run, const std::vector<CaseResult> &Results) {
+std::string toJson(const RunInfo &Run, const std::vector<CaseResult> &Results,
+                   const CompiledCounts &Compiled) {
   Json Out;
   Out["schema"] = "kernel-tidy-gpu-harness/1";
   Out["run"] = Json{{"gpu", Run.Gpu},
@@ -303,10 +372,15 @@ std::string toJson(const RunInfo &Run, const std::vector<CaseResult> &Results) {
                         {"both_undefined", C.BothUndefined},
                         {"rewrite_breaks", C.Breaks},
                         {"both_wrong", C.BothWrong}};
+  Json Fixes = Json::array();
+  for (const FixCosts &F : fixesOf(Results, Compiled))
+    Fixes.push_back(fixJson(F));
+  Out["fixes"] = std::move(Fixes);
   return Out.dump(2) + "\n";
 }
 
-std::string toMarkdown(const RunInfo &Run, const std::vector<CaseResult> &Results) {
+std::string toMarkdown(const RunInfo &Run, const std::vector<CaseResult> &Results,
+                       const CompiledCounts &Compiled) {
   std::string Out = "# kernel-tidy GPU harness results\n\n";
   Out += "- GPU: " + Run.Gpu + "\n";
   Out += "- Driver: " + Run.Driver + "\n";
@@ -326,6 +400,18 @@ std::string toMarkdown(const RunInfo &Run, const std::vector<CaseResult> &Result
          " equivalent, " + std::to_string(C.Fixes) + " rewrite-fixes-original, " +
          std::to_string(C.BothUndefined) + " both-undefined, " + std::to_string(C.Breaks) +
          " rewrite-breaks, " + std::to_string(C.BothWrong) + " both-wrong.\n";
+  std::vector<FixCosts> Fixes = fixesOf(Results, Compiled);
+  if (Fixes.empty())
+    return Out;
+  Out += "\n## Costs per fix\n\nThe SIMT executor's cost counters per warp (full-warps shape, "
+         "uniform inputs, 32 lanes) and the compiled PTX counts (docs/compiled-counts.md); "
+         "docs/gpu-harness.md#costs-per-fix says what each can and cannot show.\n\n"
+         "| rule | case | type | executor, per warp | compiled (PTX) |\n|---|---|---|---|---|\n";
+  for (const FixCosts &F : Fixes)
+    Out += "| " + cell(F.Rule) + " | " + cell(F.Case) + " | " + cell(F.Type) + " | " +
+           (F.Counted ? cell(executorVerdict(F.Counted->BeforeCosts, F.Counted->AfterCosts))
+                      : std::string("-")) +
+           " | " + (F.Compiled ? cell(compiledSummary(*F.Compiled)) : std::string("-")) + " |\n";
   return Out;
 }
 

@@ -4,6 +4,7 @@
 #define KERNEL_TIDY_GPU_HARNESS_REPORT_H
 
 #include "Compare.h"
+#include "Costs.h"
 #include "Stats.h"
 #include <string>
 #include <vector>
@@ -63,6 +64,8 @@ struct CaseResult {
   /// Seconds per launch in a batch of launches back to back (warm caches,
   /// launch overhead hidden), as NVBench's batch measurement.
   double BeforeBatch = 0, AfterBatch = 0;
+  /// The SIMT executor's cost counters of each version's run (empty on a GPU).
+  CostCounts BeforeCosts, AfterCosts;
 };
 
 struct RunInfo {
@@ -73,17 +76,27 @@ struct RunInfo {
 /// "max", "and", "or", "xor" (an atomic add or sub reduces with a sum).
 std::string_view profitabilityOp(Op O);
 
+/// The compiled counts of the cases by "NAME_SUFFIX" (parseCompiledCounts).
+using CompiledCounts = std::map<std::string, CompiledCase>;
+
 /// The results as JSON (schema "kernel-tidy-gpu-harness/1"): "run", one
 /// entry of "results" per case in the given order ("timing" only when
-/// Timed) and a "summary" of verdict counts. Non-finite numbers (an infinite
-/// max_ulp) are written as the strings "inf", "-inf" and "nan".
-std::string toJson(const RunInfo &Run, const std::vector<CaseResult> &Results);
+/// Timed; "costs" only with cost counters, those that are 0 left out), a
+/// "summary" of verdict counts,
+/// and "fixes": per rule, case and type the cost counters of its full-warps
+/// uniform run, \p Compiled's counts of the case and the verdicts of both
+/// (omitted when neither is known). Non-finite numbers (an infinite max_ulp)
+/// are written as the strings "inf", "-inf" and "nan".
+std::string toJson(const RunInfo &Run, const std::vector<CaseResult> &Results,
+                   const CompiledCounts &Compiled = {});
 /// A Markdown report: the GPU, driver, backend and date, a table with one row
 /// per case (rule, case, type, shape, inputs, verdict, max ulp before and
 /// after, median times in microseconds, speed-up [low, high]; "-" when not
 /// timed), sorted by rule, case, type, shape and inputs, and a line of
-/// verdict counts.
-std::string toMarkdown(const RunInfo &Run, const std::vector<CaseResult> &Results);
+/// verdict counts; then, when any case has cost counters or compiled counts,
+/// a table "Costs per fix" with the verdicts of toJson's "fixes".
+std::string toMarkdown(const RunInfo &Run, const std::vector<CaseResult> &Results,
+                       const CompiledCounts &Compiled = {});
 /// Per (rule, type, backend) the gain measured on the full-warp shape, as
 /// lines of src/dsl/Profitability.def (see docs/gpu-harness.md): one
 /// KERNEL_TIDY_GAIN line per timed "full-warps"/"uniform" result, in the

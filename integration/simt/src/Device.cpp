@@ -197,6 +197,8 @@ void SimtDevice::runCommands(CommandList &List) {
       for (int K = 0; K < EventKindCount; ++K)
         Observed.Counts[K] += R.Counts[K];
       Observed.ModelCollectives += R.ModelCollectives;
+      Observed.Cost += R.Cost;
+      LastCost = R.Cost;
       for (auto &E : R.Events)
         if (Observed.Events.size() < RunResult::MaxKeptEvents)
           Observed.Events.push_back(std::move(E));

@@ -4,6 +4,7 @@
 // reconvergence does. Each warp runs on its own fiber (ucontext), so that a warp can stop at
 // sync_block() in the middle of nested control flow and the block's warps can run one at a
 // time, in a seeded order, between barriers.
+#include "CostCounter.h"
 #include "Values.h"
 
 #include <simt/Simt.h>
@@ -311,12 +312,15 @@ public:
     for (uint64_t I = 0; I < Order.size(); ++I)
       Order[I] = I;
     Rng.shuffle(Order);
+    Counter = CostCounter(Order.size() * warpsPerBlock());
     for (uint64_t Linear : Order) {
+      BlockLinear = Linear;
       BlockId[0] = Linear % Blocks[0];
       BlockId[1] = Linear / Blocks[0] % Blocks[1];
       BlockId[2] = Linear / (uint64_t(Blocks[0]) * Blocks[1]);
       runBlock();
     }
+    Result.Cost = Counter.finish(Result.WarpCosts);
   }
 
   void runCurrentWarp();
@@ -348,6 +352,9 @@ private:
   Random Switches;
   std::unordered_map<const std::byte *, AccessHistory> SharedAccesses, BufferAccesses;
   ucontext_t Scheduler{};
+  /// The running block's linear index, which numbers its warps' costs.
+  uint64_t BlockLinear = 0;
+  CostCounter Counter;
 
   // --- set-up -----------------------------------------------------------------------
 
@@ -421,6 +428,10 @@ private:
   // --- scheduling -------------------------------------------------------------------
 
   uint32_t threadsPerBlock() const { return BlockSize[0] * BlockSize[1] * BlockSize[2]; }
+  unsigned warpsPerBlock() const { return (threadsPerBlock() + Width - 1) / Width; }
+  /// The costs of the running warp.
+  uint64_t warpSlot() const { return BlockLinear * warpsPerBlock() + Current->Index; }
+  Costs &cost() { return Counter.warp(warpSlot()); }
 
   void threadIndex(unsigned Lane, uint32_t Out[3]) const {
     uint32_t Linear = Current->FirstThread + Lane;
@@ -435,7 +446,7 @@ private:
     for (std::byte &B : SharedMemory)
       B = std::byte(Garbage.next() & 0xffu);
     SharedShadow.assign(SharedSize, Unwritten);
-    unsigned Count = (threadsPerBlock() + Width - 1) / Width;
+    unsigned Count = warpsPerBlock();
     Warps.assign(Count, Warp{});
     while (Stacks.size() < Count)
       // Not zeroed: a fiber touches a few pages of its stack, and clearing every page
@@ -459,6 +470,7 @@ private:
         Wp.Now = Warp::State::Done;
         continue;
       }
+      cost().Warps = 1;
       getcontext(&Wp.Context);
       Wp.Context.uc_stack.ss_sp = Stacks[W].get();
       Wp.Context.uc_stack.ss_size = FiberStackBytes;
@@ -495,6 +507,7 @@ private:
           std::rethrow_exception(W->Error);
       }
     }
+    Counter.endBlock();
   }
 
   /// At a memory operation: with Options.Interleave, sometimes (seeded) lets the block's
@@ -522,6 +535,17 @@ private:
   bool isShared(const std::byte *Data) const {
     return !SharedMemory.empty() && Data >= SharedMemory.data() &&
            Data < SharedMemory.data() + SharedMemory.size();
+  }
+
+  /// Prices a warp's access to `Shared` memory through \p R (\p Size bytes a lane).
+  void countSharedAccess(const LaneRefs &R, const Mask &Active, size_t Size) {
+    uint64_t Offsets[MaxLanes];
+    unsigned Count = 0;
+    forLanes(Active, [&](unsigned L) {
+      if (R.Address[L] && isShared(R.Address[L].Data))
+        Offsets[Count++] = uint64_t(R.Address[L].Data - SharedMemory.data());
+    });
+    CostCounter::sharedAccess(cost(), {Offsets, Count}, Size);
   }
 
   /// Records lane \p Lane's access to the element at \p P (\p Size bytes; \p Stored: the
@@ -592,6 +616,7 @@ private:
   }
 
   void synchronizeBlock(const CallExpr *Call, const Mask &Active) {
+    ++cost().Barriers;
     Warp *W = Current;
     W->Now = Warp::State::AtBarrier;
     W->AtBarrierLanes = Active;
@@ -868,8 +893,10 @@ private:
   void storeLanes(const LaneRefs &R, const LaneValues &V, const Mask &Active) {
     if (V.T != R.T)
       return storeLanes(R, converted(V, R.T, Active), Active);
-    if (touchesShared(R, Active))
+    if (touchesShared(R, Active)) {
       maybeSwitchWarp();
+      countSharedAccess(R, Active, V.Stride);
+    }
     forLanes(Active, [&](unsigned L) {
       if (!R.Address[L])
         return;
@@ -1013,8 +1040,10 @@ private:
 
   LaneValues load(const LaneRefs &R, const Mask &Active) {
     LaneValues V(R.T, Width);
-    if (touchesShared(R, Active))
+    if (touchesShared(R, Active)) {
       maybeSwitchWarp();
+      countSharedAccess(R, Active, V.Stride);
+    }
     forLanes(Active, [&](unsigned L) {
       if (!R.Address[L])
         return;
@@ -1191,13 +1220,17 @@ private:
       LaneValues Index = eval(Args[1], Active, I);
       LaneValues V(C->type(), Width);
       maybeSwitchWarp();
+      uint64_t Offsets[MaxLanes];
+      unsigned Count = 0;
       forLanes(Active, [&](unsigned L) {
         if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L)) {
           noteAccess(P, V.Stride, L, Access::Read);
           copyValue(V.lane(L), P.Data, V.Stride);
           V.Undefined.set(L, P.undefined(V.Stride));
+          Offsets[Count++] = uint64_t(P.Data - B.Data);
         }
       });
+      CostCounter::bufferAccess(cost(), {Offsets, Count}, V.Stride);
       return V;
     }
     case CallOp::BUFFER_WRITE:
@@ -1207,12 +1240,16 @@ private:
       LaneValues Value = eval(Args[2], Active, I);
       LaneValues Stored = converted(std::move(Value), B.Element, Active);
       maybeSwitchWarp();
+      uint64_t Offsets[MaxLanes];
+      unsigned Count = 0;
       forLanes(Active, [&](unsigned L) {
         if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L)) {
           noteAccess(P, Stored.Stride, L, Access::Write, Stored.lane(L));
           P.store(Stored.lane(L), Stored.Stride, Stored.Undefined.test(L));
+          Offsets[Count++] = uint64_t(P.Data - B.Data);
         }
       });
+      CostCounter::bufferAccess(cost(), {Offsets, Count}, Stored.Stride);
       return {};
     }
     case CallOp::BUFFER_SIZE: {
@@ -1356,9 +1393,12 @@ private:
     size_t Size = T->size();
     std::vector<std::byte> New(Size);
     maybeSwitchWarp();
+    const std::byte *Updated[MaxLanes];
+    unsigned Count = 0;
     for (unsigned L : seededLanes(Active)) {
       if (!Address[L])
         continue;
+      Updated[Count++] = Address[L].Data;
       noteAccess(Address[L], Size, L, Access::Atomic);
       std::byte *P = Address[L].Data;
       std::memcpy(Old.lane(L), P, Size);
@@ -1400,6 +1440,8 @@ private:
       }
       }
     }
+    if (Count != 0)
+      Counter.atomic(warpSlot(), isShared(Updated[0]), {Updated, Count});
     return Old;
   }
 
@@ -1416,6 +1458,21 @@ private:
     case CallOp::WARP_PREFIX_SUM:
     case CallOp::WARP_PREFIX_PRODUCT:
       ++Result.ModelCollectives;
+      ++cost().Reductions;
+      break;
+    case CallOp::WARP_READ_LANE:
+    case CallOp::WARP_READ_FIRST_ACTIVE_LANE:
+      ++cost().Shuffles;
+      break;
+    case CallOp::WARP_IS_FIRST_ACTIVE_LANE:
+    case CallOp::WARP_FIRST_ACTIVE_LANE:
+    case CallOp::WARP_ACTIVE_ALL_EQUAL:
+    case CallOp::WARP_ACTIVE_COUNT_BITS:
+    case CallOp::WARP_ACTIVE_ALL:
+    case CallOp::WARP_ACTIVE_ANY:
+    case CallOp::WARP_ACTIVE_BIT_MASK:
+    case CallOp::WARP_PREFIX_COUNT_BITS:
+      ++cost().Votes;
       break;
     default:
       break;

@@ -1001,4 +1001,137 @@ TEST(Simt, WhatIsNotImplementedStopsWithUnsupported) {
   }
 }
 
+// The cost counters (simt/Costs.h), each against a count worked out by hand.
+
+TEST(SimtCosts, ConsecutiveSharedWordsTakeOnePassAStrideOf32WordsTakes32) {
+  Kernel1D Banks = [](BufferUInt Out) {
+    set_block_size(32u);
+    Shared<uint> Tile{32u * 32u};
+    UInt Lane = warp_lane_id();
+    Tile[Lane] = Lane;           // 32 banks, one word each: 1 pass
+    Tile[Lane * 32u] = Lane;     // every lane in bank 0, 32 words: 32 passes
+    Out.write(Lane, Tile[0u]);   // one word for all lanes (a broadcast): 1 pass
+  };
+  HostBuffer Out = filled(32, 0u);
+  RunResult R = runOn(Banks, Out, launch(32));
+  EXPECT_EQ(R.Cost.Warps, 1u);
+  EXPECT_EQ(R.Cost.SharedAccesses, 3u);
+  EXPECT_EQ(R.Cost.SharedWavefronts, 1u + 32u + 1u);
+  EXPECT_EQ(R.Cost.sharedReplays(), 31u);
+}
+
+TEST(SimtCosts, EightByteLanesTakeTwoPassesAsHalfWarpsDo) {
+  Kernel1D Wide = [](BufferUInt Out) {
+    set_block_size(32u);
+    Shared<uint2> Tile{32u};
+    UInt Lane = warp_lane_id();
+    Tile[Lane] = make_uint2(Lane, Lane); // 64 consecutive words over 32 banks: 2 each
+    Out.write(Lane, 0u);
+  };
+  HostBuffer Out = filled(32, 0u);
+  RunResult R = runOn(Wide, Out, launch(32));
+  EXPECT_EQ(R.Cost.SharedAccesses, 1u);
+  EXPECT_EQ(R.Cost.SharedWavefronts, 2u);
+}
+
+TEST(SimtCosts, ACoalescedWarpLoadIsOneSegmentAStridedOne32) {
+  Kernel1D Loads = [](BufferUInt Data) {
+    set_block_size(32u);
+    UInt Lane = warp_lane_id();
+    UInt A = Data.read(Lane);       // bytes 0..127: one 128-byte segment
+    UInt B = Data.read(Lane * 32u); // 128 bytes apart: a segment per lane
+    UInt C = Data.read(Lane + 16u); // bytes 64..191: two segments
+    Data.write(1024u + Lane, A + B + C);
+  };
+  HostBuffer Data = filled(32 * 32 + 32, 0u);
+  RunResult R = runOn(Loads, Data, launch(32));
+  EXPECT_EQ(R.Cost.BufferAccesses, 4u);
+  // The write covers bytes 4096..4223: one segment.
+  EXPECT_EQ(R.Cost.BufferTransactions, 1u + 32u + 2u + 1u);
+}
+
+TEST(SimtCosts, AnAtomicHitBy32LanesSerialisesThemAndCountsTheWarps) {
+  Kernel1D Counter = [](BufferUInt Out) {
+    set_block_size(64u);
+    Out.atomic(0u).fetch_add(1u);                   // 2 warps x 32 lanes on one address
+    Out.atomic(1u + dispatch_x()).fetch_add(1u);    // every lane its own address
+  };
+  HostBuffer Out = filled(1 + 128, 0u);
+  RunResult R = runOn(Counter, Out, launch(128));
+  EXPECT_EQ(Out.read<uint32_t>()[0], 128u);
+  EXPECT_EQ(R.Cost.Warps, 4u);
+  EXPECT_EQ(R.Cost.GlobalAtomics, 8u);
+  EXPECT_EQ(R.Cost.GlobalAtomicLanes, 256u);
+  EXPECT_EQ(R.Cost.SharedAtomics, 0u);
+  EXPECT_EQ(R.Cost.AtomicDepth, 32u);
+  // Four warps of two blocks on the global counter.
+  EXPECT_EQ(R.Cost.AtomicAddressOps, 128u);
+  EXPECT_EQ(R.Cost.AtomicAddressWarps, 4u);
+  ASSERT_EQ(R.WarpCosts.size(), 4u);
+  for (const kernel_tidy::simt::Costs &W : R.WarpCosts) {
+    EXPECT_EQ(W.GlobalAtomics, 2u);
+    EXPECT_EQ(W.GlobalAtomicLanes, 64u);
+    EXPECT_EQ(W.AtomicDepth, 32u);
+  }
+}
+
+TEST(SimtCosts, SharedAtomicsMeetPerBlock) {
+  Kernel1D Privatized = [](BufferUInt Out) {
+    set_block_size(64u);
+    Shared<uint> Count{1u};
+    $if (thread_x() == 0u) { Count[0u] = 0u; };
+    sync_block();
+    $if (warp_lane_id() < 8u) { Count.atomic(0u).fetch_add(1u); }; // 8 lanes, 2 warps
+    sync_block();
+    $if (thread_x() == 0u) { Out.atomic(0u).fetch_add(Count[0u]); };
+  };
+  HostBuffer Out = filled(1, 0u);
+  RunResult R = runOn(Privatized, Out, launch(256));
+  EXPECT_EQ(Out.read<uint32_t>()[0], 64u);
+  EXPECT_EQ(R.Cost.SharedAtomics, 8u);
+  EXPECT_EQ(R.Cost.SharedAtomicLanes, 64u);
+  EXPECT_EQ(R.Cost.GlobalAtomics, 4u);
+  EXPECT_EQ(R.Cost.GlobalAtomicLanes, 4u);
+  // The shared counter: 16 operations of 2 warps per block; the global one: 4 of 4 warps.
+  EXPECT_EQ(R.Cost.AtomicDepth, 8u);
+  EXPECT_EQ(R.Cost.AtomicAddressOps, 16u);
+  EXPECT_EQ(R.Cost.AtomicAddressWarps, 4u);
+  EXPECT_EQ(R.Cost.Barriers, 8u * 2u);
+  // Thread 0 stores 0 and reads the count: 2 shared accesses of one word, plus none else.
+  EXPECT_EQ(R.Cost.SharedAccesses, 4u * 2u);
+  EXPECT_EQ(R.Cost.SharedWavefronts, 4u * 2u);
+}
+
+TEST(SimtCosts, ShufflesReductionsAndVotesCountOncePerWarpInstruction) {
+  Kernel1D Collectives = [](BufferUInt Out) {
+    set_block_size(32u);
+    UInt Lane = warp_lane_id();
+    UInt X = Lane;
+    $for (Offset, 0u, 5u) { X += warp_read_lane(X, Lane ^ (1u << Offset)); };
+    UInt S = warp_active_sum(Lane) + warp_prefix_sum(Lane);
+    $if (warp_active_any(Lane == 3u) & (Lane < 16u)) { X += warp_active_count_bits(true); };
+    Out.write(dispatch_x(), X + S);
+  };
+  HostBuffer Out = filled(64, 0u);
+  RunResult R = runOn(Collectives, Out, launch(64));
+  EXPECT_EQ(R.Cost.Warps, 2u);
+  EXPECT_EQ(R.Cost.Shuffles, 2u * 5u);
+  EXPECT_EQ(R.Cost.Reductions, 2u * 2u);
+  EXPECT_EQ(R.Cost.Votes, 2u * 2u);
+  EXPECT_EQ(R.Cost.BufferAccesses, 2u);
+  EXPECT_EQ(R.Cost.BufferTransactions, 2u);
+  EXPECT_EQ(R.Cost.Barriers, 0u);
+}
+
+TEST(SimtCosts, DispatchTotalsAddTheWarpsAndKeepTheMaxima) {
+  kernel_tidy::simt::Costs A, B;
+  A.Warps = 1, A.Shuffles = 5, A.AtomicDepth = 32, A.SharedAccesses = 2, A.SharedWavefronts = 3;
+  B.Warps = 1, B.Shuffles = 1, B.AtomicDepth = 4, B.SharedAccesses = 1, B.SharedWavefronts = 1;
+  A += B;
+  EXPECT_EQ(A.Warps, 2u);
+  EXPECT_EQ(A.Shuffles, 6u);
+  EXPECT_EQ(A.AtomicDepth, 32u);
+  EXPECT_EQ(A.sharedReplays(), 1u);
+}
+
 } // namespace

@@ -33,6 +33,8 @@ public:
   const LaunchOptions &options() const { return Options; }
   /// The events of every dispatch so far, counted and the first ones kept.
   const RunResult &observed() const { return Observed; }
+  /// What the latest shader dispatch executed (simt/Costs.h); observed().Cost sums them all.
+  const Costs &lastDispatchCosts() const { return LastCost; }
   /// Command lists dispatched to the device's streams so far.
   size_t submissions() const { return Submissions; }
   /// Shader dispatches so far.
@@ -102,6 +104,7 @@ private:
 
   LaunchOptions Options;
   RunResult Observed;
+  Costs LastCost;
   size_t Submissions = 0, Dispatches = 0;
   uint64_t LastHandle = 0;
   std::unordered_map<uint64_t, std::unique_ptr<Memory>> Buffers;

@@ -15,6 +15,8 @@
 #include <variant>
 #include <vector>
 
+#include <simt/Costs.h>
+
 #include <luisa/ast/function.h>
 #include <luisa/ast/type.h>
 
@@ -174,6 +176,9 @@ struct RunResult {
   /// Reductions and prefixes evaluated (warp_active_sum ... bit_xor, warp_prefix_sum and
   /// product): where there were none, the collective model cannot change the results.
   size_t ModelCollectives = 0;
+  /// What the dispatch executed (simt/Costs.h), and each warp that ran, block by block.
+  Costs Cost;
+  std::vector<Costs> WarpCosts;
 
   size_t count(EventKind Kind) const { return Counts[static_cast<int>(Kind)]; }
 };

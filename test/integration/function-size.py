@@ -210,19 +210,28 @@ class Complexity:
 
     def expression(self, i: int, end: int, nest: int) -> None:
         """Ternaries, logical operator sequences and lambdas in tokens [i, end)."""
+        # Per parenthesis level: the last logical operator of the current
+        # sequence, and how many ?: the rest of the level is an operand of.
         last: List[Optional[str]] = [None]
+        inside: List[int] = [0]
         while i < end:
             t = self.text(i)
             if t in '([':
                 last.append(None)
+                inside.append(0)
             elif t in ')]':
                 if len(last) > 1:
                     last.pop()
-            elif t in (',', ';', ':', '='):
+                    inside.pop()
+            elif t in (',', ';', '='):
+                last[-1] = None
+                inside[-1] = 0
+            elif t == ':':
                 last[-1] = None
             elif t == '?':
-                self.score += 1 + nest
+                self.score += 1 + nest + sum(inside)  # A ?: in a ?:'s operand nests.
                 last[-1] = None
+                inside[-1] += 1
             elif t in ('&&', '||'):
                 if last[-1] != t:
                     self.score += 1
@@ -231,11 +240,11 @@ class Complexity:
                 before = self.text(i - 1)
                 close = matching(self.toks, i)
                 if before in (')', ']', 'mutable') or self.is_trailing_return(i):
-                    self.block(i, nest + 1)  # A lambda's body nests.
+                    self.block(i, nest + sum(inside) + 1)  # A lambda's body nests.
                 elif before in CLASS_KEYS or self.text(i - 2) in CLASS_KEYS:
                     pass  # A local class: its methods are not followed.
                 else:
-                    self.expression(i + 1, close, nest)  # A braced initializer.
+                    self.expression(i + 1, close, nest + sum(inside))  # A braced initializer.
                 i = close
             i += 1
 

@@ -15,7 +15,9 @@ bodies nest). clang-tidy parses each translation unit with Clang's headers, whic
 about 20 s of CPU per unity source of rules/ alone; this script reads the source text
 instead (well under a second for all of it), so it knows C++ only as far as these
 sources need: functions defined at namespace or class scope, their bodies' statements
-and lambdas. Its counts agree with clang-tidy's on rules/ (see docs/development.md).
+and lambdas. Checked against clang-tidy-19 on the rules/ unity sources (2026-12-07): the
+line counts agree for all 167 functions, the complexities for 158 (the others differ by at
+most 5, where clang-tidy skips some declarations' initializers).
 """
 import os
 import re

@@ -443,7 +443,7 @@ SELF_TEST_CLEAN = (
     '  bool operator()(int X) const { return X && C || D; }\n'
     '  int C = 0;\n'
     '};\n'
-    'auto L = [](int X) {\n' + '  X++;\n' * (LINES + 1) + '};\n'
+    'auto L = [](int X) {\n  X++;\n  return X;\n};\n'
     'void CleanCheck::check(const R &Result) {\n' + '  step();\n' * (CHECK_LINES - 1) + '}\n'
     '} // namespace n\n')
 

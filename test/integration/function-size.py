@@ -47,7 +47,7 @@ BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'function-si
 
 CLASS_KEYS = {'class', 'struct', 'union', 'enum'}
 ACCESS = {'public', 'private', 'protected'}
-NESTING = {'if', 'for', 'while', 'switch', 'catch', 'do'}
+NOT_NAMES = {'decltype', 'alignas', 'noexcept', '__attribute__', '__declspec', 'requires', ')'}
 
 
 class Token(NamedTuple):
@@ -284,7 +284,9 @@ def function_name(head: List[Token], scope: List[str]) -> str:
         stop = words.index('(', k + 2) if '(' in words[k + 2:] else len(words)
         name, k0 = ''.join(words[k:stop]), k
     else:
-        k0 = words.index('(') - 1
+        # The first '(' after a name that is not decltype(...), alignas(...) and the like.
+        k0 = next((k - 1 for k, w in enumerate(words)
+                   if w == '(' and k > 0 and words[k - 1] not in NOT_NAMES), -1)
         name = words[k0] if k0 >= 0 else '?'
     while k0 >= 2 and words[k0 - 1] == '::' and re.match(r'\w', words[k0 - 2]):
         name = words[k0 - 2] + '::' + name

@@ -42,6 +42,25 @@ StringRef exitName(const CallExpr *Exit) {
   return "$return";
 }
 
+/// Notes on the path from the witness \p W to the barrier: the calls that
+/// lead to it, the exit, the \p Condition's variance and where it comes from.
+void addWitnessNotes(Diagnosis &D, const DivergenceWitness &W, const std::string &Condition,
+                     UniformityAnalysis &U, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto At = [&](const Stmt *S) { return SM.getFileLoc(S->getBeginLoc()); };
+  for (const CallExpr *Call : W.Calls)
+    D.Notes.emplace_back(At(Call), "the barrier runs in '" + calleeName(Call) + "', called here");
+  if (W.Exit)
+    D.Notes.emplace_back(At(W.Exit), "threads that take this " + exitName(W.Exit).str() +
+                                         " do not reach the barrier");
+  D.Notes.emplace_back(
+      At(W.Condition),
+      "this " + std::string(W.ControlKind == DslControl::For ? "trip count" : "condition") +
+          " is " + Condition);
+  D.Notes.emplace_back(At(W.Source.Leaf),
+                       describeSource(W.Source, U.varianceOf(W.Source.Leaf), Ctx));
+}
+
 } // namespace
 
 void DivergentBarrierCheck::registerMatchers(MatchFinder *Finder) {
@@ -55,30 +74,18 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<DivergenceWitness> W = A.Divergence.witnessFor(Barrier);
   if (!W)
     return;
-  const SourceManager &SM = Ctx.getSourceManager();
-  auto At = [&](const Stmt *S) { return SM.getFileLoc(S->getBeginLoc()); };
   std::string Condition = varianceName(A.Uniformity.varianceOf(W->Condition)).str();
   bool IsLoop = W->ControlKind == DslControl::While || W->ControlKind == DslControl::Loop ||
                 W->ControlKind == DslControl::For;
   Diagnosis D;
-  D.Loc = At(Barrier);
+  D.Loc = Ctx.getSourceManager().getFileLoc(Barrier->getBeginLoc());
   D.Format = "not every thread of the block reaches this sync_block(): %0";
   D.Args = {W->Exit ? "threads that take a " + exitName(W->Exit).str() + " under a " + Condition +
                           " condition skip it"
             : IsLoop ? "it runs in a loop whose trip count is " + Condition
                      : "it runs under a " + Condition + " condition"};
   D.Safety = FixSafety::none();
-  for (const CallExpr *Call : W->Calls)
-    D.Notes.emplace_back(At(Call), "the barrier runs in '" + calleeName(Call) + "', called here");
-  if (W->Exit)
-    D.Notes.emplace_back(At(W->Exit), "threads that take this " + exitName(W->Exit).str() +
-                                          " do not reach the barrier");
-  D.Notes.emplace_back(
-      At(W->Condition),
-      "this " + std::string(W->ControlKind == DslControl::For ? "trip count" : "condition") +
-          " is " + Condition);
-  D.Notes.emplace_back(At(W->Source.Leaf),
-                       describeSource(W->Source, A.Uniformity.varianceOf(W->Source.Leaf), Ctx));
+  addWitnessNotes(D, *W, Condition, A.Uniformity, Ctx);
   emit(Result, std::move(D));
 }
 

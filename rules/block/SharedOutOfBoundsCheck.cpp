@@ -51,6 +51,47 @@ std::string shapeText(const BlockSize &Size) {
          std::to_string(Size.Shape[2]);
 }
 
+/// An index that may leave its Shared array.
+struct OutOfBounds {
+  const VarDecl *Array;
+  int64_t Size;     ///< The array's elements.
+  ValueRange Range; ///< What the index may be.
+  BlockSize Block;  ///< The block the access runs in.
+};
+
+/// The facts of an \p Access to \p Array at \p Index whose index may leave the
+/// array; std::nullopt where it stays in it or a guard may keep it there.
+std::optional<OutOfBounds> outOfBounds(const Expr *Access, const Expr *Array, const Expr *Index,
+                                       Analyses &A, ASTContext &Ctx) {
+  std::optional<int64_t> Size = A.Ranges.sharedSize(Array);
+  if (!Size)
+    return std::nullopt;
+  // A thread-dependent guard or early exit may keep the index in bounds.
+  const Stmt *At = anchorStatement(Access, Ctx);
+  if (A.Uniformity.controlOf(At) > Variance::Block || guardedOnIndex(At, Index, A.Flow))
+    return std::nullopt;
+  std::optional<ValueRange> Range = A.Ranges.rangeOf(Index);
+  if (!Range || (Range->Min >= 0 && Range->Max < *Size))
+    return std::nullopt;
+  return OutOfBounds{A.Ranges.sharedVariable(Array), *Size, *Range, A.Blocks.sizeAt(At)};
+}
+
+/// Notes where the array of \p Found is declared and where its block size
+/// comes from.
+void addDeclarationNotes(Diagnosis &D, const OutOfBounds &Found, const SourceManager &SM) {
+  const BlockSize &Block = Found.Block;
+  D.Notes.emplace_back(SM.getFileLoc(Found.Array->getLocation()),
+                       "'" + Found.Array->getNameAsString() + "' is declared with " +
+                           std::to_string(Found.Size) + " elements here");
+  if (Block.From == BlockSize::Set && Block.SetBy)
+    D.Notes.emplace_back(SM.getFileLoc(Block.SetBy->getBeginLoc()),
+                         "the block size " + shapeText(Block) + " is set here");
+  else if (Block.From == BlockSize::Default)
+    D.Notes.emplace_back(D.Loc, "the kernel does not call set_block_size, so its block is "
+                                "LuisaCompute's default " +
+                                    shapeText(Block));
+}
+
 } // namespace
 
 void SharedOutOfBoundsCheck::registerMatchers(MatchFinder *Finder) {
@@ -66,23 +107,13 @@ void SharedOutOfBoundsCheck::registerMatchers(MatchFinder *Finder) {
 
 void SharedOutOfBoundsCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  const auto *Access = Result.Nodes.getNodeAs<Expr>("access");
-  const auto *Array = Result.Nodes.getNodeAs<Expr>("array");
   const auto *Index = Result.Nodes.getNodeAs<Expr>("index");
-  dsl::Analyses &A = analyses(Ctx);
-  std::optional<int64_t> Size = A.Ranges.sharedSize(Array);
-  if (!Size)
-    return;
-  // A thread-dependent guard or early exit may keep the index in bounds.
-  const Stmt *At = anchorStatement(Access, Ctx);
-  if (A.Uniformity.controlOf(At) > Variance::Block || guardedOnIndex(At, Index, A.Flow))
-    return;
-  std::optional<ValueRange> Range = A.Ranges.rangeOf(Index);
-  if (!Range || (Range->Min >= 0 && Range->Max < *Size))
+  std::optional<OutOfBounds> Found =
+      outOfBounds(Result.Nodes.getNodeAs<Expr>("access"), Result.Nodes.getNodeAs<Expr>("array"),
+                  Index, analyses(Ctx), Ctx);
+  if (!Found)
     return;
   const SourceManager &SM = Ctx.getSourceManager();
-  const VarDecl *Var = A.Ranges.sharedVariable(Array);
-  BlockSize Block = A.Blocks.sizeAt(At);
   std::string IndexText = sourceText(Index->getSourceRange(), Ctx);
   Diagnosis D;
   D.Loc = SM.getFileLoc(Index->getBeginLoc());
@@ -91,22 +122,13 @@ void SharedOutOfBoundsCheck::check(const MatchFinder::MatchResult &Result) {
   D.Format = "out-of-bounds shared access: '%0' ranges over [%1, %2]%3, but '%4' has %5 "
              "elements";
   D.Args = {IndexText.size() > 60 ? "the index" : IndexText,
-            std::to_string(Range->Min),
-            std::to_string(Range->Max),
-            Block.known() ? " in a " + shapeText(Block) + " block" : "",
-            Var->getNameAsString(),
-            std::to_string(*Size)};
+            std::to_string(Found->Range.Min),
+            std::to_string(Found->Range.Max),
+            Found->Block.known() ? " in a " + shapeText(Found->Block) + " block" : "",
+            Found->Array->getNameAsString(),
+            std::to_string(Found->Size)};
   D.Safety = FixSafety::none();
-  D.Notes.emplace_back(SM.getFileLoc(Var->getLocation()),
-                       "'" + Var->getNameAsString() + "' is declared with " +
-                           std::to_string(*Size) + " elements here");
-  if (Block.From == BlockSize::Set && Block.SetBy)
-    D.Notes.emplace_back(SM.getFileLoc(Block.SetBy->getBeginLoc()),
-                         "the block size " + shapeText(Block) + " is set here");
-  else if (Block.From == BlockSize::Default)
-    D.Notes.emplace_back(D.Loc, "the kernel does not call set_block_size, so its block is "
-                                "LuisaCompute's default " +
-                                    shapeText(Block));
+  addDeclarationNotes(D, *Found, SM);
   emit(Result, std::move(D));
 }
 

@@ -25,6 +25,54 @@ std::string threadName(const std::array<unsigned, 3> &Id, unsigned Dimension) {
   return Text + ")";
 }
 
+SourceLocation fileLocOf(const Stmt *S, const SourceManager &SM) {
+  return SM.getFileLoc(S->getBeginLoc());
+}
+
+/// The finding for \p Race, reported at the access that comes second on the
+/// barrier-free path, with notes at the other one and at the calls between.
+Diagnosis raceDiagnosis(const SharedRace &Race, const SourceManager &SM) {
+  auto At = [&](const Stmt *S) { return fileLocOf(S, SM); };
+  bool AtWrite = Race.Sequence == SharedRace::ReadThenWrite ||
+                 (Race.Sequence == SharedRace::OtherBranch &&
+                  SM.isBeforeInTranslationUnit(At(Race.Read->Access), At(Race.Write->Access)));
+  const SharedAccess &Here = AtWrite ? *Race.Write : *Race.Read;
+  const SharedAccess &There = AtWrite ? *Race.Read : *Race.Write;
+  std::string Writer = threadName(Race.Writer, Race.Dimension);
+  std::string Reader = threadName(Race.Reader, Race.Dimension);
+  std::string Where = Race.AcrossLoop                              ? " in an earlier iteration"
+                      : Race.Sequence == SharedRace::SameStatement ? " in the same statement"
+                      : Race.Sequence == SharedRace::OtherBranch   ? " in another branch"
+                                                                   : "";
+  Diagnosis D;
+  D.Loc = At(Here.Access);
+  D.Format = "race on shared array '%0': thread %1 %2 element %3 here while thread %4 %5 "
+             "it%6, with no sync_block() in between";
+  D.Args = {Here.Array->getNameAsString(),
+            AtWrite ? Writer : Reader,
+            AtWrite ? "writes" : "reads",
+            std::to_string(Race.Element),
+            AtWrite ? Reader : Writer,
+            AtWrite ? "reads" : "writes",
+            Where};
+  D.Safety = FixSafety::none();
+  for (const CallExpr *Call : Here.Calls)
+    D.Notes.emplace_back(At(Call), std::string(AtWrite ? "the write" : "the read") + " runs in '" +
+                                       calleeName(Call) + "', called here");
+  D.Notes.emplace_back(
+      At(There.Access),
+      std::string(AtWrite ? "the read by thread " + Reader : "the write by thread " + Writer) +
+          (AtWrite ? "" : (Race.Write->Reads ? " (a read-modify-write)" : "")));
+  for (const CallExpr *Call : There.Calls)
+    D.Notes.emplace_back(At(Call), std::string(AtWrite ? "the read" : "the write") + " runs in '" +
+                                       calleeName(Call) + "', called here");
+  if (Race.AcrossLoop)
+    D.Notes.emplace_back(At(Race.AcrossLoop),
+                         "the path from one to the other goes around this loop without a "
+                         "sync_block()");
+  return D;
+}
+
 } // namespace
 
 void SharedRaceCheck::registerMatchers(MatchFinder *Finder) {
@@ -37,49 +85,8 @@ void SharedRaceCheck::check(const MatchFinder::MatchResult &Result) {
   // A template's pattern is checked in its instantiations.
   if (Kernel->getCallOperator()->isDependentContext())
     return;
-  const SourceManager &SM = Ctx.getSourceManager();
-  auto At = [&](const Stmt *S) { return SM.getFileLoc(S->getBeginLoc()); };
-  for (const SharedRace &Race : analyses(Ctx).SharedAccesses.racesIn(Kernel)) {
-    // Reported at the access that comes second on the barrier-free path.
-    bool AtWrite = Race.Sequence == SharedRace::ReadThenWrite ||
-                   (Race.Sequence == SharedRace::OtherBranch &&
-                    SM.isBeforeInTranslationUnit(At(Race.Read->Access), At(Race.Write->Access)));
-    const SharedAccess &Here = AtWrite ? *Race.Write : *Race.Read;
-    const SharedAccess &There = AtWrite ? *Race.Read : *Race.Write;
-    std::string Writer = threadName(Race.Writer, Race.Dimension);
-    std::string Reader = threadName(Race.Reader, Race.Dimension);
-    std::string Where = Race.AcrossLoop                              ? " in an earlier iteration"
-                        : Race.Sequence == SharedRace::SameStatement ? " in the same statement"
-                        : Race.Sequence == SharedRace::OtherBranch   ? " in another branch"
-                                                                     : "";
-    Diagnosis D;
-    D.Loc = At(Here.Access);
-    D.Format = "race on shared array '%0': thread %1 %2 element %3 here while thread %4 %5 "
-               "it%6, with no sync_block() in between";
-    D.Args = {Here.Array->getNameAsString(),
-              AtWrite ? Writer : Reader,
-              AtWrite ? "writes" : "reads",
-              std::to_string(Race.Element),
-              AtWrite ? Reader : Writer,
-              AtWrite ? "reads" : "writes",
-              Where};
-    D.Safety = FixSafety::none();
-    for (const CallExpr *Call : Here.Calls)
-      D.Notes.emplace_back(At(Call), std::string(AtWrite ? "the write" : "the read") +
-                                         " runs in '" + calleeName(Call) + "', called here");
-    D.Notes.emplace_back(
-        At(There.Access),
-        std::string(AtWrite ? "the read by thread " + Reader : "the write by thread " + Writer) +
-            (AtWrite ? "" : (Race.Write->Reads ? " (a read-modify-write)" : "")));
-    for (const CallExpr *Call : There.Calls)
-      D.Notes.emplace_back(At(Call), std::string(AtWrite ? "the read" : "the write") +
-                                         " runs in '" + calleeName(Call) + "', called here");
-    if (Race.AcrossLoop)
-      D.Notes.emplace_back(At(Race.AcrossLoop),
-                           "the path from one to the other goes around this loop without a "
-                           "sync_block()");
-    emit(Result, std::move(D));
-  }
+  for (const SharedRace &Race : analyses(Ctx).SharedAccesses.racesIn(Kernel))
+    emit(Result, raceDiagnosis(Race, Ctx.getSourceManager()));
 }
 
 } // namespace kernel_tidy::rules

@@ -187,6 +187,67 @@ std::string treeReplacement(const BlockTree &T, StringRef Thread, SourceLocation
                {"total", Total}});
 }
 
+/// The finding for the whole-block tree \p T (which stops at \p Partials
+/// partials), before its rewrite and fix are decided.
+Diagnosis treeDiagnosis(const BlockTree &T, int64_t Partials, ASTContext &Ctx) {
+  const TreeReduction &Tree = T.Tree;
+  Diagnosis D;
+  D.Loc = Ctx.getSourceManager().getExpansionLoc(Tree.Loop.Loop->getBeginLoc());
+  D.Format = T.OneWarp ? "shared-memory tree reduction of '%0'%4 takes %1 sync_block() barriers in "
+                         "%2 halving steps%5; the block is one warp, so %3 needs 1"
+                       : "shared-memory tree reduction of '%0'%4 takes %1 sync_block() barriers in "
+                         "%2 halving steps%5; %3 in each warp, one shared partial per warp and %3 "
+                         "over the partials need 2";
+  D.Args = {Tree.Array->getNameAsString(),
+            std::to_string(Tree.BarriersPerStep * Tree.Loop.Values.size()),
+            std::to_string(Tree.Loop.Values.size()),
+            collectiveName(Tree.Op),
+            helperClause(Tree.Loop.Loop, Ctx),
+            T.Combine ? " and a combination of its last " + std::to_string(Partials) + " partials"
+                      : ""};
+  return D;
+}
+
+/// Puts on \p D the rewrite of the tree \p T, and for a tree that stops at
+/// several partials the use of slot 0 in their combination.
+void addRewrite(Diagnosis &D, const BlockTree &T, StringRef Thread, ASTContext &Ctx) {
+  D.bind("loop", T.Tree.Loop.Loop);
+  auto Tree = transformer::changeTo(userStatements("loop", "loop"),
+                                    transformer::cat(treeReplacement(T, Thread, D.Loc, Ctx)));
+  if (!T.Combine) {
+    D.Edit = transformer::edit(std::move(Tree));
+    return;
+  }
+  // The rewrite leaves the whole result in slot 0, which the combination of
+  // the partials then reads alone.
+  std::string Array = T.Tree.Array->getNameAsString();
+  D.bind("combine", T.Combine);
+  D.Edit = transformer::editList(
+      {std::move(Tree), transformer::changeTo(userCode(transformer::node("combine")),
+                                              transformer::cat(Array + "[0u]"))});
+  D.Notes.emplace_back(Ctx.getSourceManager().getExpansionLoc(T.Combine->getBeginLoc()),
+                       "the fix replaces the combination of the partials with '" + Array +
+                           "[0u]', where the rewrite leaves the block's result");
+}
+
+/// \p Safety, or none where the rewrite's text cannot be trusted: an operation
+/// that instantiations of a template share, a thread index spelled in a macro.
+FixSafety rewriteSafety(FixSafety Safety, const BlockTree &T,
+                        const std::optional<PartialsCombine> &Combine, StringRef Thread,
+                        Preprocessor *PP, ASTContext &Ctx) {
+  // The operation comes from a call in code every instantiation shares, and
+  // another instantiation may pass another one (a ReduceOp template argument).
+  if (Safety.Kind != Applicability::None &&
+      (T.Tree.CombineHelper || (Combine && Combine->Helper)) &&
+      isInTemplateInstantiation(T.Tree.Loop.Loop, Ctx))
+    return FixSafety::none("the combining operation is a call in code instantiated from a "
+                           "template, which other instantiations share with other operations");
+  if (Safety.Kind != Applicability::None && (Thread.empty() || !PP || !PP->isMacroDefined("$if")))
+    return FixSafety::none("the thread index is spelled in a macro, or the DSL's $if is not "
+                           "available");
+  return Safety;
+}
+
 /// The elements \p Tree combines (and the partials it leaves) when it
 /// reduces its whole 1D block of \p Block and every thread of the block
 /// reaches it; std::nullopt for a tree over a part of the block or per row
@@ -237,84 +298,45 @@ void SharedTreeReductionCheck::reportRunTimeBlock(const TreeReduction &Tree,
   emit(Result, std::move(D));
 }
 
-void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
-  ASTContext &Ctx = *Result.Context;
-  Analyses &A = analyses(Ctx);
-  const auto *Barrier = Result.Nodes.getNodeAs<CallExpr>("barrier");
+std::optional<TreeReduction> SharedTreeReductionCheck::undecidedTree(const CallExpr *Barrier,
+                                                                     ASTContext &Ctx) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(enclosingStatement(Barrier, Ctx).Container);
-  auto Tree = Body ? matchTreeReduction(Body, Ctx, A.Writes) : std::nullopt;
+  auto Tree = Body ? matchTreeReduction(Body, Ctx, analyses(Ctx).Writes) : std::nullopt;
   // Every barrier of the loop finds it; the first one decides.
   if (!Tree || !Decided.insert(Tree->Loop.Loop).second ||
       inInstantiatedPattern(Tree->Loop.Loop, Ctx))
+    return std::nullopt;
+  return Tree;
+}
+
+void SharedTreeReductionCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  std::optional<TreeReduction> Tree =
+      undecidedTree(Result.Nodes.getNodeAs<CallExpr>("barrier"), Ctx);
+  if (!Tree)
     return;
+  if (Tree->Loop.HalfOf)
+    return reportRunTimeBlock(*Tree, Result);
   const Stmt *Loop = Tree->Loop.Loop;
-  if (Tree->Loop.HalfOf) {
-    reportRunTimeBlock(*Tree, Result);
-    return;
-  }
-  BlockSize Block = A.Blocks.sizeAt(Loop);
-  std::optional<TreeSpan> Span = wholeBlockSpan(*Tree, Block, A);
-  if (!Span)
-    return;
+  BlockSize Block = analyses(Ctx).Blocks.sizeAt(Loop);
+  std::optional<TreeSpan> Span = wholeBlockSpan(*Tree, Block, analyses(Ctx));
   // A tree that stops at K partials is the block's reduction only with the
   // combination of exactly those K that follows it.
   std::optional<PartialsCombine> Combine;
-  if (Span->Partials > 1 && !(Combine = matchPartialsCombine(*Tree, Span->Partials, Ctx)))
+  if (!Span ||
+      (Span->Partials > 1 && !(Combine = matchPartialsCombine(*Tree, Span->Partials, Ctx))))
     return;
 
   WarpWidth Width = widthAt(Loop, Ctx);
   BlockTree Whole(*Tree, Span->Extent, Combine ? Combine->Combine : nullptr,
                   Block.known().has_value(), Width);
-  std::string Array = Tree->Array->getNameAsString();
-  std::string Collective = collectiveName(Tree->Op);
-  QualType Element = sharedElementType(Tree->Array->getType());
-
-  Diagnosis D;
-  D.Loc = Ctx.getSourceManager().getExpansionLoc(Loop->getBeginLoc());
-  D.Format = Whole.OneWarp
-                 ? "shared-memory tree reduction of '%0'%4 takes %1 sync_block() barriers in "
-                   "%2 halving steps%5; the block is one warp, so %3 needs 1"
-                 : "shared-memory tree reduction of '%0'%4 takes %1 sync_block() barriers in "
-                   "%2 halving steps%5; %3 in each warp, one shared partial per warp and %3 "
-                   "over the partials need 2";
-  D.Args = {Array,
-            std::to_string(Tree->BarriersPerStep * Tree->Loop.Values.size()),
-            std::to_string(Tree->Loop.Values.size()),
-            Collective,
-            helperClause(Loop, Ctx),
-            Combine
-                ? " and a combination of its last " + std::to_string(Span->Partials) + " partials"
-                : ""};
-  D.Kind = rewriteOf(Tree->Op, Element, Ctx);
-  D.Safety = treeSafety(Whole, Block, Width, D, Ctx);
-  // The operation comes from a call in code every instantiation shares, and
-  // another instantiation may pass another one (a ReduceOp template argument).
-  if (D.Safety.Kind != Applicability::None &&
-      (Tree->CombineHelper || (Combine && Combine->Helper)) && isInTemplateInstantiation(Loop, Ctx))
-    D.Safety = FixSafety::none("the combining operation is a call in code instantiated from a "
-                               "template, which other instantiations share with other operations");
+  Diagnosis D = treeDiagnosis(Whole, Span->Partials, Ctx);
+  D.Kind = rewriteOf(Tree->Op, sharedElementType(Tree->Array->getType()), Ctx);
   std::string Thread = sourceText(Tree->Thread->getSourceRange(), Ctx);
-  if (D.Safety.Kind != Applicability::None && (Thread.empty() || !PP || !PP->isMacroDefined("$if")))
-    D.Safety = FixSafety::none("the thread index is spelled in a macro, or the DSL's $if is not "
-                               "available");
-  if (D.Safety.Kind != Applicability::None) {
-    D.bind("loop", Loop);
-    auto Tree = transformer::changeTo(userStatements("loop", "loop"),
-                                      transformer::cat(treeReplacement(Whole, Thread, D.Loc, Ctx)));
-    if (!Combine) {
-      D.Edit = transformer::edit(std::move(Tree));
-    } else {
-      // The rewrite leaves the whole result in slot 0, which the
-      // combination of the partials then reads alone.
-      D.bind("combine", Combine->Combine);
-      D.Edit = transformer::editList(
-          {std::move(Tree), transformer::changeTo(userCode(transformer::node("combine")),
-                                                  transformer::cat(Array + "[0u]"))});
-      D.Notes.emplace_back(Ctx.getSourceManager().getExpansionLoc(Combine->Combine->getBeginLoc()),
-                           "the fix replaces the combination of the partials with '" + Array +
-                               "[0u]', where the rewrite leaves the block's result");
-    }
-  }
+  D.Safety =
+      rewriteSafety(treeSafety(Whole, Block, Width, D, Ctx), Whole, Combine, Thread, PP, Ctx);
+  if (D.Safety.Kind != Applicability::None)
+    addRewrite(D, Whole, Thread, Ctx);
   emit(Result, std::move(D));
 }
 

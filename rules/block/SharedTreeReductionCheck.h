@@ -28,6 +28,10 @@ public:
   }
 
 private:
+  /// The tree reduction whose step holds \p Barrier, the first time one of
+  /// its barriers finds it; std::nullopt if none or already decided.
+  std::optional<dsl::TreeReduction> undecidedTree(const clang::CallExpr *Barrier,
+                                                  clang::ASTContext &Ctx);
   /// A whole tree whose strides start at half of a run-time set_block_size.
   void reportRunTimeBlock(const dsl::TreeReduction &Tree,
                           const clang::ast_matchers::MatchFinder::MatchResult &Result);

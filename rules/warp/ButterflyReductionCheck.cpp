@@ -116,6 +116,53 @@ std::optional<Butterfly> hostLoopChain(const ButterflyStep &Step, const Stmt *Co
   return Result;
 }
 
+/// A butterfly and the step of it that a match found.
+struct ButterflyAt {
+  ButterflyStep Step;
+  Butterfly Chain;
+};
+
+/// The butterfly whose step reads the partner lane with \p Read: straight-line
+/// steps around it or a host loop over it; std::nullopt if none.
+std::optional<ButterflyAt> butterflyAt(const CallExpr *Read, UniformityAnalysis &U,
+                                       ASTContext &Ctx) {
+  auto [Statement, Container] = enclosingStatement(Read, Ctx);
+  auto Step = Statement ? matchButterflyStep(Statement, U) : std::nullopt;
+  if (!Step || Step->Read != Read)
+    return std::nullopt;
+  std::optional<Butterfly> Chain;
+  if (const auto *Block = dyn_cast<CompoundStmt>(Container))
+    Chain = straightLineChain(*Step, Block, U, Ctx);
+  if (!Chain)
+    Chain = hostLoopChain(*Step, Container, Ctx);
+  if (!Chain)
+    return std::nullopt;
+  return ButterflyAt{*Step, std::move(*Chain)};
+}
+
+/// The finding for the butterfly \p Found over \p Lanes lanes (all of the
+/// warp's when \p WidthKnown) with its rewrite, its kind and safety aside.
+Diagnosis butterflyDiagnosis(const ButterflyAt &Found, unsigned Lanes, bool WidthKnown,
+                             ASTContext &Ctx) {
+  const ButterflyStep &Step = Found.Step;
+  std::string Collective = collectiveName(Step.Op);
+  Diagnosis D;
+  D.Loc = Ctx.getSourceManager().getExpansionLoc(Found.Chain.First->getBeginLoc());
+  D.Format = WidthKnown ? "butterfly reduction of '%0' over all %1 lanes takes %2 warp_read_lane "
+                          "shuffles; a single %3(%0) does the same"
+                        : "butterfly reduction of '%0' over %1 lanes takes %2 warp_read_lane "
+                          "shuffles; if the warp has %1 lanes, a single %3(%0) does the same";
+  D.Args = {sourceText(Step.Target->getSourceRange(), Ctx), std::to_string(Lanes),
+            std::to_string(Found.Chain.Distances.size()), Collective};
+  D.bind("first", Found.Chain.First).bind("last", Found.Chain.Last).bind("target", Step.Target);
+  D.Edit = transformer::edit(transformer::changeTo(
+      userStatements("first", "last"),
+      transformer::cat(transformer::node("target"),
+                       " = " + calleeQualifier(Step.Read, Ctx) + Collective + "(",
+                       transformer::node("target"), ");")));
+  return D;
+}
+
 } // namespace
 
 void ButterflyReductionCheck::registerMatchers(MatchFinder *Finder) {
@@ -129,42 +176,19 @@ void ButterflyReductionCheck::registerMatchers(MatchFinder *Finder) {
 
 void ButterflyReductionCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  UniformityAnalysis &U = analyses(Ctx).Uniformity;
-  const auto *Read = Result.Nodes.getNodeAs<CallExpr>("read");
-  auto [Statement, Container] = enclosingStatement(Read, Ctx);
-  auto Step = Statement ? matchButterflyStep(Statement, U) : std::nullopt;
-  if (!Step || Step->Read != Read)
-    return;
-  std::optional<Butterfly> Chain;
-  if (const auto *Block = dyn_cast<CompoundStmt>(Container))
-    Chain = straightLineChain(*Step, Block, U, Ctx);
-  if (!Chain)
-    Chain = hostLoopChain(*Step, Container, Ctx);
-  auto Lanes = Chain ? coveredLanes(Chain->Distances) : std::nullopt;
-  WarpWidth Width = Chain ? widthAt(Chain->First, Ctx) : WarpWidth();
+  std::optional<ButterflyAt> Found =
+      butterflyAt(Result.Nodes.getNodeAs<CallExpr>("read"), analyses(Ctx).Uniformity, Ctx);
+  auto Lanes = Found ? coveredLanes(Found->Chain.Distances) : std::nullopt;
+  WarpWidth Width = Found ? widthAt(Found->Chain.First, Ctx) : WarpWidth();
   // With an unknown width, only a butterfly as wide as the narrowest
   // native warp (32 lanes) may be meant to span the warp.
   if (!Lanes || (Width.known() ? *Width.known() != *Lanes : *Lanes < 32))
     return;
-
-  std::string Collective = collectiveName(Step->Op);
-  std::string Qualifier = calleeQualifier(Step->Read, Ctx);
-  Diagnosis D;
-  D.Loc = Ctx.getSourceManager().getExpansionLoc(Chain->First->getBeginLoc());
-  D.Format = Width.known()
-                 ? "butterfly reduction of '%0' over all %1 lanes takes %2 warp_read_lane "
-                   "shuffles; a single %3(%0) does the same"
-                 : "butterfly reduction of '%0' over %1 lanes takes %2 warp_read_lane "
-                   "shuffles; if the warp has %1 lanes, a single %3(%0) does the same";
-  D.Args = {sourceText(Step->Target->getSourceRange(), Ctx), std::to_string(*Lanes),
-            std::to_string(Chain->Distances.size()), Collective};
-  D.Kind = rewriteOf(Step->Op, Step->Target->getType(), Ctx);
-  D.bind("first", Chain->First).bind("last", Chain->Last).bind("target", Step->Target);
-  D.Edit = transformer::edit(transformer::changeTo(
-      userStatements("first", "last"),
-      transformer::cat(transformer::node("target"), " = " + Qualifier + Collective + "(",
-                       transformer::node("target"), ");")));
-  D.Safety = reassociationSafety(Step->Op, Step->Target->getType(), Collective + " combines");
+  const ButterflyStep &Step = Found->Step;
+  std::string Collective = collectiveName(Step.Op);
+  Diagnosis D = butterflyDiagnosis(*Found, *Lanes, Width.known().has_value(), Ctx);
+  D.Kind = rewriteOf(Step.Op, Step.Target->getType(), Ctx);
+  D.Safety = reassociationSafety(Step.Op, Step.Target->getType(), Collective + " combines");
   if (!Width.known())
     D.Safety = FixSafety::none(Width.whyUnknown() + ", and the warp may be wider than " +
                                D.Args[1] + " lanes");

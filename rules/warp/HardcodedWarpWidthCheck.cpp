@@ -147,6 +147,43 @@ static bool isDeviceType(QualType T) {
          isInLuisaCompute(Record);
 }
 
+/// A Device variable that the code at \p At in the function or lambda body
+/// \p Body can name: a local declared before it or a parameter.
+static const VarDecl *deviceDeclaredFor(const Stmt *At, const Stmt *Body, const LambdaExpr *Lambda,
+                                        ASTContext &Ctx) {
+  const VarDecl *Found = nullptr;
+  for (const Stmt *Before : statementsBefore(At, Ctx, Body))
+    if (const auto *Declaration = dyn_cast<DeclStmt>(Before); Declaration && !Found)
+      for (const clang::Decl *D : Declaration->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D); Var && isDeviceType(Var->getType()))
+          Found = Var;
+  if (Found)
+    return Found;
+  const FunctionDecl *Function = nullptr;
+  if (Lambda)
+    Function = Lambda->getCallOperator();
+  else
+    for (const DynTypedNode &Parent : Ctx.getParents(*Body))
+      if (const auto *FD = Parent.get<FunctionDecl>())
+        Function = FD;
+  if (Function)
+    for (const ParmVarDecl *Parm : Function->parameters())
+      if (isDeviceType(Parm->getType()))
+        Found = Parm;
+  return Found;
+}
+
+/// True if every lambda of \p Crossed captures \p Var by reference.
+static bool capturedByReference(ArrayRef<const LambdaExpr *> Crossed, const VarDecl *Var) {
+  return llvm::all_of(Crossed, [&](const LambdaExpr *Inner) {
+    if (Inner->getCaptureDefault() == LCD_ByRef)
+      return true;
+    return llvm::any_of(Inner->explicit_captures(), [&](const LambdaCapture &C) {
+      return C.capturesVariable() && C.getCaptureKind() == LCK_ByRef && C.getCapturedVar() == Var;
+    });
+  });
+}
+
 /// A Device variable that code at \p S can name: a parameter or an earlier
 /// local of the function around it, seen through lambdas that capture by
 /// reference; nullptr if none.
@@ -157,34 +194,8 @@ static const VarDecl *deviceInScope(const Stmt *S, ASTContext &Ctx) {
     if (!Body)
       return nullptr;
     const LambdaExpr *Lambda = lambdaOfBody(Body, Ctx);
-    const VarDecl *Found = nullptr;
-    for (const Stmt *Before : statementsBefore(At, Ctx, Body))
-      if (const auto *Declaration = dyn_cast<DeclStmt>(Before); Declaration && !Found)
-        for (const clang::Decl *D : Declaration->decls())
-          if (const auto *Var = dyn_cast<VarDecl>(D); Var && isDeviceType(Var->getType()))
-            Found = Var;
-    const FunctionDecl *Function = nullptr;
-    if (Lambda)
-      Function = Lambda->getCallOperator();
-    else
-      for (const DynTypedNode &Parent : Ctx.getParents(*Body))
-        if (const auto *FD = Parent.get<FunctionDecl>())
-          Function = FD;
-    if (!Found && Function)
-      for (const ParmVarDecl *Parm : Function->parameters())
-        if (isDeviceType(Parm->getType()))
-          Found = Parm;
-    if (Found) {
-      bool Visible = llvm::all_of(Crossed, [&](const LambdaExpr *Inner) {
-        if (Inner->getCaptureDefault() == LCD_ByRef)
-          return true;
-        return llvm::any_of(Inner->explicit_captures(), [&](const LambdaCapture &C) {
-          return C.capturesVariable() && C.getCaptureKind() == LCK_ByRef &&
-                 C.getCapturedVar() == Found;
-        });
-      });
-      return Visible ? Found : nullptr;
-    }
+    if (const VarDecl *Found = deviceDeclaredFor(At, Body, Lambda, Ctx))
+      return capturedByReference(Crossed, Found) ? Found : nullptr;
     if (!Lambda)
       return nullptr;
     Crossed.push_back(Lambda);
@@ -257,6 +268,42 @@ static bool runsWithUnstatedWidth(const Stmt *At, dsl::Analyses &A, unsigned Dep
   return false;
 }
 
+/// True if \p Op (whose right operand is \p Constant, a literal or the use
+/// \p Named of a constant) computes on thread or lane ids with a width of 32
+/// lanes that code of a kernel without set_warp_size runs.
+static bool assumesWarpWidth(const CXXOperatorCallExpr *Op, const Expr *Constant,
+                             const DeclRefExpr *Named, dsl::Analyses &A) {
+  // The constant must be the right operand itself (not inside a
+  // sub-expression); a named one must be named for the warp (a `TILE = 32u`
+  // is not a warp width).
+  const Expr *Right = stripDslWrappers(Op->getArg(1));
+  if (!Right || Right->IgnoreParenImpCasts() != Constant || !isDslValueType(Op->getType()) ||
+      !isIdArithmetic(Op->getArg(0), A.Writes) || isShiftAmount(Op, A.Ctx) ||
+      (Named && !namesTheWarp(Named->getDecl())))
+    return false;
+  // An explicit set_warp_size states the width. A helper is kernel code
+  // where a kernel that does not state it calls it.
+  return runsWithUnstatedWidth(anchorStatement(Op, A.Ctx), A);
+}
+
+/// Puts on \p D the fix that spells \p Constant as warp_lane_count(), or why
+/// there is none (a shift by log2 of the width).
+static void addLaneCountFix(Diagnosis &D, const CXXOperatorCallExpr *Op, const Expr *Constant,
+                            ASTContext &Ctx) {
+  if (Op->getOperator() == OO_GreaterGreater) {
+    D.Safety = FixSafety::none("the shift by log2 of the warp width has no DSL builtin; "
+                               "divide by warp_lane_count() instead");
+    return;
+  }
+  std::string Count = dslQualifier("warp_lane_count", Op, Ctx, false) + "warp_lane_count()";
+  D.bind("literal", Constant);
+  D.Edit = transformer::edit(transformer::changeTo(
+      userCode(transformer::node("literal")),
+      transformer::cat(Op->getOperator() == OO_Amp ? "(" + Count + " - 1u)" : Count)));
+  D.Safety = FixSafety::unsafe("on 64-lane hardware the result changes (the point of the "
+                               "fix); arrays sized for 32-lane warps must follow");
+}
+
 void HardcodedWarpWidthCheck::registerMatchers(MatchFinder *Finder) {
   auto HostOp = [](const char *Name, unsigned Value) {
     return binaryOperator(
@@ -281,34 +328,18 @@ void HardcodedWarpWidthCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void HardcodedWarpWidthCheck::check(const MatchFinder::MatchResult &Result) {
-  if (Result.Nodes.getNodeAs<BinaryOperator>("host")) {
-    checkHost(Result);
-    return;
-  }
+  if (Result.Nodes.getNodeAs<BinaryOperator>("host"))
+    return checkHost(Result);
   ASTContext &Ctx = *Result.Context;
   const auto *Op = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("op");
   const auto *Named = Result.Nodes.getNodeAs<DeclRefExpr>("named");
   const Expr *Constant =
       Named ? static_cast<const Expr *>(Named) : Result.Nodes.getNodeAs<IntegerLiteral>("literal");
-  dsl::Analyses &A = analyses(Ctx);
-  // The constant must be the right operand itself (not inside a
-  // sub-expression); a named one must be named for the warp (a `TILE = 32u`
-  // is not a warp width).
-  const Expr *Right = stripDslWrappers(Op->getArg(1));
-  if (!Right || Right->IgnoreParenImpCasts() != Constant || !isDslValueType(Op->getType()) ||
-      !isIdArithmetic(Op->getArg(0), A.Writes) || isShiftAmount(Op, Ctx) ||
-      (Named && !namesTheWarp(Named->getDecl())))
+  if (!assumesWarpWidth(Op, Constant, Named, analyses(Ctx)))
     return;
-  // An explicit set_warp_size states the width. A helper is kernel code
-  // where a kernel that does not state it calls it.
-  const Stmt *At = anchorStatement(Op, Ctx);
-  if (!runsWithUnstatedWidth(At, A))
-    return;
-  StringRef Spelling = getOperatorSpelling(Op->getOperator());
-  const SourceManager &SM = Ctx.getSourceManager();
   std::string ConstantText = sourceText(Constant->getSourceRange(), Ctx);
   Diagnosis D;
-  D.Loc = SM.getFileLoc(Constant->getBeginLoc());
+  D.Loc = Ctx.getSourceManager().getFileLoc(Constant->getBeginLoc());
   D.Format = "'%0 %1'%2 assumes 32-lane warps; the warp width is 32 on CUDA and Metal but "
              "can be 64 on DirectX, Vulkan and HIP: use warp_lane_count() or call "
              "set_warp_size(32)";
@@ -317,19 +348,8 @@ void HardcodedWarpWidthCheck::check(const MatchFinder::MatchResult &Result) {
           ? " (" + ConstantText + " = " +
                 sourceText(cast<VarDecl>(Named->getDecl())->getInit()->getSourceRange(), Ctx) + ")"
           : "";
-  D.Args = {Spelling.str(), ConstantText, Value};
-  std::string Count = dslQualifier("warp_lane_count", Op, Ctx, false) + "warp_lane_count()";
-  if (Op->getOperator() == OO_GreaterGreater) {
-    D.Safety = FixSafety::none("the shift by log2 of the warp width has no DSL builtin; "
-                               "divide by warp_lane_count() instead");
-  } else {
-    D.bind("literal", Constant);
-    D.Edit = transformer::edit(transformer::changeTo(
-        userCode(transformer::node("literal")),
-        transformer::cat(Op->getOperator() == OO_Amp ? "(" + Count + " - 1u)" : Count)));
-    D.Safety = FixSafety::unsafe("on 64-lane hardware the result changes (the point of the "
-                                 "fix); arrays sized for 32-lane warps must follow");
-  }
+  D.Args = {getOperatorSpelling(Op->getOperator()), ConstantText, Value};
+  addLaneCountFix(D, Op, Constant, Ctx);
   emit(Result, std::move(D));
 }
 

@@ -278,6 +278,45 @@ bool isPartnerLane(const Expr *E, const ShuffleHelperShape &Shape) {
   return Shape.Partner ? isVariable(E, Shape.Partner) : isSameLaneOffset(E, Shape.Index);
 }
 
+/// Whether the clamp \p Clamp of the helper of \p Read leaves alone the lanes
+/// a reduction or scan reads from; what it bounds goes into \p Read.
+bool admitClamp(LaneRead &Read, const Expr *Clamp, const ShuffleHelperShape &Shape,
+                ArrayRef<const Expr *> Args, ASTContext &Ctx) {
+  const FunctionDecl *Helper = Read.Helper;
+  const auto *Cmp = binaryDslOperator(Clamp);
+  if (!Cmp)
+    return false;
+  const Expr *L = Cmp->getArg(0), *R = Cmp->getArg(1);
+  OverloadedOperatorKind Op = Cmp->getOperator();
+  if (isPartnerLane(R, Shape)) {
+    std::swap(L, R);
+    Op = Op == OO_Less           ? OO_Greater
+         : Op == OO_Greater      ? OO_Less
+         : Op == OO_LessEqual    ? OO_GreaterEqual
+         : Op == OO_GreaterEqual ? OO_LessEqual
+                                 : OO_None;
+  }
+  if (!isPartnerLane(L, Shape))
+    return false;
+  auto Bound = valueAtCall(R, Helper, Args, Ctx);
+  if (!Bound) {
+    // A bound the caller passes at run time: the loop's guard decides.
+    int I = parameterIndex(R, Helper);
+    if (I < 0 || Read.RuntimeLast || Read.Index.Shift != LaneShift::Down ||
+        (Op != OO_Greater && Op != OO_GreaterEqual))
+      return false;
+    Read.RuntimeLast = LaneRead::RuntimeClamp{Args[I], Op == OO_GreaterEqual};
+    return true;
+  }
+  if (Read.Index.Shift == LaneShift::Up && Op == OO_Less && *Bound == 0)
+    return true; // Only lanes below the offset, which a scan's guard leaves out.
+  if (Read.Index.Shift != LaneShift::Down || (Op != OO_Greater && Op != OO_GreaterEqual))
+    return false;
+  int64_t Last = Op == OO_Greater ? *Bound : *Bound - 1;
+  Read.LastPartner = Read.LastPartner ? std::min(*Read.LastPartner, Last) : Last;
+  return true;
+}
+
 } // namespace
 
 std::optional<LaneRead> matchLaneRead(const CallExpr *Call, ASTContext &Ctx) {
@@ -309,39 +348,9 @@ std::optional<LaneRead> matchLaneRead(const CallExpr *Call, ASTContext &Ctx) {
   if (!Read.Index.Offset)
     return std::nullopt;
   // Each clamp must leave alone the lanes a reduction or scan reads from.
-  for (const Expr *Clamp : Shape->Clamps) {
-    const auto *Cmp = binaryDslOperator(Clamp);
-    if (!Cmp)
+  for (const Expr *Clamp : Shape->Clamps)
+    if (!admitClamp(Read, Clamp, *Shape, Args, Ctx))
       return std::nullopt;
-    const Expr *L = Cmp->getArg(0), *R = Cmp->getArg(1);
-    OverloadedOperatorKind Op = Cmp->getOperator();
-    if (isPartnerLane(R, *Shape)) {
-      std::swap(L, R);
-      Op = Op == OO_Less           ? OO_Greater
-           : Op == OO_Greater      ? OO_Less
-           : Op == OO_LessEqual    ? OO_GreaterEqual
-           : Op == OO_GreaterEqual ? OO_LessEqual
-                                   : OO_None;
-    }
-    if (!isPartnerLane(L, *Shape))
-      return std::nullopt;
-    auto Bound = valueAtCall(R, Helper, Args, Ctx);
-    if (!Bound) {
-      // A bound the caller passes at run time: the loop's guard decides.
-      int I = parameterIndex(R, Helper);
-      if (I < 0 || Read.RuntimeLast || Read.Index.Shift != LaneShift::Down ||
-          (Op != OO_Greater && Op != OO_GreaterEqual))
-        return std::nullopt;
-      Read.RuntimeLast = LaneRead::RuntimeClamp{Args[I], Op == OO_GreaterEqual};
-      continue;
-    }
-    if (Read.Index.Shift == LaneShift::Up && Op == OO_Less && *Bound == 0)
-      continue; // Only lanes below the offset, which a scan's guard leaves out.
-    if (Read.Index.Shift != LaneShift::Down || (Op != OO_Greater && Op != OO_GreaterEqual))
-      return std::nullopt;
-    int64_t Last = Op == OO_Greater ? *Bound : *Bound - 1;
-    Read.LastPartner = Read.LastPartner ? std::min(*Read.LastPartner, Last) : Last;
-  }
   return Read;
 }
 

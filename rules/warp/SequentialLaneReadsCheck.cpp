@@ -139,6 +139,74 @@ std::optional<PrefixLoop> hostLoop(const LaneReadStep &Step, const DslControl &I
   return PrefixLoop{Holder, *Kind, Host->Values.size()};
 }
 
+/// A step and the loop around it that reads the lanes before the current one.
+struct LaneReadLoop {
+  LaneReadStep Step;
+  const Stmt *Statement; ///< The loop body's statement that holds the step.
+  PrefixLoop Loop;
+};
+
+/// The loop that the read \p Read is the step of, a device loop or a host
+/// loop with a lane guard; std::nullopt when it is no prefix over the lanes.
+std::optional<LaneReadLoop> laneReadLoop(const CallExpr *Read, UniformityAnalysis &U,
+                                         ASTContext &Ctx) {
+  auto [Statement, Container] = enclosingStatement(Read, Ctx);
+  auto Step = Statement ? matchLaneReadStep(Statement) : std::nullopt;
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(Container);
+  if (!Step || Step->Read != Read || !Block || Block->size() != 1)
+    return std::nullopt;
+  auto Control = controlOfBody(Block, Ctx);
+  if (!Control)
+    return std::nullopt;
+  std::optional<PrefixLoop> Found;
+  if (Control->K == DslControl::For) {
+    if (auto Kind = deviceLoopPrefix(*Control, Step->Index, U, Ctx))
+      Found = PrefixLoop{Control->Statement, *Kind};
+  } else {
+    Found = hostLoop(*Step, *Control, U, Ctx);
+  }
+  if (!Found)
+    return std::nullopt;
+  return LaneReadLoop{*Step, Statement, *Found};
+}
+
+/// The collective that computes what a loop adds up: the scan's name, the
+/// value it reads and the call (plus the own value for an inclusive prefix).
+struct PrefixCollective {
+  std::string Name;
+  std::string Value;
+  std::string Call;
+};
+
+PrefixCollective prefixCollective(const LaneReadLoop &Found, ASTContext &Ctx) {
+  bool IsSum = Found.Step.Op == CombineOp::Sum;
+  PrefixCollective Scan;
+  Scan.Value = sourceText(Found.Step.Value->getSourceRange(), Ctx);
+  Scan.Name = IsSum ? "warp_prefix_sum" : "warp_prefix_product";
+  Scan.Call = Scan.Name + "(" + Scan.Value + ")";
+  if (Found.Loop.Kind == Prefix::Inclusive)
+    Scan.Call += (IsSum ? " + " : " * ") + Scan.Value;
+  return Scan;
+}
+
+/// The finding for \p Found with its rewrite into \p Scan, its kind and safety aside.
+Diagnosis prefixDiagnosis(const LaneReadLoop &Found, const PrefixCollective &Scan,
+                          ASTContext &Ctx) {
+  const LaneReadStep &Step = Found.Step;
+  bool Inclusive = Found.Loop.Kind == Prefix::Inclusive;
+  Diagnosis D;
+  D.Loc = Ctx.getSourceManager().getExpansionLoc(Found.Loop.Loop->getBeginLoc());
+  D.Format = "loop of warp_read_lane over the lanes %0 the current one takes one "
+             "shuffle per lane; %1 computes the same %2 prefix";
+  D.Args = {Inclusive ? "up to" : "below", Scan.Call, Inclusive ? "inclusive" : "exclusive"};
+  D.bind("loop", Found.Loop.Loop).bind("target", Step.Target);
+  D.Edit = transformer::edit(transformer::changeTo(
+      userStatements("loop", "loop"),
+      transformer::cat(transformer::node("target"), Step.Op == CombineOp::Sum ? " += " : " *= ",
+                       calleeQualifier(Step.Read, Ctx) + Scan.Call + ";")));
+  return D;
+}
+
 } // namespace
 
 void SequentialLaneReadsCheck::registerMatchers(MatchFinder *Finder) {
@@ -151,58 +219,29 @@ void SequentialLaneReadsCheck::registerMatchers(MatchFinder *Finder) {
 
 void SequentialLaneReadsCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  Analyses &A = analyses(Ctx);
-  const auto *Read = Result.Nodes.getNodeAs<CallExpr>("read");
-  auto [Statement, Container] = enclosingStatement(Read, Ctx);
-  auto Step = Statement ? matchLaneReadStep(Statement) : std::nullopt;
-  const auto *Block = dyn_cast_or_null<CompoundStmt>(Container);
-  if (!Step || Step->Read != Read || !Block || Block->size() != 1)
+  std::optional<LaneReadLoop> Found =
+      laneReadLoop(Result.Nodes.getNodeAs<CallExpr>("read"), analyses(Ctx).Uniformity, Ctx);
+  if (!Found)
     return;
-  auto Control = controlOfBody(Block, Ctx);
-  if (!Control)
-    return;
-  std::optional<PrefixLoop> Found;
-  if (Control->K == DslControl::For) {
-    if (auto Kind = deviceLoopPrefix(*Control, Step->Index, A.Uniformity, Ctx))
-      Found = PrefixLoop{Control->Statement, *Kind};
-  } else {
-    Found = hostLoop(*Step, *Control, A.Uniformity, Ctx);
-  }
-  WarpWidth Width = Found ? widthAt(Statement, Ctx) : WarpWidth();
+  WarpWidth Width = widthAt(Found->Statement, Ctx);
+  size_t Iterations = Found->Loop.HostIterations;
   // A host loop must read every lane of the warp; the widest warp has 128.
-  bool CoversWarp =
-      !Found || !Found->HostIterations || Found->HostIterations >= Width.known().value_or(128);
-  if (!Found || (!CoversWarp && (Width.known() || Found->HostIterations < 32)))
+  bool CoversWarp = !Iterations || Iterations >= Width.known().value_or(128);
+  if (!CoversWarp && (Width.known() || Iterations < 32))
     return;
-
-  bool IsSum = Step->Op == CombineOp::Sum, Inclusive = Found->Kind == Prefix::Inclusive;
-  std::string Value = sourceText(Step->Value->getSourceRange(), Ctx);
-  std::string Scan = IsSum ? "warp_prefix_sum" : "warp_prefix_product";
-  std::string Collective = Scan + "(" + Value + ")";
-  if (Inclusive)
-    Collective += (IsSum ? " + " : " * ") + Value;
-  Diagnosis D;
-  D.Loc = Ctx.getSourceManager().getExpansionLoc(Found->Loop->getBeginLoc());
-  D.Format = "loop of warp_read_lane over the lanes %0 the current one takes one "
-             "shuffle per lane; %1 computes the same %2 prefix";
-  D.Args = {Inclusive ? "up to" : "below", Collective, Inclusive ? "inclusive" : "exclusive"};
-  D.Kind = rewriteOf(Step->Op, Step->Target->getType(), Ctx);
-  D.bind("loop", Found->Loop).bind("target", Step->Target);
-  D.Edit = transformer::edit(
-      transformer::changeTo(userStatements("loop", "loop"),
-                            transformer::cat(transformer::node("target"), IsSum ? " += " : " *= ",
-                                             calleeQualifier(Step->Read, Ctx) + Collective + ";")));
-  D.Safety = reassociationSafety(Step->Op, Step->Target->getType(), Scan + " combines");
+  PrefixCollective Scan = prefixCollective(*Found, Ctx);
+  Diagnosis D = prefixDiagnosis(*Found, Scan, Ctx);
+  D.Kind = rewriteOf(Found->Step.Op, Found->Step.Target->getType(), Ctx);
+  D.Safety =
+      reassociationSafety(Found->Step.Op, Found->Step.Target->getType(), Scan.Name + " combines");
   if (!CoversWarp)
     D.Safety = FixSafety::none(Width.whyUnknown() + ", and the loop reads only " +
-                               std::to_string(Found->HostIterations) + " lanes");
-  else if (Found->HostIterations && Found->HostIterations < Width.Widest)
-    D.Safety.addHazard(
-        Width.assumption() + "; on a warp of more than " + std::to_string(Found->HostIterations) +
-        " lanes the loop reads only the "
-        "first " +
-        std::to_string(Found->HostIterations) + " and " + Scan + " every lane below");
-  if (Value.empty())
+                               std::to_string(Iterations) + " lanes");
+  else if (Iterations && Iterations < Width.Widest)
+    D.Safety.addHazard(Width.assumption() + "; on a warp of more than " +
+                       std::to_string(Iterations) + " lanes the loop reads only the first " +
+                       std::to_string(Iterations) + " and " + Scan.Name + " every lane below");
+  if (Scan.Value.empty())
     D.Safety = FixSafety::none("the value read is spelled in a macro");
   emit(Result, std::move(D));
 }

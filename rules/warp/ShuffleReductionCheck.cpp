@@ -176,6 +176,71 @@ bool addLoopHazards(FixSafety &Safety, const LaneShiftLoop &Found, const WarpWid
   return true;
 }
 
+/// What the step of a lane-shift loop says about the reduction it is.
+struct ShuffleShape {
+  /// For a shift down: the bound its guard puts on the partners.
+  std::optional<DownBound> Bound;
+};
+
+/// The shape of \p Found when it is this rule's reduction or scan, else
+/// std::nullopt (a butterfly's, an unguarded scan, a clamp that combines).
+std::optional<ShuffleShape> shuffleShape(const LaneShiftLoop &Found) {
+  const LaneShiftStep &Step = Found.Step;
+  LaneShift Shift = Step.Index.Shift;
+  // A host loop whose body is the bare XOR step is luisa-butterfly-reduction's.
+  if (Shift == LaneShift::Xor &&
+      (Step.Guard || (!Found.Loop.Device && Found.Loop.Body->size() == 1)))
+    return std::nullopt;
+  if (Shift == LaneShift::Up && (!Step.Guard || !isScanGuard(Step.Guard, Step.Index) ||
+                                 (Step.Op != CombineOp::Sum && Step.Op != CombineOp::Product)))
+    return std::nullopt;
+  ShuffleShape Shape;
+  if (Shift == LaneShift::Down) {
+    Shape.Bound = Step.Guard ? matchDownBound(Step.Guard, Step.Index) : DownBound{true};
+    if (!Shape.Bound)
+      return std::nullopt;
+  }
+  // A shuffle helper that clamps at a run-time bound: a reduction only where the guard
+  // never combines the partners it replaces.
+  if (Step.Read.RuntimeLast &&
+      (!Shape.Bound || !guardExcludesClamped(*Shape.Bound, *Step.Read.RuntimeLast)))
+    return std::nullopt;
+  return Shape;
+}
+
+/// Whether the offsets of \p Loop reach every lane of the warp (narrower: a
+/// sub-group); \p Lanes gets the lanes they cover (the width's, for offsets
+/// up to warp_lane_count()).
+bool reachesWholeWarp(const OffsetLoop &Loop, const WarpWidth &Width,
+                      std::optional<unsigned> &Lanes) {
+  Lanes = Width.known();
+  if (Loop.UpToLaneCount)
+    return true;
+  Lanes = coveredLanes(Loop.Values);
+  return Lanes && (Width.known() ? *Width.known() == *Lanes : *Lanes >= 32);
+}
+
+/// The finding for the loop \p Found (in the helper \p Helper when not
+/// empty) with the rewrite \p Rewrite of \p Target, its kind and safety aside.
+Diagnosis shuffleDiagnosis(const LaneShiftLoop &Found, const std::string &Helper,
+                           const ShuffleRewrite &Rewrite, const std::string &Target,
+                           ASTContext &Ctx) {
+  const LaneShiftStep &Step = Found.Step;
+  Diagnosis D;
+  D.Loc = Ctx.getSourceManager().getExpansionLoc(Found.Loop.Loop->getBeginLoc());
+  D.Format = messageFor(Step.Index.Shift);
+  D.Args = {Target,
+            Helper.empty() ? "" : " (in '" + Helper + "', so every call site benefits)",
+            Rewrite.Shown,
+            Rewrite.Over,
+            Rewrite.Over == "the whole warp" ? "every lane" : "those lanes",
+            Step.Read.Helper ? " (in '" + Step.Read.HelperName + "')" : ""};
+  D.bind("loop", Found.Loop.Loop);
+  D.Edit = transformer::edit(
+      transformer::changeTo(userStatements("loop", "loop"), transformer::cat(Rewrite.Code)));
+  return D;
+}
+
 } // namespace
 
 void ShuffleReductionCheck::registerMatchers(MatchFinder *Finder) {
@@ -222,64 +287,23 @@ std::optional<std::string> ShuffleReductionCheck::laneSource(const Expr *Lane, A
 void ShuffleReductionCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   Analyses &A = analyses(Ctx);
-  const auto *Read = Result.Nodes.getNodeAs<CallExpr>("read");
-  auto Found = matchLaneShiftLoop(Read, Ctx, A.Writes);
-  if (!Found)
-    return;
-  const LaneShiftStep &Step = Found->Step;
-  const OffsetLoop &Loop = Found->Loop;
-  LaneShift Shift = Step.Index.Shift;
-  bool IsScan = Shift == LaneShift::Up;
-  // A host loop whose body is the bare XOR step is luisa-butterfly-reduction's.
-  if (Shift == LaneShift::Xor && (Step.Guard || (!Loop.Device && Loop.Body->size() == 1)))
-    return;
-  if (IsScan && (!Step.Guard || !isScanGuard(Step.Guard, Step.Index) ||
-                 (Step.Op != CombineOp::Sum && Step.Op != CombineOp::Product)))
-    return;
-  std::optional<DownBound> Bound;
-  if (Shift == LaneShift::Down) {
-    Bound = Step.Guard ? matchDownBound(Step.Guard, Step.Index) : DownBound{true};
-    if (!Bound)
-      return;
-  }
-  // A shuffle helper that clamps at a run-time bound: a reduction only where the guard
-  // never combines the partners it replaces.
-  if (Step.Read.RuntimeLast && (!Bound || !guardExcludesClamped(*Bound, *Step.Read.RuntimeLast)))
+  auto Found = matchLaneShiftLoop(Result.Nodes.getNodeAs<CallExpr>("read"), Ctx, A.Writes);
+  std::optional<ShuffleShape> Shape = Found ? shuffleShape(*Found) : std::nullopt;
+  if (!Shape)
     return;
   const FieldDecl *LaneOnlyHere = nullptr;
-  auto Helper = laneSource(Step.Index.Lane, Ctx, LaneOnlyHere);
-  if (!Helper)
+  auto Helper = laneSource(Found->Step.Index.Lane, Ctx, LaneOnlyHere);
+  WarpWidth Width = widthAt(Found->Loop.Loop, Ctx);
+  std::optional<unsigned> Lanes;
+  if (!Helper || !reachesWholeWarp(Found->Loop, Width, Lanes))
     return;
-  // The offsets must reach every lane of the warp (narrower: a sub-group).
-  WarpWidth Width = widthAt(Loop.Loop, Ctx);
-  std::optional<unsigned> Lanes = Width.known();
-  if (!Loop.UpToLaneCount) {
-    Lanes = coveredLanes(Loop.Values);
-    if (!Lanes || (Width.known() ? *Width.known() != *Lanes : *Lanes < 32))
-      return;
-  }
 
-  std::string Target = sourceText(Step.Target->getSourceRange(), Ctx);
-  ShuffleRewrite Rewrite = rewriteFor(*Found, Bound, Width, A, Ctx);
+  std::string Target = sourceText(Found->Step.Target->getSourceRange(), Ctx);
+  ShuffleRewrite Rewrite = rewriteFor(*Found, Shape->Bound, Width, A, Ctx);
   if (!addLoopHazards(Rewrite.Safety, *Found, Width, Lanes, Target, Ctx))
     return;
-
-  Diagnosis D;
-  D.Loc = Ctx.getSourceManager().getExpansionLoc(Loop.Loop->getBeginLoc());
-  std::string InHelper =
-      Helper->empty() ? "" : " (in '" + *Helper + "', so every call site benefits)";
-  D.Format = messageFor(Shift);
-  std::string Through = Step.Read.Helper ? " (in '" + Step.Read.HelperName + "')" : "";
-  D.Args = {Target,
-            InHelper,
-            Rewrite.Shown,
-            Rewrite.Over,
-            Rewrite.Over == "the whole warp" ? "every lane" : "those lanes",
-            Through};
-  D.Kind = rewriteOf(Step.Op, Step.Target->getType(), Ctx);
-  D.bind("loop", Loop.Loop);
-  D.Edit = transformer::edit(
-      transformer::changeTo(userStatements("loop", "loop"), transformer::cat(Rewrite.Code)));
+  Diagnosis D = shuffleDiagnosis(*Found, *Helper, Rewrite, Target, Ctx);
+  D.Kind = rewriteOf(Found->Step.Op, Found->Step.Target->getType(), Ctx);
   D.Safety = std::move(Rewrite.Safety);
   if (LaneOnlyHere && D.Safety.Kind != Applicability::None)
     D.Safety = FixSafety::none(

@@ -541,8 +541,12 @@ def main() -> int:
         return 0
     if len(args) == 3 and args[0] == '--compare-clang-tidy':
         return compare_clang_tidy(args[1], args[2])
-    if len(args) != 1:
+    if len(args) != 1 or args[0].startswith('-'):
         print(__doc__.strip(), file=sys.stderr)
+        return 2
+    if not os.path.isdir(os.path.join(args[0], 'rules')):
+        print(f'function-size.py: {args[0]} is not a kernel-tidy source tree (no rules/)',
+              file=sys.stderr)
         return 2
     found = scan(args[0])
     baseline = read_baseline(BASELINE)

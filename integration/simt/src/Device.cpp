@@ -106,6 +106,17 @@ void SimtDevice::dispatch(uint64_t, CommandList &&List) noexcept {
     Callback();
 }
 
+void SimtDevice::observe(RunResult R) {
+  for (int K = 0; K < EventKindCount; ++K)
+    Observed.Counts[K] += R.Counts[K];
+  Observed.ModelCollectives += R.ModelCollectives;
+  Observed.Cost += R.Cost;
+  LastCost = R.Cost;
+  for (auto &E : R.Events)
+    if (Observed.Events.size() < RunResult::MaxKeptEvents)
+      Observed.Events.push_back(std::move(E));
+}
+
 void SimtDevice::runCommands(CommandList &List) {
   auto memory = [&](uint64_t Handle) -> Memory & {
     auto It = Buffers.find(Handle);
@@ -193,15 +204,7 @@ void SimtDevice::runCommands(CommandList &List) {
       Launch.DispatchSize[0] = Size.x, Launch.DispatchSize[1] = Size.y,
       Launch.DispatchSize[2] = Size.z;
       Launch.Seed = Options.Seed + Dispatches++;
-      RunResult R = run(Kernel, Bound, Launch);
-      for (int K = 0; K < EventKindCount; ++K)
-        Observed.Counts[K] += R.Counts[K];
-      Observed.ModelCollectives += R.ModelCollectives;
-      Observed.Cost += R.Cost;
-      LastCost = R.Cost;
-      for (auto &E : R.Events)
-        if (Observed.Events.size() < RunResult::MaxKeptEvents)
-          Observed.Events.push_back(std::move(E));
+      observe(run(Kernel, Bound, Launch));
       break;
     }
     default:

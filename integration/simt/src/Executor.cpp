@@ -1209,49 +1209,59 @@ private:
     return {B.Data + At, B.Shadow + At};
   }
 
+  /// buffer.read(index) for the active lanes.
+  LaneValues readBuffer(const CallExpr *C, const Mask &Active, Invocation &I) {
+    auto Args = C->arguments();
+    const BufferView &B = bufferOf(Args[0], I);
+    LaneValues Index = eval(Args[1], Active, I);
+    LaneValues V(C->type(), Width);
+    maybeSwitchWarp();
+    uint64_t Offsets[MaxLanes];
+    unsigned Count = 0;
+    forLanes(Active, [&](unsigned L) {
+      if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L)) {
+        noteAccess(P, V.Stride, L, Access::Read);
+        copyValue(V.lane(L), P.Data, V.Stride);
+        V.Undefined.set(L, P.undefined(V.Stride));
+        Offsets[Count++] = uint64_t(P.Data - B.Data);
+      }
+    });
+    CostCounter::bufferAccess(cost(), {Offsets, Count}, V.Stride);
+    return V;
+  }
+
+  /// buffer.write(index, value) for the active lanes.
+  void writeBuffer(const CallExpr *C, const Mask &Active, Invocation &I) {
+    auto Args = C->arguments();
+    const BufferView &B = bufferOf(Args[0], I);
+    LaneValues Index = eval(Args[1], Active, I);
+    LaneValues Value = eval(Args[2], Active, I);
+    LaneValues Stored = converted(std::move(Value), B.Element, Active);
+    maybeSwitchWarp();
+    uint64_t Offsets[MaxLanes];
+    unsigned Count = 0;
+    forLanes(Active, [&](unsigned L) {
+      if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L)) {
+        noteAccess(P, Stored.Stride, L, Access::Write, Stored.lane(L));
+        P.store(Stored.lane(L), Stored.Stride, Stored.Undefined.test(L));
+        Offsets[Count++] = uint64_t(P.Data - B.Data);
+      }
+    });
+    CostCounter::bufferAccess(cost(), {Offsets, Count}, Stored.Stride);
+  }
+
   LaneValues call(const CallExpr *C, const Mask &Active, Invocation &I) {
     auto Args = C->arguments();
     switch (C->op()) {
     case CallOp::CUSTOM:
       return callCallable(C, Active, I);
     case CallOp::BUFFER_READ:
-    case CallOp::BUFFER_VOLATILE_READ: {
-      const BufferView &B = bufferOf(Args[0], I);
-      LaneValues Index = eval(Args[1], Active, I);
-      LaneValues V(C->type(), Width);
-      maybeSwitchWarp();
-      uint64_t Offsets[MaxLanes];
-      unsigned Count = 0;
-      forLanes(Active, [&](unsigned L) {
-        if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L)) {
-          noteAccess(P, V.Stride, L, Access::Read);
-          copyValue(V.lane(L), P.Data, V.Stride);
-          V.Undefined.set(L, P.undefined(V.Stride));
-          Offsets[Count++] = uint64_t(P.Data - B.Data);
-        }
-      });
-      CostCounter::bufferAccess(cost(), {Offsets, Count}, V.Stride);
-      return V;
-    }
+    case CallOp::BUFFER_VOLATILE_READ:
+      return readBuffer(C, Active, I);
     case CallOp::BUFFER_WRITE:
-    case CallOp::BUFFER_VOLATILE_WRITE: {
-      const BufferView &B = bufferOf(Args[0], I);
-      LaneValues Index = eval(Args[1], Active, I);
-      LaneValues Value = eval(Args[2], Active, I);
-      LaneValues Stored = converted(std::move(Value), B.Element, Active);
-      maybeSwitchWarp();
-      uint64_t Offsets[MaxLanes];
-      unsigned Count = 0;
-      forLanes(Active, [&](unsigned L) {
-        if (Place P = bufferElement(B, indexOf(Index, L, "a buffer index"), L)) {
-          noteAccess(P, Stored.Stride, L, Access::Write, Stored.lane(L));
-          P.store(Stored.lane(L), Stored.Stride, Stored.Undefined.test(L));
-          Offsets[Count++] = uint64_t(P.Data - B.Data);
-        }
-      });
-      CostCounter::bufferAccess(cost(), {Offsets, Count}, Stored.Stride);
+    case CallOp::BUFFER_VOLATILE_WRITE:
+      writeBuffer(C, Active, I);
       return {};
-    }
     case CallOp::BUFFER_SIZE: {
       const BufferView &B = bufferOf(Args[0], I);
       LaneValues V(C->type(), Width);
@@ -1416,38 +1426,48 @@ private:
                         ? Tainted
                         : Defined,
                     Size);
-      switch (C->op()) {
-      case CallOp::ATOMIC_EXCHANGE:
-        std::memcpy(P, Operand.lane(L), Size);
-        break;
-      case CallOp::ATOMIC_COMPARE_EXCHANGE:
-        // Compared bit for bit, as atomicCAS does (also for floats).
-        if (std::memcmp(P, Operand.lane(L), Size) == 0)
-          std::memcpy(P, Desired.lane(L), Size);
-        break;
-      case CallOp::ATOMIC_FETCH_MIN:
-      case CallOp::ATOMIC_FETCH_MAX:
-        minMaxOp(C->op() == CallOp::ATOMIC_FETCH_MAX, T, Old.lane(L), Operand.lane(L), P);
-        break;
-      default: {
-        BinaryOp Op = C->op() == CallOp::ATOMIC_FETCH_ADD   ? BinaryOp::ADD
-                      : C->op() == CallOp::ATOMIC_FETCH_SUB ? BinaryOp::SUB
-                      : C->op() == CallOp::ATOMIC_FETCH_AND ? BinaryOp::BIT_AND
-                      : C->op() == CallOp::ATOMIC_FETCH_OR  ? BinaryOp::BIT_OR
-                                                            : BinaryOp::BIT_XOR;
-        binaryOp(Op, T, T, Old.lane(L), Operand.T, Operand.lane(L), New.data());
-        std::memcpy(P, New.data(), Size);
-      }
-      }
+      updateAtomically(C->op(), T, P, Old.lane(L), Operand.T, Operand.lane(L),
+                       ValueCount == 2 ? Desired.lane(L) : nullptr, New.data());
     }
     if (Count != 0)
       Counter.atomic(warpSlot(), isShared(Updated[0]), {Updated, Count});
     return Old;
   }
 
-  /// The WARP_* call ops over the active lanes; nullopt for any other op.
-  std::optional<LaneValues> warpOperation(const CallExpr *C, const Mask &Active, Invocation &I) {
-    switch (C->op()) {
+  /// What atomic \p Op stores at \p P, which held \p Old (\p Scratch: T's size).
+  void updateAtomically(CallOp Op, const Type *T, std::byte *P, const std::byte *Old,
+                        const Type *OperandType, const std::byte *Operand, const std::byte *Desired,
+                        std::byte *Scratch) {
+    size_t Size = T->size();
+    switch (Op) {
+    case CallOp::ATOMIC_EXCHANGE:
+      std::memcpy(P, Operand, Size);
+      break;
+    case CallOp::ATOMIC_COMPARE_EXCHANGE:
+      // Compared bit for bit, as atomicCAS does (also for floats).
+      if (std::memcmp(P, Operand, Size) == 0)
+        std::memcpy(P, Desired, Size);
+      break;
+    case CallOp::ATOMIC_FETCH_MIN:
+    case CallOp::ATOMIC_FETCH_MAX:
+      minMaxOp(Op == CallOp::ATOMIC_FETCH_MAX, T, Old, Operand, P);
+      break;
+    default: {
+      BinaryOp Binary = Op == CallOp::ATOMIC_FETCH_ADD   ? BinaryOp::ADD
+                        : Op == CallOp::ATOMIC_FETCH_SUB ? BinaryOp::SUB
+                        : Op == CallOp::ATOMIC_FETCH_AND ? BinaryOp::BIT_AND
+                        : Op == CallOp::ATOMIC_FETCH_OR  ? BinaryOp::BIT_OR
+                                                         : BinaryOp::BIT_XOR;
+      binaryOp(Binary, T, T, Old, OperandType, Operand, Scratch);
+      std::memcpy(P, Scratch, Size);
+    }
+    }
+  }
+
+  /// Counts a warp operation for the cost counters (and a collective computed by the
+  /// documented model).
+  void countWarpOperation(CallOp Op) {
+    switch (Op) {
     case CallOp::WARP_ACTIVE_SUM:
     case CallOp::WARP_ACTIVE_PRODUCT:
     case CallOp::WARP_ACTIVE_MIN:
@@ -1477,6 +1497,11 @@ private:
     default:
       break;
     }
+  }
+
+  /// The WARP_* call ops over the active lanes; nullopt for any other op.
+  std::optional<LaneValues> warpOperation(const CallExpr *C, const Mask &Active, Invocation &I) {
+    countWarpOperation(C->op());
     if (Options.Collective != Collectives::Documented)
       if (auto V = cudaCollective(C, Active, I))
         return V;

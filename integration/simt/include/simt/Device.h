@@ -100,6 +100,8 @@ public:
 private:
   struct Memory;
   void runCommands(luisa::compute::CommandList &List);
+  /// Adds one dispatch's events and costs to what the device observed.
+  void observe(RunResult R);
   uint64_t nextHandle() { return ++LastHandle; }
 
   LaunchOptions Options;

@@ -23,7 +23,7 @@ block or launch or by none. A violation is a bug in the analysis: it prints the
 kernel's seed and source.
 
   uniformity.py --simt-build BUILD/simt --classify BUILD/bin/kernel-tidy-classify-probes \
-                [--seed 1] [--count 16] [--runs 10]
+                [--seed 1[,2,...]] [--count 16] [--runs 10]
 """
 
 import argparse
@@ -387,19 +387,25 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--simt-build", required=True)
     ap.add_argument("--classify", required=True, help="the kernel-tidy-classify-probes program")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", default="1",
+                    help="a seed, or several comma-separated: their kernels run as one batch (one compile)")
     ap.add_argument("--count", type=int, default=16, help="kernels")
     ap.add_argument("--runs", type=int, default=10, help="launches per kernel")
     ap.add_argument("--check-oracle", action="store_true",
                     help="also check that wrong claims (everything grid-uniform) are caught")
     args = ap.parse_args()
+    try:
+        seeds = [int(seed) for seed in args.seed.split(",")]
+    except ValueError:
+        ap.error(f"--seed: {args.seed!r} is not a seed or a comma-separated list of seeds")
     work = os.path.join(args.simt_build, "uniformity-work")
     os.makedirs(work, exist_ok=True)
     kernels, first = [], 0
-    for index in range(args.count):
-        k = generate(args.seed, index, first)
-        first = k.next_id
-        kernels.append(k)
+    for seed in seeds:
+        for index in range(args.count):
+            k = generate(seed, index, first)
+            first = k.next_id
+            kernels.append(k)
     source = batch_source(kernels)
     t0 = time.time()
     write_if_changed(os.path.join(work, "cases.cpp"), source)
@@ -425,7 +431,7 @@ def main():
         sys.exit("the generated kernels do not compile:\n" + "\n".join(errors[:20]) + "\n" + b.stdout[-3000:])
     t2 = time.time()
     run = subprocess.run([os.path.join(args.simt_build, "kernel-tidy-simt-uniformity"), "--claims", claims,
-                          "--seed", str(args.seed), "--runs", str(args.runs)], capture_output=True, text=True)
+                          "--seed", str(seeds[0]), "--runs", str(args.runs)], capture_output=True, text=True)
     t3 = time.time()
     print(run.stdout, end="")
     if run.returncode not in (0, 1):
@@ -443,7 +449,7 @@ def main():
             for line in p.stdout.splitlines():
                 f.write(f"{line.split()[0]} grid-uniform grid-uniform 0\n")
         m = subprocess.run([os.path.join(args.simt_build, "kernel-tidy-simt-uniformity"), "--claims", wrong,
-                            "--seed", str(args.seed), "--runs", str(args.runs)], capture_output=True, text=True)
+                            "--seed", str(seeds[0]), "--runs", str(args.runs)], capture_output=True, text=True)
         kinds = {line.split()[4] for line in m.stdout.splitlines() if line.startswith("VIOLATION ")}
         caught = "value:" in kinds and "control:" in kinds
         print(f"oracle check (every claim grid-uniform): {'caught' if caught else 'NOT caught'}: "
@@ -452,7 +458,8 @@ def main():
             return 1
     for name in failed:
         k = next(k for k in kernels if k.name == name)
-        print(f"\nkernel {name} (seed {args.seed}, index {name.rsplit('_', 1)[1]}):\n{k.source()}")
+        _, seed, index = name.split("_")
+        print(f"\nkernel {name} (seed {seed}, index {index}):\n{k.source()}")
     return 1 if failed or run.returncode else 0
 
 

@@ -70,6 +70,9 @@ class Module:
         self._calls: Optional[List[Tuple[ast.Call, Optional[Function]]]] = None
         self._variation: Dict[ast.AST, FunctionVariation] = {}
         self._in_progress: Set[Function] = set()
+        # The callers in progress whose arguments the analysis under way took as
+        # "may vary" (not known yet): an analysis reading one is not kept.
+        self._unfinished: Set[Function] = set()
         self._callers: Optional[Dict[Function, List[Tuple[ast.Call,
                                                           Optional[Function]]]]] = None
         self._stores: Dict[ast.AST, Set[str]] = {}
@@ -197,6 +200,7 @@ class Module:
         cls = self._class_of(fn)
         fields = self.field_levels(cls) if cls is not None and self._fields_of is None else {}
         self._in_progress.add(fn)
+        unfinished_before, self._unfinished = self._unfinished, set()
         outer: Dict[str, Variation] = {}
         if fn.parent is not None:
             parent = self._analysis(fn.parent)
@@ -206,7 +210,12 @@ class Module:
                                    lambda call, pos, kws: self._returns(call, fn, pos, kws, 0),
                                    self._stored_memo)
         self._in_progress.discard(fn)
-        cache[fn.node] = result
+        unfinished = self._unfinished - {fn}
+        self._unfinished = unfinished_before | unfinished
+        if not unfinished:
+            # Read from a caller still in progress, it holds guesses: the question
+            # asked once that caller is done gets a fresh analysis.
+            cache[fn.node] = result
         return result
 
     def _returns(self, call: ast.Call, caller: Function, positional: List[Variation],
@@ -392,11 +401,14 @@ class Module:
                      if not isinstance(a, ast.Starred)]
             pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
             if caller in self._in_progress:
-                if self.recursive(caller, fn):
-                    # Recursion: what the call passes is not known yet; it may vary.
-                    for name, _ in pairs:
-                        levels[name] = LANE
-                        tuples[name] = None
+                # What the call passes is not known yet: it may vary. Recursion
+                # keeps that answer; another caller (analysed now because it asked
+                # about a function nested in fn) is asked again once it is done.
+                if not self.recursive(caller, fn):
+                    self._unfinished.add(caller)
+                for name, _ in pairs:
+                    levels[name] = LANE
+                    tuples[name] = None
                 continue
             for name, arg in pairs:
                 level = self.level(arg, caller)

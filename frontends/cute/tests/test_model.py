@@ -332,6 +332,23 @@ class ModelTest(unittest.TestCase):
         self.assertEqual(LANE, module.level(lane.left, split))
         self.assertEqual("lane", module.index_role(lane, split))
 
+    def test_a_keyword_that_names_no_parameter_binds_no_name(self) -> None:
+        # f takes offset=tidx in **kw: its `offset` is still the module's.
+        code = """
+            offset = 4
+            @cute.kernel
+            def k():
+                tidx, _, _ = cute.arch.thread_idx()
+                f(offset=tidx)
+            def f(**kw):
+                y = offset // 32
+            """
+        module = context(code).module
+        f = next(fn for fn in module.functions if fn.name == "f")
+        read = next(n for n in ast.walk(f.node) if isinstance(n, ast.Name) and n.id == "offset")
+        self.assertEqual(UNIFORM, module.level(read, f))
+        self.assertIsNone(module.index_role(read, f))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -70,6 +70,9 @@ class Module:
         self._calls: Optional[List[Tuple[ast.Call, Optional[Function]]]] = None
         self._variation: Dict[ast.AST, FunctionVariation] = {}
         self._in_progress: Set[Function] = set()
+        # The callers in progress whose arguments the analysis under way took as
+        # "may vary" (not known yet): an analysis reading one is not kept.
+        self._unfinished: Set[Function] = set()
         self._callers: Optional[Dict[Function, List[Tuple[ast.Call,
                                                           Optional[Function]]]]] = None
         self._stores: Dict[ast.AST, Set[str]] = {}
@@ -90,6 +93,7 @@ class Module:
         self._role_source_cache: Dict[ast.AST, Dict[str, RoleSource]] = {}
         self._role_pending: Set[Tuple[ast.AST, str]] = set()
         self._role_cut = False  # A role computed now met the depth bound or a cycle.
+        self._lambda_params: Dict[ast.AST, Set[str]] = {}
         self._cycles: Optional[Dict[Function, int]] = None
         # Functions by where a call finds them (the first of a name wins): a
         # lookup per call, not a scan of every function (a 1 MB file has
@@ -197,6 +201,7 @@ class Module:
         cls = self._class_of(fn)
         fields = self.field_levels(cls) if cls is not None and self._fields_of is None else {}
         self._in_progress.add(fn)
+        unfinished_before, self._unfinished = self._unfinished, set()
         outer: Dict[str, Variation] = {}
         if fn.parent is not None:
             parent = self._analysis(fn.parent)
@@ -206,7 +211,12 @@ class Module:
                                    lambda call, pos, kws: self._returns(call, fn, pos, kws, 0),
                                    self._stored_memo)
         self._in_progress.discard(fn)
-        cache[fn.node] = result
+        unfinished = self._unfinished - {fn}
+        self._unfinished = unfinished_before | unfinished
+        if not unfinished:
+            # Read from a caller still in progress, it holds guesses: the question
+            # asked once that caller is done gets a fresh analysis.
+            cache[fn.node] = result
         return result
 
     def _returns(self, call: ast.Call, caller: Function, positional: List[Variation],
@@ -380,6 +390,7 @@ class Module:
         """A kernel's parameters are the same in every thread; another function's
         take the levels of the arguments the module's calls pass (none: uniform)."""
         params = fn.node.args.posonlyargs + fn.node.args.args
+        named = {p.arg for p in fn.node.args.args + fn.node.args.kwonlyargs}
         levels: Dict[str, Variation] = {}
         tuples: Dict[str, Optional[List[Variation]]] = {}  # A tuple argument's elements.
         if fn.kind == "kernel":
@@ -390,13 +401,17 @@ class Module:
             skip = _bound(call, fn)
             pairs = [(p.arg, a) for p, a in zip(params[skip:], call.args)
                      if not isinstance(a, ast.Starred)]
-            pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+            # A keyword naming no parameter (one **kwargs takes) binds no name.
+            pairs += [(k.arg, k.value) for k in call.keywords if k.arg in named]
             if caller in self._in_progress:
-                if self.recursive(caller, fn):
-                    # Recursion: what the call passes is not known yet; it may vary.
-                    for name, _ in pairs:
-                        levels[name] = LANE
-                        tuples[name] = None
+                # What the call passes is not known yet: it may vary. Recursion
+                # keeps that answer; another caller (analysed now because it asked
+                # about a function nested in fn) is asked again once it is done.
+                if not self.recursive(caller, fn):
+                    self._unfinished.add(caller)
+                for name, _ in pairs:
+                    levels[name] = LANE
+                    tuples[name] = None
                 continue
             for name, arg in pairs:
                 level = self.level(arg, caller)
@@ -628,7 +643,9 @@ class Module:
             sources = self._role_sources(fn)
             if node.id in sources:
                 return self._name_role(fn, node.id, sources[node.id], depth)
-            if node.id not in self._stored(fn) and self.level(node, fn) == LANE:
+            if node.id not in self._stored(fn) and (
+                    fn.parent is not None or node.id in self._lambda_parameters(fn)) \
+                    and self.level(node, fn) == LANE:
                 return "thread"  # A lambda's parameter that its calls pass per thread.
             return None
         if not isinstance(node, ast.BinOp):
@@ -660,6 +677,18 @@ class Module:
                     and value & (value + 1) == 0)):
             return "thread"  # The thread's index in a warpgroup (tidx % 128).
         return None
+
+    def _lambda_parameters(self, fn: Function) -> Set[str]:
+        """The names fn's lambdas take. Outside them, a name fn does not bind is
+        not fn's own, and in a function at the top of the module (no enclosing
+        names) it is the same in every thread: no analysis needs to say so (asked
+        for another module's call, it would analyse all that module)."""
+        found = self._lambda_params.get(fn.node)
+        if found is None:
+            found = {a.arg for node in ast.walk(fn.node) if isinstance(node, ast.Lambda)
+                     for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
+            self._lambda_params[fn.node] = found
+        return found
 
     def _name_role(self, fn: Function, name: str, source: RoleSource,
                    depth: int) -> Optional[str]:

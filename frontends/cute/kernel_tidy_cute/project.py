@@ -95,25 +95,35 @@ class Project:
         except OSError:
             return None
 
-    def module(self, path: str) -> Optional[Tuple[Module, ast.Module]]:
-        """The analysis of another file of the run (None: not readable, not Python)."""
+    def _parsed(self, path: str) -> Optional[Source]:
+        """Another file of the run, parsed (None: not readable, not Python)."""
         text = self._text(path)
         if text is None:
             return None
         try:
             source = Source(text)
             source.parse()
-            return Module(source.tree, Names(source.tree, source.nodes())), source.tree
+            return source
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
 
     def _summary(self, path: str) -> List[CallSummary]:
-        """The calls of path into the run's other modules, with the roles passed."""
+        """The calls of path into the run's other modules, with the roles passed.
+        The module is analysed only when an import of it names a file of the run."""
         found = self._summaries.get(path)
         if found is not None:
             return found
-        analysed = self.module(path)
-        found = [] if analysed is None else self.summarise(path, *analysed)
+        found = []
+        source = self._parsed(path)
+        bindings = {} if source is None else self._bindings(path, source.tree)
+        module: Optional[Module] = None
+        if source is not None and bindings:
+            try:
+                module = Module(source.tree, Names(source.tree, source.nodes()))
+            except (ValueError, RecursionError, MemoryError):
+                module = None
+        if module is not None:
+            found = _calls(module, bindings)
         self._summaries[path] = found
         return found
 
@@ -208,7 +218,15 @@ def _calls(module: Module, bindings: Dict[str, List[Tuple[str, str]]]) -> List[C
     `m.C(...)`, and methods of what those build, called on a name or on a field
     (`obj = C(...)` then `obj.run(...)`; `self.obj = C(...)` then `self.obj.run(...)`)."""
     found: List[CallSummary] = []
+    # A method reaches the run only on what a call of an imported name built in
+    # the same function (`obj = C(...)`) or class (`self.obj = C(...)`): in a
+    # function or class with no such call, method calls are not looked into.
+    building = {_unit(caller) for call, caller in module.calls()
+                if caller is not None and _names_imported(call.func, bindings)}
     for call, caller in module.calls():
+        if not _names_imported(call.func, bindings) and (
+                caller is None or _unit(caller) not in building):
+            continue
         for target, name, method in _targets(module, bindings, call, caller):
             positional: List[Optional[str]] = []
             hidden = False
@@ -225,6 +243,22 @@ def _calls(module: Module, bindings: Dict[str, List[Tuple[str, str]]]) -> List[C
                     keywords[keyword.arg] = _role(module, keyword.value, caller)
             found.append((target, name, method, positional, keywords, hidden))
     return found
+
+
+def _unit(fn: Function) -> ast.AST:
+    """The class of a method (or of a function nested in one), else the function
+    at the top of the module that holds fn."""
+    while fn.parent is not None:
+        fn = fn.parent
+    return fn.cls if fn.cls is not None else fn.node
+
+
+def _names_imported(func: ast.expr, bindings: Dict[str, List[Tuple[str, str]]]) -> bool:
+    """Whether a call's callee is spelled with a name an import of the run binds
+    (`C`, `m.C`): the calls that may build an object of the run."""
+    if isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name) and func.id in bindings
 
 
 def _role(module: Module, arg: ast.expr, caller: Optional[Function]) -> Optional[str]:
@@ -258,13 +292,17 @@ def _built(module: Module, bindings: Dict[str, List[Tuple[str, str]]], func: ast
            caller: Optional[Function]) -> List[Tuple[str, str]]:
     """The (module path, name) pairs of the run that `func` names: an imported name,
     or a name of an imported module (`m.C`); not one the caller binds itself."""
+    # Whether the caller binds the name itself is asked last: most calls name
+    # nothing the run's modules define, and the question walks the caller.
     if isinstance(func, ast.Name):
-        if caller is not None and module.binds(caller, func.id):
+        found = [(path, name) for path, name in bindings.get(func.id, []) if name]
+        if found and caller is not None and module.binds(caller, func.id):
             return []
-        return [(path, name) for path, name in bindings.get(func.id, []) if name]
+        return found
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        if caller is not None and module.binds(caller, func.value.id):
+        found = [(path, func.attr) for path, name in bindings.get(func.value.id, [])
+                 if not name]
+        if found and caller is not None and module.binds(caller, func.value.id):
             return []
-        return [(path, func.attr) for path, name in bindings.get(func.value.id, [])
-                if not name]
+        return found
     return []

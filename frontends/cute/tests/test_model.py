@@ -310,6 +310,45 @@ class ModelTest(unittest.TestCase):
         f_x = answers[0][("f", ast.dump(ast.Name("x", ast.Load())))]
         self.assertEqual(LANE, f_x[0])
 
+    def test_a_helper_analysed_while_its_caller_is_in_progress_is_analysed_again(self) -> None:
+        # The kernel reads what split returns; split's own function half() needs
+        # split's analysis, while the kernel (split's caller) is still in
+        # progress: that analysis took t as "may vary" and is not kept.
+        code = """
+            @cute.kernel
+            def k():
+                tidx, _, _ = cute.arch.thread_idx()
+                r = split(tidx)
+            def split(t):
+                def half(v):
+                    return v // 2
+                lane = t % 32
+                return half(lane)
+            """
+        module = context(code).module
+        split = next(fn for fn in module.functions if fn.name == "split")
+        lane = next(n for n in ast.walk(split.node) if isinstance(n, ast.BinOp)
+                    and isinstance(n.op, ast.Mod))
+        self.assertEqual(LANE, module.level(lane.left, split))
+        self.assertEqual("lane", module.index_role(lane, split))
+
+    def test_a_keyword_that_names_no_parameter_binds_no_name(self) -> None:
+        # f takes offset=tidx in **kw: its `offset` is still the module's.
+        code = """
+            offset = 4
+            @cute.kernel
+            def k():
+                tidx, _, _ = cute.arch.thread_idx()
+                f(offset=tidx)
+            def f(**kw):
+                y = offset // 32
+            """
+        module = context(code).module
+        f = next(fn for fn in module.functions if fn.name == "f")
+        read = next(n for n in ast.walk(f.node) if isinstance(n, ast.Name) and n.id == "offset")
+        self.assertEqual(UNIFORM, module.level(read, f))
+        self.assertIsNone(module.index_role(read, f))
+
 
 if __name__ == "__main__":
     unittest.main()

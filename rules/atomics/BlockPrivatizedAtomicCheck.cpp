@@ -133,12 +133,12 @@ public:
                                       Publish, InnerBreak)) {
       return std::nullopt;
     }
+    FixSafety Safety = Counted ? FixSafety::safe() : warpPrefixSumSafety(P.Fetch, A, Backend);
+    if (Safety.Kind == Applicability::None)
+      return Safety;
     // The lanes read the warp's base from its shared atomic after the
     // leader's $if, as the warp-aggregated slot rewrite does.
-    FixSafety Safety = warpBaseReadSafety(Backend, AssumeReconvergence);
-    if (Safety.Kind == Applicability::None || Counted)
-      return Safety;
-    return warpPrefixSumSafety(P.Fetch, A, Backend);
+    return warpBaseReadSafety(Backend, AssumeReconvergence);
   }
 
   EditList Edits;

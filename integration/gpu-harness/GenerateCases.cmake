@@ -50,21 +50,40 @@ endif()
 # A case whose rewrite LuisaCompute's CUDA collectives would compute wrongly
 # (a float or per-lane reduction under a divergent $if) gets no fix while the
 # target allows CUDA. The executor computes the collectives as documented, as
-# DirectX's wave operations do: such a case is fixed as for --target=dx.
-set(unfixed "")
-foreach(file IN LISTS files)
-  file(READ ${OUT_DIR}/before/${file} before_text)
-  file(READ ${OUT_DIR}/after/${file}.tmp.cpp after_text)
-  if(before_text STREQUAL after_text)
-    list(APPEND unfixed ${OUT_DIR}/after/${file}.tmp.cpp)
+# the other backends' wave operations do: such a case is fixed as for
+# --target=vulkan. A case whose rewrite also needs the warp to run together
+# again after a divergent $if (the warp-slot rewrites) gets no fix on vulkan
+# or metal either: it is fixed as for --target=dx, which promises that.
+function(unchanged_cases out)
+  set(result "")
+  foreach(file IN LISTS ARGN)
+    get_filename_component(stem ${file} NAME)
+    string(REPLACE ".cpp.tmp.cpp" ".cpp" stem "${stem}")
+    file(READ ${OUT_DIR}/before/${stem} before_text)
+    file(READ ${file} after_text)
+    if(before_text STREQUAL after_text)
+      list(APPEND result ${file})
+    endif()
+  endforeach()
+  set(${out} "${result}" PARENT_SCOPE)
+endfunction()
+unchanged_cases(unfixed ${fixing})
+set(reconverging "")
+foreach(target vulkan dx)
+  if(target STREQUAL "dx")
+    unchanged_cases(reconverging ${unfixed})
+    set(still ${reconverging})
+  else()
+    set(still ${unfixed})
+  endif()
+  if(still)
+    execute_process(
+      COMMAND ${KERNEL_TIDY} check --bundled-model --target=${target} --fix --unsafe-fixes --quiet
+              ${still}
+      RESULT_VARIABLE fix_result OUTPUT_VARIABLE target_output ERROR_VARIABLE target_output)
+    string(APPEND fix_output "--target=${target}:\n${target_output}")
   endif()
 endforeach()
-if(unfixed)
-  execute_process(
-    COMMAND ${KERNEL_TIDY} check --bundled-model --target=dx --fix --unsafe-fixes --quiet ${unfixed}
-    RESULT_VARIABLE fix_result OUTPUT_VARIABLE dx_output ERROR_VARIABLE dx_output)
-  string(APPEND fix_output "--target=dx:\n${dx_output}")
-endif()
 foreach(file IN LISTS files)
   file(READ ${OUT_DIR}/before/${file} before_text)
   file(READ ${OUT_DIR}/after/${file}.tmp.cpp after_text)
@@ -97,15 +116,21 @@ foreach(entry IN LISTS CASES)
     string(APPEND table "KERNEL_TIDY_CASE(${name}, ${suffix}, ${type})\n")
   endif()
 endforeach()
-# The cases fixed only with --target=dx, for HarnessMain.cpp: their fixes
+# The cases fixed only for another target, for HarnessMain.cpp: their fixes
 # claim no CUDA target, so the harness runs them with the documented
-# collectives only.
-set(dx_only "")
-foreach(file IN LISTS unfixed)
-  get_filename_component(stem ${file} NAME)
-  string(REPLACE ".cpp.tmp.cpp" "" stem "${stem}")
-  string(APPEND dx_only "\"${stem}\",\n")
+# collectives only (dx-only.inc, every such case), and those fixed only for
+# --target=dx also claim no schedule that leaves a warp split after a
+# divergent $if (reconverging-only.inc: not under the independent schedule).
+foreach(list_name unfixed reconverging)
+  set(text "")
+  foreach(file IN LISTS ${list_name})
+    get_filename_component(stem ${file} NAME)
+    string(REPLACE ".cpp.tmp.cpp" "" stem "${stem}")
+    string(APPEND text "\"${stem}\",\n")
+  endforeach()
+  set(${list_name}_text "${text}")
 endforeach()
-file(WRITE ${OUT_DIR}/dx-only.inc "${dx_only}")
+file(WRITE ${OUT_DIR}/dx-only.inc "${unfixed_text}")
+file(WRITE ${OUT_DIR}/reconverging-only.inc "${reconverging_text}")
 file(WRITE ${OUT_DIR}/cases.inc.tmp "${table}")
 file(RENAME ${OUT_DIR}/cases.inc.tmp ${OUT_DIR}/cases.inc)

@@ -128,11 +128,18 @@ std::string parseVariant(const std::string &Text, Variant &Out) {
 /// The variants every case runs, in order (--warp-size, --variants).
 std::vector<Variant> Variants = {Variant{}};
 
-/// The cases kernel-tidy fixed only with --target=dx (GenerateCases.cmake):
-/// their fixes claim no CUDA target, so the CUDA collective models do not
-/// apply to them.
+/// The cases kernel-tidy fixed only for a target other than CUDA
+/// (GenerateCases.cmake): their fixes claim no CUDA target, so the CUDA
+/// collective models do not apply to them.
 const std::set<std::string> DxOnlyCases = {
 #include "dx-only.inc"
+};
+
+/// Those of them fixed only with --target=dx, whose fixes rely on a warp
+/// running together again after a divergent `if` (DirectX keeps its lanes
+/// together): the independent schedule does not apply to them.
+const std::set<std::string> ReconvergingOnlyCases = {
+#include "reconverging-only.inc"
 };
 
 #ifdef KERNEL_TIDY_HARNESS_SIMT
@@ -495,12 +502,15 @@ private:
                 const LaunchShape &Shape, const Variant &Run, std::vector<CaseResult> &Results);
 
   /// Whether the case's fix claims to hold under \p Run: the widths its rule's
-  /// finding names (CaseSpec), and CUDA's collectives unless it was fixed for
-  /// --target=dx only.
+  /// finding names (CaseSpec), CUDA's collectives unless it was fixed for
+  /// another target only, and the independent schedule unless it was fixed
+  /// for --target=dx only.
   bool claims(const Variant &Run) const {
     if (Run.Width < Spec.MinWidth || Run.Width > Spec.MaxWidth)
       return false;
     std::string Key = std::string(Spec.Name) + "_" + std::string(typeName(Type));
+    if (Run.Independent && ReconvergingOnlyCases.count(Key))
+      return false;
     return Run.Collectives == "documented" || !DxOnlyCases.count(Key);
   }
 

@@ -71,6 +71,7 @@ list(REMOVE_DUPLICATES case_templates)
 # The "after" sources are kernel-tidy's own output, made at build time.
 add_custom_command(
   OUTPUT ${case_sources} ${generated}/cases.inc ${generated}/dx-only.inc
+         ${generated}/reconverging-only.inc
   COMMAND ${CMAKE_COMMAND} -DCASES=${case_arg} -DCASE_DIR=${CMAKE_CURRENT_SOURCE_DIR}/cases
           -DOUT_DIR=${generated} -DKERNEL_TIDY=$<TARGET_FILE:kernel-tidy>
           -P ${CMAKE_CURRENT_SOURCE_DIR}/GenerateCases.cmake

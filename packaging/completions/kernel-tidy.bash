@@ -6,7 +6,7 @@ _kernel_tidy() {
     return
   fi
   case ${COMP_WORDS[1]} in
-    check) opts="--help --exclude --no-respect-gitignore --format --sarif-root --checks --warnings-as-errors --config-file --config --dump-config --explain-config --list-checks --extra-arg --extra-arg-before -p --warp-size --target --bundled-model --pch --no-pch --cache-size --fix --unsafe-fixes --diff --export-fixes -j --jobs --shard --baseline --write-baseline --exit-zero --show-fixes --stdin-filename --add-nolint --statistics --quiet --header-filter --exclude-header-filter --line-filter --enable-check-profile --verify-config --color --allow-no-checks" ;;
+    check) opts="--help --exclude --no-respect-gitignore --format --sarif-root --checks --warnings-as-errors --config-file --config --dump-config --explain-config --list-checks --extra-arg --extra-arg-before -p --warp-size --target --assume-warp-reconvergence --bundled-model --pch --no-pch --cache-size --fix --unsafe-fixes --diff --export-fixes -j --jobs --shard --baseline --write-baseline --exit-zero --show-fixes --stdin-filename --add-nolint --statistics --quiet --header-filter --exclude-header-filter --line-filter --enable-check-profile --verify-config --color --allow-no-checks" ;;
     merge) opts="--help" ;;
     rules) opts="--help --checks --config-file" ;;
     cache) opts="--help --stats --clear --cache-size" ;;

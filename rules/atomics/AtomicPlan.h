@@ -82,17 +82,26 @@ public:
     Plan.reset();
     RuleBase::onEndOfTranslationUnit();
   }
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
 
 protected:
   /// The plan of the translation unit being checked.
   AtomicPlan &plan(clang::ASTContext &Ctx);
   /// True if the DSL sugar (`$if`) the rewrites spell is defined.
   bool hasDslSugar() const { return PP && PP->isMacroDefined("$if"); }
+  /// The option AssumeWarpReconvergence (global fallback, default false):
+  /// the user asserts that a warp runs together again after a divergent `$if`
+  /// on every target of the run, which the warp-slot rewrites rely on.
+  bool assumesWarpReconvergence() const { return AssumeWarpReconvergence; }
 
   clang::Preprocessor *PP = nullptr;
 
 private:
+  /// Reads AssumeWarpReconvergence, diagnosed if not a bool.
+  bool assumeWarpReconvergenceOption() const;
+
   const AtomicRulesEnabled Enabled;
+  const bool AssumeWarpReconvergence;
   std::unique_ptr<AtomicPlan> Plan;
 };
 

@@ -127,6 +127,29 @@ FixSafety warpPrefixSumSafety(const Stmt *At, Analyses &A, dsl::Target Backend) 
   return FixSafety::safe();
 }
 
+FixSafety warpBaseReadSafety(dsl::Target Backend, bool AssumeReconvergence) {
+  // LuisaCompute's CUDA backend reads the base with
+  // __shfl_sync(__activemask(), base, first lane); since Volta a warp need
+  // not reconverge after a divergent branch, so the leader may not be in
+  // that mask yet. Vulkan promises reconvergence only under
+  // SPV_KHR_maximal_reconvergence, Metal documents none; HLSL's wave
+  // operations must see the lanes of the programmer's control flow.
+  if (Backend == dsl::Target::DirectX || AssumeReconvergence)
+    return FixSafety::safe();
+  StringRef Where = Backend == dsl::Target::Cuda     ? "CUDA since Volta"
+                    : Backend == dsl::Target::Vulkan ? "Vulkan without maximal reconvergence"
+                    : Backend == dsl::Target::Metal  ? "Metal"
+                                                     : "CUDA since Volta, Vulkan or Metal";
+  return FixSafety::none(
+      ("the lanes read the warp's base with warp_read_first_active_lane after the first active "
+       "lane's $if, and a warp need not run together again there on " +
+       Where +
+       ", which the Target option allows, so a lane can read the base before it is written and "
+       "two lanes can get one slot; --assume-warp-reconvergence (AssumeWarpReconvergence) states "
+       "that every target reconverges there")
+          .str());
+}
+
 bool hasDeviceSideEffects(const Stmt *E) {
   if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
     if (const auto *Method = Call->getMethodDecl()) {

@@ -62,6 +62,15 @@ FixSafety warpReductionSafety(dsl::CombineOp Op, clang::QualType Element,
 /// where the run allows CUDA); exact otherwise.
 FixSafety warpPrefixSumSafety(const clang::Stmt *At, dsl::Analyses &A, dsl::Target Backend);
 
+/// How safe it is for the lanes of a warp to read, after the first active
+/// lane's `$if`, the warp base that lane took: only where every target the
+/// run allows promises that the warp's lanes run together again after that
+/// `$if` (DirectX's wave operations see the lanes of the programmer's
+/// control flow), or where the user asserts it (\p AssumeReconvergence, the
+/// option AssumeWarpReconvergence). Elsewhere a lane can read a base not yet
+/// written and two lanes get one slot: no fix.
+FixSafety warpBaseReadSafety(dsl::Target Backend, bool AssumeReconvergence);
+
 /// True if \p E writes DSL memory (an atomic or a write), so evaluating it
 /// twice would change the program.
 bool hasDeviceSideEffects(const clang::Stmt *E);

@@ -52,9 +52,11 @@ std::string identityOf(CombineOp Op, QualType Element, ASTContext &Ctx) {
 /// and read after a barrier behind it.
 class BlockRewrite {
 public:
-  BlockRewrite(const PrivatizationPlan &P, ASTContext &Ctx, Analyses &A, dsl::Target Backend)
+  BlockRewrite(const PrivatizationPlan &P, ASTContext &Ctx, Analyses &A, dsl::Target Backend,
+               bool AssumeReconvergence)
       : P(P), Ctx(Ctx), SM(Ctx.getSourceManager()), A(A), Backend(Backend),
-        Op(reductionOf(P.Method)), TopBegin(SM.getExpansionLoc(P.Top->getBeginLoc())),
+        AssumeReconvergence(AssumeReconvergence), Op(reductionOf(P.Method)),
+        TopBegin(SM.getExpansionLoc(P.Top->getBeginLoc())),
         TopEnd(endOfStatement(P.Top, SM, Ctx.getLangOpts())), Code(TopBegin, P.Fetch, Ctx),
         Slot(fresh(P.Used ? "block_cursor" : "block_" + collectiveSuffix(Op).str())),
         Read(Slot + ".read(0u)") {
@@ -131,7 +133,12 @@ public:
                                       Publish, InnerBreak)) {
       return std::nullopt;
     }
-    return Counted ? FixSafety::safe() : warpPrefixSumSafety(P.Fetch, A, Backend);
+    FixSafety Safety = Counted ? FixSafety::safe() : warpPrefixSumSafety(P.Fetch, A, Backend);
+    if (Safety.Kind == Applicability::None)
+      return Safety;
+    // The lanes read the warp's base from its shared atomic after the
+    // leader's $if, as the warp-aggregated slot rewrite does.
+    return warpBaseReadSafety(Backend, AssumeReconvergence);
   }
 
   EditList Edits;
@@ -184,6 +191,7 @@ private:
   const SourceManager &SM;
   Analyses &A;
   dsl::Target Backend;
+  bool AssumeReconvergence;
   CombineOp Op;
   SourceLocation TopBegin, TopEnd;
   CodeTemplate Code;
@@ -226,7 +234,7 @@ void BlockPrivatizedAtomicCheck::check(const MatchFinder::MatchResult &Result) {
                      : "every thread of the block does a global atomic %0 on the same slot of "
                        "'%1'; accumulate the block's values in shared memory and do one global "
                        "atomic per block";
-  BlockRewrite Rewrite(*P, Ctx, analyses(Ctx), target());
+  BlockRewrite Rewrite(*P, Ctx, analyses(Ctx), target(), assumesWarpReconvergence());
   std::optional<FixSafety> Safety =
       P->Used ? Rewrite.handOutOffsets() : Rewrite.accumulate(OperandText);
   if (!Safety)

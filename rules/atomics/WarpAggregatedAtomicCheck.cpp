@@ -72,6 +72,8 @@ void WarpAggregatedAtomicCheck::reportSlotAllocation(const MatchFinder::MatchRes
              "one lane per warp take the warp's slots (%3) and give each lane its offset (%4)";
   if (!UniformAmount)
     D.Safety = warpPrefixSumSafety(Fetch, analyses(Ctx), target());
+  if (D.Safety.Kind != Applicability::None)
+    D.Safety = warpBaseReadSafety(target(), assumesWarpReconvergence());
   std::string OperandText = atomicOperandText(Operand, Element, Ctx);
   // The new code goes before the statement that holds the atomic: the
   // expression statement itself, or the declaration or `return` around it.

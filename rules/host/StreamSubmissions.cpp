@@ -544,6 +544,15 @@ std::optional<BatchableLoop> asBatchableLoop(const Stmt *Loop, const ASTContext 
       return std::nullopt;
   if (llvm::any_of(Headers, [&](const Stmt *H) { return Downloaded.isReadBy(H); }))
     return std::nullopt;
+  // A header may change memory it names (`p += 16`, `v.push_back(x)`), but
+  // not through a const object or reference (`i < rows.size()` on a `const
+  // luisa::vector<...> &rows`), unless it writes through a pointer kept there
+  // or calls user code.
+  bool HeaderMayWrite = llvm::any_of(
+      Headers, [&](const Stmt *H) { return Uploaded.isWrittenBy(H) || userCodeCall(H); });
+  auto ReadOnly = [&](const ValueDecl *D) {
+    return !HeaderMayWrite && D->getType().getNonReferenceType().isConstQualified();
+  };
   // An upload reads its memory when the list is submitted, after the loop; a
   // download writes it then: memory of one iteration would be gone.
   for (const StreamSubmission &Sub : Result.Submissions)
@@ -555,7 +564,7 @@ std::optional<BatchableLoop> asBatchableLoop(const Stmt *Loop, const ASTContext 
         continue;
       const ValueDecl *Root = Source == Operand ? nullptr : hostMemoryRoot(Source);
       bool Element = llvm::is_contained(ElementReferences, Root);
-      if (!Root || (DeclaredInLoop(Root) && !Element) || UsedByHeader(Root))
+      if (!Root || (DeclaredInLoop(Root) && !Element) || (UsedByHeader(Root) && !ReadOnly(Root)))
         return std::nullopt;
     }
   for (const Stmt *H : Headers)

@@ -132,7 +132,8 @@ struct BatchableLoop {
 /// \p Loop as a BatchableLoop, if its body (nested loops included) holds
 /// only submissions of single commands to one stream declared outside it,
 /// no download target is read, no upload or download touches memory that
-/// the loop declares or whose variable the loop header uses, no submission
+/// the loop declares or whose variable the loop header uses (unless the
+/// variable is const: `i < rows.size()` on a const reference), no submission
 /// writes uploaded memory, and the body calls no user code.
 std::optional<BatchableLoop> asBatchableLoop(const clang::Stmt *Loop, const clang::ASTContext &Ctx);
 

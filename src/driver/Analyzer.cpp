@@ -240,6 +240,8 @@ struct Analyzer::Impl {
     if (Options.Target)
       Overrides.CheckOptions["Target"] =
           ClangTidyOptions::ClangTidyValue(dsl::targetName(*Options.Target));
+    if (Options.AssumeWarpReconvergence)
+      Overrides.CheckOptions["AssumeWarpReconvergence"] = ClangTidyOptions::ClangTidyValue("true");
     // The driver decides which fixes to apply (--unsafe-fixes), so it asks
     // the checks for every fix.
     Overrides.CheckOptions["UnsafeFixes"] = ClangTidyOptions::ClangTidyValue("true");

@@ -28,6 +28,9 @@ struct AnalysisOptions {
   std::optional<std::string> Config;
   std::optional<unsigned> WarpSize;  ///< Overrides the WarpSize option.
   std::optional<dsl::Target> Target; ///< Overrides the Target option.
+  /// Sets the AssumeWarpReconvergence option (the user's assertion that
+  /// warps run together again after a divergent `$if` on every target).
+  bool AssumeWarpReconvergence = false;
   /// Checks whose findings are errors (clang-tidy's WarningsAsErrors globs,
   /// added to the configuration's).
   std::optional<std::string> WarningsAsErrors;

@@ -63,6 +63,7 @@ AnalysisOptions analysisOptions(const CheckCommand &Cmd, std::vector<std::string
     Options.WarpSize = Cmd.WarpSize;
   if (!Cmd.Target.empty())
     Options.Target = dsl::parseTarget(Cmd.Target); // Checked by CLI11.
+  Options.AssumeWarpReconvergence = Cmd.AssumeWarpReconvergence;
   if (!Cmd.WarningsAsErrors.empty())
     Options.WarningsAsErrors = Cmd.WarningsAsErrors;
   if (!Cmd.HeaderFilter.empty())
@@ -946,6 +947,10 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
             return "unknown target '" + Name + "' (expected " + dsl::targetChoices().str() + ")";
           },
           "TARGET"));
+  Check.add_flag("--assume-warp-reconvergence", Cmd.AssumeWarpReconvergence,
+                 "Assert that on every target the warps run together again after a divergent "
+                 "$if (the AssumeWarpReconvergence option): the warp-slot rewrites rely on it "
+                 "and are withheld without it, except for --target=dx");
   Check.add_flag("--bundled-model", Cmd.BundledModel,
                  "Parse with the bundled DSL API model even where a compile database exists");
   auto *Pch = Check.add_flag(

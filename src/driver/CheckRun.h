@@ -55,6 +55,7 @@ struct CheckCommand {
   std::string WriteBaseline;
   unsigned WarpSize = 0;
   std::string Target;
+  bool AssumeWarpReconvergence = false;
   unsigned Jobs = 0;
   bool Fix = false;
   bool UnsafeFixes = false;

@@ -902,6 +902,27 @@ TEST_F(Cli, TargetChangesNoFix) {
   EXPECT_EQ(readFile(sourceDir() + UnsafeCase + ".fixed.cpp"), readFile(Cuda));
 }
 
+TEST_F(Cli, AssumeWarpReconvergenceGivesTheSlotFixBack) {
+  // A warp-slot rewrite reads the leader's base after a divergent $if: no fix
+  // by default; the user's statement that the warps reconverge there, on the
+  // command line or in the configuration, gives it back.
+  const std::string Case = "/test/fixtures/luisa-warp-aggregated-atomic/assume-warp-reconvergence";
+  const std::string Only = "--checks=-*,luisa-warp-aggregated-atomic";
+  std::string Plain = copyFixture(Case, "plain.cpp");
+  std::string Flag = copyFixture(Case, "flag.cpp");
+  std::string Config = copyFixture(Case, "config.cpp");
+  ProcessResult R = runCheckInProcess({"check", Only, "--fix", Plain});
+  EXPECT_EQ(1, R.ExitCode) << "the slot allocation remains" << R.Out << R.Err;
+  R = runCheckInProcess({"check", Only, "--fix", "--assume-warp-reconvergence", Flag});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  R = runCheckInProcess({"check", Only, "--fix", "--config",
+                         "{CheckOptions: {AssumeWarpReconvergence: true}}", Config});
+  EXPECT_EQ(0, R.ExitCode) << R.Out << R.Err;
+  EXPECT_EQ(readFile(sourceDir() + Case + ".fixed.cpp"), readFile(Plain));
+  EXPECT_EQ(readFile(sourceDir() + Case + ".ASSUME.fixed.cpp"), readFile(Flag));
+  EXPECT_EQ(readFile(Flag), readFile(Config));
+}
+
 TEST_F(Cli, CompilerArgumentsAfterDoubleDash) {
   std::string File = Dir + "/k.cpp";
   std::string Source = fixtureInput(sourceDir() + ButterflyCase + ".cpp");

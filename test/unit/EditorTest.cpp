@@ -419,9 +419,12 @@ TEST(ClangTidyPlugin, TextReportIsWhatClangTidyPrints) {
   writeFile(Dir + "/c.cpp", fixtureInput(sourceDir() + "/test/fixtures/luisa-divergent-barrier/"
                                                        "helper-calls.cpp"));
   std::vector<std::string> Files{Dir + "/a.cpp", Dir + "/b.cpp", Dir + "/c.cpp"};
-  std::vector<std::string> Tidy{
-      "--config={Checks: '-*,luisa-*', CheckOptions: {UnsafeFixes: true}}", "--header-filter=.*"};
-  std::vector<std::string> Cli{"check", "--header-filter=.*"};
+  // c.cpp's slot allocation has its safe fix over several lines only where
+  // the warps are stated to reconverge.
+  std::vector<std::string> Tidy{"--config={Checks: '-*,luisa-*', CheckOptions: {UnsafeFixes: "
+                                "true, AssumeWarpReconvergence: true}}",
+                                "--header-filter=.*"};
+  std::vector<std::string> Cli{"check", "--header-filter=.*", "--assume-warp-reconvergence"};
   Tidy.insert(Tidy.end(), Files.begin(), Files.end());
   Cli.insert(Cli.end(), Files.begin(), Files.end());
   for (const std::string &A : modelArgsWithPch())

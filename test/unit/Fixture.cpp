@@ -84,9 +84,12 @@ std::optional<AnalysisOptions> parseArgs(const std::string &Args, std::string &E
       Options.Checks = A.str();
     else if (A.consume_front("--target=") && dsl::parseTarget(A))
       Options.Target = dsl::parseTarget(A);
+    else if (A == "--assume-warp-reconvergence")
+      Options.AssumeWarpReconvergence = true;
     else {
-      Error = "unknown RUN-ARGS argument '" + Arg +
-              "' (known: --warp-size=N, --checks=GLOBS, --target=NAME)";
+      Error =
+          "unknown RUN-ARGS argument '" + Arg +
+          "' (known: --warp-size=N, --checks=GLOBS, --target=NAME, --assume-warp-reconvergence)";
       return std::nullopt;
     }
   }

@@ -874,6 +874,53 @@ CLI::Validator cacheSizeValidator() {
       "SIZE");
 }
 
+/// The options that say how files are parsed and what the kernels run on.
+void addParseOptions(CLI::App &Check, CheckCommand &Cmd) {
+  Check
+      .add_option("--warp-size", Cmd.WarpSize,
+                  "Warp width when a kernel does not set it: " + dsl::warpWidthChoices() +
+                      " (default " + std::to_string(dsl::DefaultWarpWidth) + ")")
+      ->transform(CLI::Validator(
+          [](std::string &Value) -> std::string {
+            // The rules' own parser; the value is rewritten to the number it
+            // read, which is what CLI11 then converts.
+            if (auto Width = dsl::parseWarpWidth(Value)) {
+              Value = std::to_string(*Width);
+              return "";
+            }
+            return "invalid value '" + Value + "' for option 'WarpSize': the warp width must be " +
+                   dsl::warpWidthChoices();
+          },
+          "WIDTH"));
+  Check
+      .add_option("--target", Cmd.Target,
+                  "Backend the kernels are compiled for: any (default), cuda, dx, vulkan, "
+                  "metal; findings whose rewrite is not expected to be faster there get a note")
+      ->check(CLI::Validator(
+          [](std::string &Name) -> std::string {
+            if (dsl::parseTarget(Name))
+              return "";
+            return "unknown target '" + Name + "' (expected " + dsl::targetChoices().str() + ")";
+          },
+          "TARGET"));
+  Check.add_flag("--assume-warp-reconvergence", Cmd.AssumeWarpReconvergence,
+                 "Assert that on every target the warps run together again after a divergent "
+                 "$if (the AssumeWarpReconvergence option): the warp-slot rewrites rely on it "
+                 "and are withheld without it, except for --target=dx");
+  Check.add_flag("--bundled-model", Cmd.BundledModel,
+                 "Parse with the bundled DSL API model even where a compile database exists");
+  auto *Pch = Check.add_flag(
+      "--pch", Cmd.Pch,
+      "Parse the leading #include <...> lines once into a cached precompiled header, "
+      "also for a single file (the default; kept for scripts that pass it)");
+  Check.add_flag("--no-pch", Cmd.NoPch, "Never use a shared precompiled header")->excludes(Pch);
+  Check
+      .add_option("--cache-size", Cmd.CacheSize,
+                  "Size limit of the header cache, e.g. 2G or 500M (default: "
+                  "$KERNEL_TIDY_CACHE_SIZE, else 2G); least recently used entries go first")
+      ->check(cacheSizeValidator());
+}
+
 void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
   Check.add_option("files", Cmd.Files,
                    "Source files and folders (searched recursively for .cpp .cc .cxx .h "
@@ -920,49 +967,7 @@ void addCheckOptions(CLI::App &Check, CheckCommand &Cmd) {
                   "An argument to prepend to the compile command (repeatable; clang-tidy's)")
       ->allow_extra_args(false);
   Check.add_option("-p", Cmd.BuildPath, "Build directory with compile_commands.json");
-  Check
-      .add_option("--warp-size", Cmd.WarpSize,
-                  "Warp width when a kernel does not set it: " + dsl::warpWidthChoices() +
-                      " (default " + std::to_string(dsl::DefaultWarpWidth) + ")")
-      ->transform(CLI::Validator(
-          [](std::string &Value) -> std::string {
-            // The rules' own parser; the value is rewritten to the number it
-            // read, which is what CLI11 then converts.
-            if (auto Width = dsl::parseWarpWidth(Value)) {
-              Value = std::to_string(*Width);
-              return "";
-            }
-            return "invalid value '" + Value + "' for option 'WarpSize': the warp width must be " +
-                   dsl::warpWidthChoices();
-          },
-          "WIDTH"));
-  Check
-      .add_option("--target", Cmd.Target,
-                  "Backend the kernels are compiled for: any (default), cuda, dx, vulkan, "
-                  "metal; findings whose rewrite is not expected to be faster there get a note")
-      ->check(CLI::Validator(
-          [](std::string &Name) -> std::string {
-            if (dsl::parseTarget(Name))
-              return "";
-            return "unknown target '" + Name + "' (expected " + dsl::targetChoices().str() + ")";
-          },
-          "TARGET"));
-  Check.add_flag("--assume-warp-reconvergence", Cmd.AssumeWarpReconvergence,
-                 "Assert that on every target the warps run together again after a divergent "
-                 "$if (the AssumeWarpReconvergence option): the warp-slot rewrites rely on it "
-                 "and are withheld without it, except for --target=dx");
-  Check.add_flag("--bundled-model", Cmd.BundledModel,
-                 "Parse with the bundled DSL API model even where a compile database exists");
-  auto *Pch = Check.add_flag(
-      "--pch", Cmd.Pch,
-      "Parse the leading #include <...> lines once into a cached precompiled header, "
-      "also for a single file (the default; kept for scripts that pass it)");
-  Check.add_flag("--no-pch", Cmd.NoPch, "Never use a shared precompiled header")->excludes(Pch);
-  Check
-      .add_option("--cache-size", Cmd.CacheSize,
-                  "Size limit of the header cache, e.g. 2G or 500M (default: "
-                  "$KERNEL_TIDY_CACHE_SIZE, else 2G); least recently used entries go first")
-      ->check(cacheSizeValidator());
+  addParseOptions(Check, Cmd);
   Check.add_flag("--fix", Cmd.Fix, "Apply safe fixes in place");
   Check.add_flag("--unsafe-fixes", Cmd.UnsafeFixes,
                  "With --fix or --diff, also apply fixes that may change rounding");

@@ -72,8 +72,10 @@ TEST_F(Reliability, ExportedFixesApplyLikeFix) {
         Args.push_back("--checks=" + *Run.Options.Checks);
       if (Run.Options.WarpSize)
         Args.push_back("--warp-size=" + std::to_string(*Run.Options.WarpSize));
-      if (Run.Options.Target) // The exported fixes do not depend on it.
+      if (Run.Options.Target)
         Args.push_back("--target=" + dsl::targetName(*Run.Options.Target).str());
+      if (Run.Options.AssumeWarpReconvergence)
+        Args.push_back("--assume-warp-reconvergence");
       FilesByArgs[Args].push_back(File);
       Expected.push_back({File, Fixed, Path + " " + Run.Suffix});
     }

@@ -40,17 +40,18 @@ RuleBase::RuleBase(StringRef Name, tidy::ClangTidyContext *Context)
 
 // Read as a string: the bool specialisations of OptionsView are mangled
 // differently by GCC and by the Clang that built Debian's libclangTidy.
-bool RuleBase::unsafeFixesOption() const {
-  StringRef Value = Options.getLocalOrGlobal("UnsafeFixes", "");
+bool RuleBase::boolOption(StringRef Name, bool Default) const {
+  StringRef Value = Options.getLocalOrGlobal(Name, "");
   if (Value.empty())
-    return UnsafeFixesDefault;
+    return Default;
   if (std::optional<bool> Parsed = llvm::yaml::parseBool(Value))
     return *Parsed;
-  configurationDiag("invalid configuration value '%0' for option 'UnsafeFixes'; "
-                    "expected a bool")
-      << Value;
-  return UnsafeFixesDefault;
+  configurationDiag("invalid configuration value '%0' for option '%1'; expected a bool")
+      << Value << Name;
+  return Default;
 }
+
+bool RuleBase::unsafeFixesOption() const { return boolOption("UnsafeFixes", UnsafeFixesDefault); }
 
 dsl::Target RuleBase::targetOption() const {
   StringRef Value = Options.getLocalOrGlobal("Target", "any");

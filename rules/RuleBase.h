@@ -98,6 +98,10 @@ protected:
     return analyses(Ctx).Widths.widthAt(S);
   }
 
+  /// The bool option \p Name (global fallback; \p Default when unset or,
+  /// diagnosed, when not a bool).
+  bool boolOption(llvm::StringRef Name, bool Default) const;
+
   /// The rewrite that combines \p Op over values of type \p Values.
   static Rewrite rewriteOf(dsl::CombineOp Op, clang::QualType Values,
                            const clang::ASTContext &Ctx) {

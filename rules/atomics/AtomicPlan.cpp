@@ -5,7 +5,6 @@
 #include "rules/atomics/AtomicRewrite.h"
 #include "src/dsl/Ast.h"
 #include "src/dsl/Names.h"
-#include "llvm/Support/YAMLParser.h"
 
 using namespace clang;
 using namespace kernel_tidy::dsl;
@@ -53,18 +52,7 @@ AtomicDecision AtomicPlan::decide(const CXXMemberCallExpr *Fetch, const CXXMembe
 
 AtomicRuleBase::AtomicRuleBase(StringRef Name, tidy::ClangTidyContext *Context)
     : RuleBase(Name, Context), Enabled{Context->isCheckEnabled("luisa-block-privatized-atomic")},
-      AssumeWarpReconvergence(assumeWarpReconvergenceOption()) {}
-
-// Read as a string, as RuleBase reads UnsafeFixes.
-bool AtomicRuleBase::assumeWarpReconvergenceOption() const {
-  StringRef Value = Options.getLocalOrGlobal("AssumeWarpReconvergence", "false");
-  if (std::optional<bool> Parsed = llvm::yaml::parseBool(Value))
-    return *Parsed;
-  configurationDiag("invalid configuration value '%0' for option 'AssumeWarpReconvergence'; "
-                    "expected a bool")
-      << Value;
-  return false;
-}
+      AssumeWarpReconvergence(boolOption("AssumeWarpReconvergence", false)) {}
 
 void AtomicRuleBase::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   RuleBase::storeOptions(Opts);

@@ -97,9 +97,6 @@ protected:
   clang::Preprocessor *PP = nullptr;
 
 private:
-  /// Reads AssumeWarpReconvergence, diagnosed if not a bool.
-  bool assumeWarpReconvergenceOption() const;
-
   const AtomicRulesEnabled Enabled;
   const bool AssumeWarpReconvergence;
   std::unique_ptr<AtomicPlan> Plan;
